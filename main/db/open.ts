@@ -1,0 +1,38 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrations } from './migrations/index.js';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** `synchronous` pragma: FULL (default) makes every acknowledged commit survive a power cut. */
+  synchronous?: 'FULL' | 'NORMAL';
+}
+
+/**
+ * Opens (creating if needed) the one database file: WAL so readers never wait for the writer,
+ * foreign keys on, a busy timeout so a second process (a CLI, a test) waits instead of failing,
+ * then applies the numbered migrations that are newer than `user_version`.
+ */
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+export function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (const m of migrations) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+}

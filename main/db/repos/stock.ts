@@ -1,0 +1,163 @@
+import type { Db } from '../open.js';
+
+export type LocationType = 'seller_warehouse' | 'selling_address' | 'platform_facility';
+
+export interface StoreRow {
+  id: string;
+  user_id: string;
+  description: string;
+  status: string;
+  tags: string;
+  network_node_id: string;
+  location: string;
+}
+
+export interface UserProductRow {
+  id: string;
+  /** Read with safeIntegers like the version. */
+  user_id: bigint;
+  /** 64-bit: read with safeIntegers so a version past 2^53 stays exact. */
+  version: bigint;
+  product_release_date: string | null;
+}
+
+export interface LocationRow {
+  type: LocationType;
+  store_key: string;
+  network_node_id: string | null;
+  quantity: number;
+}
+
+export interface ItemRow {
+  id: string;
+  site_id: string;
+  title: string;
+  seller_id: number;
+  category_id: string;
+  user_product_id: string;
+  price: number;
+  base_price: number;
+  currency_id: string;
+  listing_type_id: string;
+  channels: string;
+  official_store_id: number | null;
+  logistic_type: 'fulfillment' | 'cross_docking' | 'self_service';
+  local_delivery: number;
+  inventory_id: string | null;
+  full_inbound_done: number;
+  available_quantity: number | null;
+  attributes: string;
+  date_created: string;
+}
+
+export interface NewStore {
+  id: string;
+  user_id: string;
+  description: string;
+  status: string;
+  tags: string[];
+  network_node_id: string;
+  location: object;
+}
+
+export interface NewLocation {
+  type: LocationType;
+  store_id?: string | undefined;
+  network_node_id?: string | undefined;
+  quantity: number;
+}
+
+export type NewItem = Omit<ItemRow, 'channels' | 'local_delivery' | 'full_inbound_done' | 'attributes'> & {
+  channels: string[];
+  local_delivery: boolean;
+  full_inbound_done: boolean;
+  attributes: Record<string, unknown>;
+};
+
+/** Stores, user products with their stock per location, and items (SPEC 2.2-2.6). */
+export function stockRepo(db: Db) {
+  const storeById = db.prepare<[string], StoreRow>('SELECT * FROM stores WHERE id = ?');
+  const storesOfUser = db.prepare<[string], StoreRow>(
+    'SELECT * FROM stores WHERE user_id = ? ORDER BY CAST(id AS INTEGER), id',
+  );
+  const insertStore = db.prepare(
+    `INSERT INTO stores (id, user_id, description, status, tags, network_node_id, location)
+     VALUES (@id, @user_id, @description, @status, @tags, @network_node_id, @location)`,
+  );
+
+  const userProductById = db
+    .prepare<[string], UserProductRow>('SELECT id, user_id, version, product_release_date FROM user_products WHERE id = ?')
+    .safeIntegers(true);
+  const locationsOf = db.prepare<[string], LocationRow>(
+    `SELECT type, store_key, network_node_id, quantity FROM stock_locations
+      WHERE user_product_id = ? ORDER BY position`,
+  );
+  const insertUserProduct = db.prepare<[string, number, bigint]>(
+    'INSERT INTO user_products (id, user_id, version) VALUES (?, ?, ?)',
+  );
+  const bumpVersionIf = db.prepare<[string, bigint]>(
+    'UPDATE user_products SET version = version + 1 WHERE id = ? AND version = ?',
+  );
+  const bumpVersion = db.prepare<[string]>('UPDATE user_products SET version = version + 1 WHERE id = ?');
+  const upsertLocation = db.prepare<[{ up: string; type: LocationType; store: string; node: string | null; qty: number }]>(
+    `INSERT INTO stock_locations (user_product_id, type, store_key, network_node_id, quantity, position)
+     VALUES (@up, @type, @store, @node, @qty,
+             (SELECT coalesce(max(position), -1) + 1 FROM stock_locations WHERE user_product_id = @up))
+     ON CONFLICT (user_product_id, type, store_key)
+     DO UPDATE SET quantity = excluded.quantity, network_node_id = coalesce(excluded.network_node_id, network_node_id)`,
+  );
+
+  const itemById = db.prepare<[string], ItemRow>('SELECT * FROM items WHERE id = ?');
+  const itemsOfUserProduct = db.prepare<[string], ItemRow>('SELECT * FROM items WHERE user_product_id = ? ORDER BY id');
+  const setAvailableQuantity = db.prepare<[number, string]>(
+    'UPDATE items SET available_quantity = ? WHERE user_product_id = ?',
+  );
+  const insertItem = db.prepare(
+    `INSERT INTO items (id, site_id, title, seller_id, category_id, user_product_id, price, base_price, currency_id,
+       listing_type_id, channels, official_store_id, logistic_type, local_delivery, inventory_id, full_inbound_done,
+       available_quantity, attributes, date_created)
+     VALUES (@id, @site_id, @title, @seller_id, @category_id, @user_product_id, @price, @base_price, @currency_id,
+       @listing_type_id, @channels, @official_store_id, @logistic_type, @local_delivery, @inventory_id,
+       @full_inbound_done, @available_quantity, @attributes, @date_created)`,
+  );
+  const nextCounter = db.prepare<[string, number], { value: number }>(
+    `INSERT INTO counters (name, value) VALUES (?, ?)
+     ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`,
+  );
+
+  return {
+    storeById: (id: string) => storeById.get(id),
+    storesOfUser: (userId: string) => storesOfUser.all(userId),
+    insertStore: (s: NewStore) =>
+      insertStore.run({
+        ...s,
+        tags: JSON.stringify(s.tags),
+        location: JSON.stringify(s.location),
+      }),
+
+    userProductById: (id: string) => userProductById.get(id),
+    locationsOf: (userProductId: string) => locationsOf.all(userProductId),
+    insertUserProduct: (id: string, userId: number, version: bigint) => insertUserProduct.run(id, userId, version),
+    /** Compare-and-set: true when `expected` was the current version and it is now expected + 1. */
+    bumpVersionIf: (id: string, expected: bigint) => bumpVersionIf.run(id, expected).changes === 1,
+    bumpVersion: (id: string) => bumpVersion.run(id),
+    upsertLocation: (userProductId: string, l: NewLocation) =>
+      upsertLocation.run({ up: userProductId, type: l.type, store: l.store_id ?? '', node: l.network_node_id ?? null, qty: l.quantity }),
+
+    itemById: (id: string) => itemById.get(id),
+    itemsOfUserProduct: (userProductId: string) => itemsOfUserProduct.all(userProductId),
+    setAvailableQuantity: (userProductId: string, quantity: number) =>
+      setAvailableQuantity.run(quantity, userProductId),
+    insertItem: (i: NewItem) =>
+      insertItem.run({
+        ...i,
+        channels: JSON.stringify(i.channels),
+        local_delivery: i.local_delivery ? 1 : 0,
+        full_inbound_done: i.full_inbound_done ? 1 : 0,
+        attributes: JSON.stringify(i.attributes),
+      }),
+    /** Next value of a named counter, starting at `start`. */
+    nextCounter: (name: string, start: number) => nextCounter.get(name, start)!.value,
+  };
+}
+export type StockRepo = ReturnType<typeof stockRepo>;

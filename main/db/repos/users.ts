@@ -1,0 +1,43 @@
+import type { Db } from '../open.js';
+
+export interface UserRow {
+  id: number;
+  nickname: string;
+  registration_date: string;
+  first_name: string;
+  last_name: string;
+  gender: string;
+  country_id: string;
+  site_id: string;
+  user_type: string | null;
+  tags: string;
+}
+
+export interface NewUser {
+  id: number;
+  nickname: string;
+  registration_date: string;
+  first_name: string;
+  last_name: string;
+  gender: string;
+  country_id: string;
+  site_id: string;
+  user_type?: string | undefined;
+  tags: string[];
+}
+
+export function usersRepo(db: Db) {
+  const byId = db.prepare<[number], UserRow>(
+    `SELECT id, nickname, registration_date, first_name, last_name, gender, country_id, site_id, user_type, tags
+       FROM users WHERE id = ?`,
+  );
+  const insert = db.prepare(
+    `INSERT INTO users (id, nickname, registration_date, first_name, last_name, gender, country_id, site_id, user_type, tags)
+     VALUES (@id, @nickname, @registration_date, @first_name, @last_name, @gender, @country_id, @site_id, @user_type, @tags)`,
+  );
+  return {
+    byId: (id: number) => byId.get(id),
+    insert: (u: NewUser) => insert.run({ ...u, user_type: u.user_type ?? null, tags: JSON.stringify(u.tags) }),
+  };
+}
+export type UsersRepo = ReturnType<typeof usersRepo>;

@@ -1,0 +1,44 @@
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { Principal } from '../service/auth/auth.js';
+import type { Service } from '../service/index.js';
+import { errorHandler } from './errors.js';
+import { stockRoutes } from './routes/stock.js';
+import { usersRoutes } from './routes/users.js';
+
+export interface HttpOptions {
+  /** Largest JSON body accepted (bytes). */
+  bodyLimit?: number;
+  logger?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The caller, from the bearer token (401 when missing, unknown or expired). */
+    principal(req: FastifyRequest): Principal;
+  }
+}
+
+/** The spec's HTTP API over the service: routing and body parsing only, every rule is below. */
+export function buildHttpApp(service: Service, options: HttpOptions = {}): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    // Loopback service: no proxies in front, ids come straight from the client.
+    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
+    // Reject prototype-poisoning keys instead of silently stripping them.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+  });
+
+  app.decorate('principal', (req: FastifyRequest) =>
+    service.auth.authenticate(service.auth.bearerToken(req.headers.authorization)),
+  );
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((req, reply) => {
+    void reply.status(404).send({ error: 'not_found', message: `Resource ${req.method} ${req.url.split('?')[0]} not found`, status: 404, cause: [] });
+  });
+
+  app.register(usersRoutes(service));
+  app.register(stockRoutes(service));
+  return app;
+}

@@ -1,0 +1,43 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { FixtureError } from '../fixtures/load.js';
+import { startServer } from './server.js';
+
+/**
+ * `npm run serve -- --port <n> --data <dir> --fixtures <file>`: the spec's API on 127.0.0.1.
+ * Without --data the database lives in a new temporary folder (a fresh demo every run).
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '8787' },
+      data: { type: 'string' },
+      fixtures: { type: 'string' },
+    },
+    strict: true,
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got ${values.port}`);
+  const dataDir = values.data ? resolve(values.data) : mkdtempSync(join(tmpdir(), 'stockroom-serve-'));
+  const server = await startServer({
+    dbFile: join(dataDir, 'marketplace.db'),
+    port,
+    ...(values.fixtures ? { fixtures: resolve(values.fixtures) } : {}),
+  });
+  console.log(`Stockroom marketplace service listening on ${server.url} (data: ${dataDir})`);
+  const shutdown = () => {
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof FixtureError ? e.message : `serve: ${(e as Error).message}`);
+  process.exit(1);
+});

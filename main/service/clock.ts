@@ -1,0 +1,6 @@
+/** Time source of the service; tests pass a controllable one. */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };

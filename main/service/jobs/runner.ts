@@ -1,0 +1,139 @@
+import type { z } from 'zod';
+import type { Db } from '../../db/open.js';
+import { jobsRepo, type JobRow } from '../../db/repos/jobs.js';
+import type { Clock } from '../clock.js';
+
+/**
+ * A job kind: its payload schema (the stored JSON is parsed with it before running, so a payload
+ * written by an older version or corrupted on disk fails loudly instead of running half-parsed)
+ * and its handler. Handlers must be idempotent: a crash after the work and before "done" runs it again.
+ */
+export interface JobKind<S extends z.ZodType = z.ZodType> {
+  kind: string;
+  schema: S;
+  run: (payload: z.infer<S>) => void | Promise<void>;
+  /** Attempts before the job is marked failed (default 8). */
+  maxAttempts?: number;
+}
+
+export interface JobRunnerOptions {
+  clock: Clock;
+  /** How often to look for delayed jobs when nothing woke the runner (ms). */
+  pollMs?: number;
+  /** Base of the exponential backoff between attempts (ms). */
+  backoffMs?: number;
+  onError?: (job: JobRow, error: unknown) => void;
+}
+
+/** In-process runner over the durable `jobs` table: one job at a time, woken on enqueue. */
+export class JobRunner {
+  private readonly repo;
+  private readonly kinds = new Map<string, JobKind>();
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private stopped = true;
+  private current: Promise<void> = Promise.resolve();
+  private readonly pollMs: number;
+  private readonly backoffMs: number;
+
+  constructor(
+    db: Db,
+    private readonly options: JobRunnerOptions,
+  ) {
+    this.repo = jobsRepo(db);
+    this.pollMs = options.pollMs ?? 1000;
+    this.backoffMs = options.backoffMs ?? 500;
+  }
+
+  register<S extends z.ZodType>(kind: JobKind<S>): void {
+    this.kinds.set(kind.kind, kind as unknown as JobKind);
+  }
+
+  /** Call inside the transaction of the change the job belongs to. */
+  enqueue(kind: string, payload: unknown, delayMs = 0): number {
+    const now = this.options.clock.now();
+    const id = this.repo.insert(kind, payload, now + delayMs, now);
+    // Wake after the surrounding transaction commits, never inside it.
+    if (!this.stopped) setImmediate(() => this.kick());
+    return id;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    // A job left "running" by a crash runs again: handlers are idempotent.
+    this.repo.recoverRunning();
+    this.repo.pruneDone(this.options.clock.now() - 7 * 24 * 3600_000);
+    this.kick();
+  }
+
+  /** Stops taking new jobs and waits for the one in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.current;
+  }
+
+  /** Runs every job that is due now, then resolves (tests, and shutdown flushes). */
+  async drain(): Promise<void> {
+    await this.current;
+    for (;;) {
+      const ran = await this.runOne();
+      if (!ran) return;
+    }
+  }
+
+  private kick(): void {
+    if (this.stopped || this.running) return;
+    this.running = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.current = this.loop().finally(() => {
+      this.running = false;
+      this.schedule();
+    });
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped && (await this.runOne()));
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    const next = this.repo.nextRunAt();
+    const wait = next === null ? this.pollMs : Math.max(0, Math.min(this.pollMs, next - this.options.clock.now()));
+    this.timer = setTimeout(() => this.kick(), wait);
+    this.timer.unref();
+  }
+
+  private async runOne(): Promise<boolean> {
+    const job = this.repo.claimDue(this.options.clock.now());
+    if (!job) return false;
+    const kind = this.kinds.get(job.kind);
+    if (!kind) {
+      this.repo.markFailed(job.id, `unknown job kind ${job.kind}`, this.options.clock.now());
+      return true;
+    }
+    const parsed = kind.schema.safeParse(JSON.parse(job.payload));
+    if (!parsed.success) {
+      this.repo.markFailed(job.id, `invalid payload: ${parsed.error.message}`, this.options.clock.now());
+      return true;
+    }
+    try {
+      await kind.run(parsed.data);
+      this.repo.markDone(job.id, this.options.clock.now());
+    } catch (error) {
+      this.options.onError?.(job, error);
+      const message = error instanceof Error ? error.message : String(error);
+      if (job.attempts >= (kind.maxAttempts ?? 8)) {
+        this.repo.markFailed(job.id, message, this.options.clock.now());
+      } else {
+        // Exponential backoff with full jitter.
+        const delay = Math.random() * this.backoffMs * 2 ** (job.attempts - 1);
+        this.repo.reschedule(job.id, this.options.clock.now() + Math.round(delay), message);
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,237 @@
+import { z } from 'zod';
+import type { Db } from '../../db/open.js';
+import type { ItemRow, StockRepo } from '../../db/repos/stock.js';
+import type { UsersRepo } from '../../db/repos/users.js';
+import type { Principal } from '../auth/auth.js';
+import type { Clock } from '../clock.js';
+import { ServiceError, badRequest, fieldsInvalid, fieldsRequired, forbidden } from '../errors.js';
+import { parseItemId, parseWith, requireObject } from '../params.js';
+import { MAX_QUANTITY } from './locations.js';
+import type { StockService } from './stock.js';
+import { type StoresService, storeErrors } from './stores.js';
+
+/**
+ * Attributes of the ordinary item-publishing flow that may travel with a multi-warehouse item
+ * (SPEC 4.3: "further item attributes ... can be sent in the same body"). They are stored as given;
+ * any other key is rejected with "The fields [...] are invalid for requested call".
+ */
+export const ORDINARY_ITEM_ATTRIBUTES = [
+  'attributes',
+  'buying_mode',
+  'catalog_listing',
+  'catalog_product_id',
+  'condition',
+  'description',
+  'official_store_id',
+  'pictures',
+  'sale_terms',
+  'shipping',
+  'site_id',
+  'tags',
+  'video_id',
+  'warranty',
+] as const;
+
+const REQUIRED = ['title', 'category_id', 'price', 'currency_id', 'listing_type_id'] as const;
+const KNOWN = new Set<string>([...REQUIRED, 'channels', 'stock_locations', 'available_quantity', ...ORDINARY_ITEM_ATTRIBUTES]);
+
+const text = (max: number) => z.string().trim().min(1, 'cannot be empty').max(max);
+const itemBody = z.object({
+  title: text(255),
+  category_id: z.string().regex(/^[A-Z]{3}[0-9]{1,12}$/, 'expected a category id such as MLA1902'),
+  price: z.number().positive('must be greater than 0').max(1e12),
+  currency_id: z.string().regex(/^[A-Z]{3}$/, 'expected a currency code such as ARS'),
+  listing_type_id: text(64),
+  channels: z.array(z.enum(['marketplace', 'mshops'])).min(1).max(5).optional(),
+  site_id: z.string().optional(),
+  official_store_id: z.number().int().positive().optional(),
+  stock_locations: z
+    .array(
+      z.strictObject({
+        store_id: z.union([z.string().max(64), z.null()]).optional(),
+        network_node_id: z.string().max(64).optional(),
+        quantity: z.number().int('expected an integer quantity').min(0, 'quantity cannot be negative').max(MAX_QUANTITY, `quantity cannot exceed ${MAX_QUANTITY}`),
+      }),
+    )
+    .max(100),
+});
+
+/** Item response of SPEC 2.4 (the `stock_locations` only on creation, rule 4.3.3). */
+export interface ItemView {
+  id: string;
+  site_id: string;
+  title: string;
+  seller_id: number;
+  category_id: string;
+  user_product_id: string;
+  price: number;
+  base_price: number;
+  currency_id: string;
+  listing_type_id: string;
+  channels: string[];
+  official_store_id?: number;
+  available_quantity?: number | null;
+  stock_locations?: { store_id: string; quantity: number; network_node_id: string }[];
+  date_created: string;
+}
+
+export function toItemView(r: ItemRow): ItemView {
+  const view: ItemView = {
+    id: r.id,
+    site_id: r.site_id,
+    title: r.title,
+    seller_id: r.seller_id,
+    category_id: r.category_id,
+    user_product_id: r.user_product_id,
+    price: r.price,
+    base_price: r.base_price,
+    currency_id: r.currency_id,
+    listing_type_id: r.listing_type_id,
+    channels: JSON.parse(r.channels) as string[],
+    available_quantity: r.available_quantity,
+    date_created: r.date_created,
+  };
+  if (r.official_store_id !== null) view.official_store_id = r.official_store_id;
+  return view;
+}
+
+const legacyUpdateBody = z.strictObject({
+  available_quantity: z.number().int('expected an integer quantity').min(0, 'quantity cannot be negative').max(MAX_QUANTITY, `quantity cannot exceed ${MAX_QUANTITY}`),
+});
+
+/**
+ * A check that runs on every item listing (multi-warehouse and ordinary). The brands area plugs
+ * the official-store rules of SPEC 7.4 in here.
+ */
+export type ListingCheck = (seller: { id: number; site_id: string; user_type: string | null }, officialStoreId: number | undefined) => void;
+
+export function itemsService(db: Db, repo: StockRepo, users: UsersRepo, stores: StoresService, stock: StockService, clock: Clock) {
+  const listingChecks: ListingCheck[] = [];
+
+  const newUserProductId = (site: string) => `${site}U${repo.nextCounter('user_product', 900_000_001)}`;
+  function newItemId(site: string): string {
+    for (;;) {
+      const id = `${site}${repo.nextCounter('item', 1_500_000_001)}`;
+      if (!repo.itemById(id)) return id;
+    }
+  }
+
+  return {
+    addListingCheck(check: ListingCheck): void {
+      listingChecks.push(check);
+    },
+
+    /**
+     * SPEC 4.3 with the rows of 7.1, checked in this order: the seller must have
+     * `warehouse_management` (403 otherwise: the multi-origin flow is not enabled for them);
+     * `available_quantity` is invalid; `stock_locations` is required (at least one); unknown fields;
+     * other required fields; field types; each store (null/empty, not found, not the seller's, not a
+     * stock location, its network node); the listing checks (official stores).
+     */
+    createMultiwarehouse(principal: Principal, body: unknown) {
+      const seller = users.byId(principal.userId);
+      if (!seller) throw new ServiceError(404, 'not_found', `The user '${principal.userId}' was not found`);
+      const tags = JSON.parse(seller.tags) as string[];
+      if (!tags.includes('warehouse_management')) {
+        throw forbidden(
+          `User ${seller.id} is not a multi-warehouse seller: the tag warehouse_management is required to create items with stock_locations`,
+        );
+      }
+      const obj = requireObject(body);
+      if ('available_quantity' in obj) throw fieldsInvalid(['available_quantity']);
+      if (!Array.isArray(obj.stock_locations) || obj.stock_locations.length === 0) throw fieldsRequired(['stock_locations']);
+      const unknown = Object.keys(obj).filter((k) => !KNOWN.has(k));
+      if (unknown.length) throw fieldsInvalid(unknown);
+      const missing = REQUIRED.filter((k) => obj[k] === undefined || obj[k] === null);
+      if (missing.length) throw fieldsRequired([...missing]);
+      const input = parseWith(itemBody, obj, 'body');
+      if (input.site_id !== undefined && input.site_id !== seller.site_id) {
+        throw badRequest(`Invalid site_id: the seller operates on site ${seller.site_id}`);
+      }
+
+      const seen = new Set<string>();
+      const resolved = input.stock_locations.map((l) => {
+        if (l.store_id === undefined || l.store_id === null || l.store_id.trim() === '') throw storeErrors.nullOrEmpty();
+        if (seen.has(l.store_id)) throw badRequest(`Store sent more than once: ${l.store_id}`);
+        seen.add(l.store_id);
+        const store = stores.requireStockLocation(l.store_id, seller.id);
+        if (l.network_node_id !== undefined && l.network_node_id !== store.network_node_id) {
+          throw badRequest(`Invalid network_node_id for store ${store.id}: the store search gives ${store.network_node_id}`);
+        }
+        return { store, quantity: l.quantity };
+      });
+      for (const check of listingChecks) check(seller, input.official_store_id);
+
+      return db.transaction(() => {
+        const userProductId = newUserProductId(seller.site_id);
+        repo.insertUserProduct(userProductId, seller.id, 1n);
+        for (const { store, quantity } of resolved) {
+          repo.upsertLocation(userProductId, { type: 'seller_warehouse', store_id: store.id, network_node_id: store.network_node_id, quantity });
+        }
+        const attributes: Record<string, unknown> = {};
+        for (const k of ORDINARY_ITEM_ATTRIBUTES) if (k !== 'official_store_id' && k !== 'site_id' && obj[k] !== undefined) attributes[k] = obj[k];
+        const id = newItemId(seller.site_id);
+        repo.insertItem({
+          id,
+          site_id: seller.site_id,
+          title: input.title,
+          seller_id: seller.id,
+          category_id: input.category_id,
+          user_product_id: userProductId,
+          price: input.price,
+          base_price: input.price,
+          currency_id: input.currency_id,
+          listing_type_id: input.listing_type_id,
+          channels: input.channels ?? ['marketplace'],
+          official_store_id: input.official_store_id ?? null,
+          logistic_type: 'cross_docking',
+          local_delivery: false,
+          inventory_id: null,
+          full_inbound_done: false,
+          available_quantity: null,
+          attributes,
+          date_created: new Date(clock.now()).toISOString(),
+        });
+        const view = toItemView(repo.itemById(id)!);
+        delete view.available_quantity;
+        view.stock_locations = resolved.map(({ store, quantity }) => ({
+          store_id: store.id,
+          quantity,
+          network_node_id: store.network_node_id,
+        }));
+        return view;
+      }).immediate();
+    },
+
+    /** GET /items/{id}: any authenticated caller (listings are public). */
+    get(_principal: Principal, rawId: string): ItemView {
+      const row = repo.itemById(parseItemId(rawId));
+      if (!row) throw new ServiceError(404, 'not_found', `Item not found: ${rawId}`);
+      return toItemView(row);
+    },
+
+    /**
+     * The older item update (SPEC 4.6): `available_quantity` sets the selling-address stock of the
+     * item's user product, under the same rules as 4.6, and reaches every item of that user product.
+     * No x-version: it bumps the version so the next stock PUT with an old version gets 409.
+     * A multi-warehouse user product rejects `available_quantity` as in 7.1.
+     */
+    legacyUpdate(principal: Principal, rawId: string, body: unknown): ItemView {
+      const id = parseItemId(rawId);
+      const row = repo.itemById(id);
+      if (!row) throw new ServiceError(404, 'not_found', `Item not found: ${id}`);
+      if (row.seller_id !== principal.userId) throw forbidden(`Access denied for user ${principal.userId} to item ${id}`);
+      const obj = requireObject(body);
+      const unknown = Object.keys(obj).filter((k) => k !== 'available_quantity');
+      if (unknown.length) throw fieldsInvalid(unknown);
+      const { available_quantity } = parseWith(legacyUpdateBody, obj, 'body');
+      db.transaction(() => {
+        const up = stock.ownedUserProduct(principal, row.user_product_id);
+        if (repo.locationsOf(up.id).some((l) => l.type === 'seller_warehouse')) throw fieldsInvalid(['available_quantity']);
+        stock.writeSellingAddress(up, available_quantity, null);
+      }).immediate();
+      return toItemView(repo.itemById(id)!);
+    },
+  };
+}
+export type ItemsService = ReturnType<typeof itemsService>;

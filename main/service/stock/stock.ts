@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import type { Db } from '../../db/open.js';
+import type { ItemRow, LocationType, StockRepo, UserProductRow } from '../../db/repos/stock.js';
+import type { Principal } from '../auth/auth.js';
+import { ServiceError, badRequest, forbidden } from '../errors.js';
+import type { JobRunner } from '../jobs/runner.js';
+import { parseUserProductId, parseWith, requireObject } from '../params.js';
+import { MAX_QUANTITY, assertPairing, toLocation, type UserProductStock } from './locations.js';
+import { type StoresService, storeErrors } from './stores.js';
+import { parseVersionHeader, versionMismatch } from './version.js';
+
+export const PROPAGATE_SELLING_ADDRESS = 'stock.propagate_selling_address';
+
+const quantity = z
+  .number({ error: 'expected an integer quantity' })
+  .int('expected an integer quantity')
+  .min(0, 'quantity cannot be negative')
+  .max(MAX_QUANTITY, `quantity cannot exceed ${MAX_QUANTITY}`);
+
+const sellerWarehouseBody = z.strictObject({
+  locations: z.array(
+    z.strictObject({
+      store_id: z.union([z.string().max(64), z.null()]).optional(),
+      network_node_id: z.union([z.string().max(64), z.null()]).optional(),
+      quantity,
+    }),
+  ).max(500),
+});
+
+const sellingAddressBody = z.strictObject({ quantity });
+
+/** SPEC 7.3, in the order they are checked. */
+export const sellingAddressErrors = {
+  fulfillmentOnly: () =>
+    badRequest(
+      'You cannot modify selling address stock if associated items are fulfillment only or no items are associated.',
+    ),
+  noInventoryId: () => badRequest('You cannot modify selling address stock in items without inventory id.'),
+  noFullInbound: () =>
+    badRequest('You cannot modify selling address stock because you have to do a full inbound first before modifying.'),
+};
+
+/**
+ * Whether the selling-address stock of a user product may be written, from its items (SPEC 2.5, 7.3):
+ * 1. no items, or every item is platform fulfillment without the local-delivery option: not editable;
+ * 2. an item that mixes fulfillment with local delivery needs an inventory id,
+ * 3. and its first full inbound done.
+ * Items outside fulfillment (cross docking, self service) hold plain seller stock and pass.
+ */
+export function sellingAddressRule(items: Pick<ItemRow, 'logistic_type' | 'local_delivery' | 'inventory_id' | 'full_inbound_done'>[]): ServiceError | null {
+  const fulfillmentOnly = (i: (typeof items)[number]) => i.logistic_type === 'fulfillment' && !i.local_delivery;
+  if (items.length === 0 || items.every(fulfillmentOnly)) return sellingAddressErrors.fulfillmentOnly();
+  const hybrid = items.filter((i) => i.logistic_type === 'fulfillment' && i.local_delivery);
+  if (hybrid.some((i) => i.inventory_id === null || i.inventory_id === '')) return sellingAddressErrors.noInventoryId();
+  if (hybrid.some((i) => !i.full_inbound_done)) return sellingAddressErrors.noFullInbound();
+  return null;
+}
+
+export function stockService(db: Db, repo: StockRepo, stores: StoresService, jobs: JobRunner) {
+  const locationTypes = (id: string): LocationType[] => repo.locationsOf(id).map((l) => l.type);
+
+  /** 400 for a malformed id, 404 when absent, 403 when it belongs to another seller. */
+  function ownedUserProduct(principal: Principal, rawId: string): UserProductRow {
+    const id = parseUserProductId(rawId);
+    const up = repo.userProductById(id);
+    if (!up) throw new ServiceError(404, 'not_found', `User product not found: ${id}`);
+    if (Number(up.user_id) !== principal.userId) {
+      throw forbidden(`Access denied for user ${principal.userId} to user product ${id}`);
+    }
+    return up;
+  }
+
+  function read(up: UserProductRow): UserProductStock {
+    return { id: up.id, user_id: Number(up.user_id), locations: repo.locationsOf(up.id).map(toLocation) };
+  }
+
+  /**
+   * Writes the selling-address quantity after the checks of 7.3 and section 8. `expected` is the
+   * version the caller read (the legacy item call has none). Runs inside the caller's transaction.
+   */
+  function writeSellingAddress(up: UserProductRow, qty: number, expected: bigint | null): bigint {
+    const rule = sellingAddressRule(repo.itemsOfUserProduct(up.id));
+    if (rule) throw rule;
+    assertPairing(up.id, [...locationTypes(up.id), 'selling_address']);
+    if (expected === null) repo.bumpVersion(up.id);
+    else if (!repo.bumpVersionIf(up.id, expected)) throw versionMismatch();
+    repo.upsertLocation(up.id, { type: 'selling_address', quantity: qty });
+    // The stock resource is definitive at once; the items' copies follow in a durable job.
+    jobs.enqueue(PROPAGATE_SELLING_ADDRESS, { user_product_id: up.id });
+    return repo.userProductById(up.id)!.version;
+  }
+
+  jobs.register({
+    kind: PROPAGATE_SELLING_ADDRESS,
+    schema: z.object({ user_product_id: z.string() }),
+    // Idempotent: copies whatever the stock is now, so a re-run or a late run is harmless.
+    run: ({ user_product_id }) => {
+      const selling = repo.locationsOf(user_product_id).find((l) => l.type === 'selling_address');
+      if (selling) repo.setAvailableQuantity(user_product_id, selling.quantity);
+    },
+  });
+
+  return {
+    ownedUserProduct,
+    writeSellingAddress,
+
+    /** SPEC 4.4: the stock and its version (for the `x-version` header). */
+    read(principal: Principal, rawId: string): { stock: UserProductStock; version: bigint } {
+      // One read transaction so the version and the quantities are the same snapshot.
+      return db.transaction(() => {
+        const up = ownedUserProduct(principal, rawId);
+        return { stock: read(up), version: up.version };
+      })();
+    },
+
+    /** SPEC 4.5 with the rows of 7.2; compare-and-set on the version in one IMMEDIATE transaction. */
+    putSellerWarehouse(principal: Principal, rawId: string, versionHeader: string | string[] | undefined, body: unknown) {
+      const up = ownedUserProduct(principal, rawId);
+      const expected = parseVersionHeader(versionHeader);
+      const obj = requireObject(body);
+      if (obj.locations === undefined || obj.locations === null || (Array.isArray(obj.locations) && obj.locations.length === 0)) {
+        throw storeErrors.nullOrEmpty();
+      }
+      const { locations } = parseWith(sellerWarehouseBody, obj, 'body');
+      const seen = new Set<string>();
+      for (const l of locations) {
+        if (l.store_id === undefined || l.store_id === null || l.store_id.trim() === '') throw storeErrors.nullOrEmpty();
+        if (seen.has(l.store_id)) throw badRequest(`Store sent more than once: ${l.store_id}`);
+        seen.add(l.store_id);
+      }
+      return db.transaction(() => {
+        const resolved = locations.map((l) => ({ store: stores.requireStockLocation(l.store_id!, principal.userId), quantity: l.quantity }));
+        assertPairing(up.id, [...locationTypes(up.id), 'seller_warehouse']);
+        if (!repo.bumpVersionIf(up.id, expected)) throw versionMismatch();
+        for (const { store, quantity: q } of resolved) {
+          // network_node_id in the body is "not validated" (SPEC 4.5): the store's own node is kept.
+          repo.upsertLocation(up.id, { type: 'seller_warehouse', store_id: store.id, network_node_id: store.network_node_id, quantity: q });
+        }
+        const fresh = repo.userProductById(up.id)!;
+        const stock: UserProductStock = {
+          id: fresh.id,
+          user_id: Number(fresh.user_id),
+          locations: repo.locationsOf(up.id).filter((l) => l.type === 'seller_warehouse').map(toLocation),
+          product_release_date: fresh.product_release_date,
+        };
+        return { stock, version: fresh.version };
+      }).immediate();
+    },
+
+    /** SPEC 4.6 with the rows of 7.3: 204, the items follow asynchronously. */
+    putSellingAddress(principal: Principal, rawId: string, versionHeader: string | string[] | undefined, body: unknown) {
+      const up = ownedUserProduct(principal, rawId);
+      const expected = parseVersionHeader(versionHeader);
+      const { quantity: qty } = parseWith(sellingAddressBody, requireObject(body), 'body');
+      const version = db.transaction(() => writeSellingAddress(up, qty, expected)).immediate();
+      return { version };
+    },
+
+    /** `platform_facility` (and any unknown type) is never writable through the interface. */
+    rejectType(type: string): never {
+      if (type === 'platform_facility') {
+        throw badRequest('Stock of type platform_facility is managed by the platform and cannot be edited');
+      }
+      throw badRequest(`Unknown stock location type: ${type}`);
+    },
+  };
+}
+export type StockService = ReturnType<typeof stockService>;
