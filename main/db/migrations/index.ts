@@ -1,5 +1,6 @@
 import { stockMigration } from './001-stock.js';
 import { jobsMigration } from './002-jobs.js';
+import { messagesMigration } from './004-messages.js';
 
 export interface Migration {
   version: number;
@@ -8,4 +9,5 @@ export interface Migration {
 }
 
 /** Applied in order at start-up; a migration never changes once it has shipped. */
-export const migrations: Migration[] = [stockMigration, jobsMigration];
+// 003 is reserved for brands, 005 for attachments.
+export const migrations: Migration[] = [stockMigration, jobsMigration, messagesMigration];
