@@ -129,9 +129,10 @@ export class JobRunner {
       if (job.attempts >= (kind.maxAttempts ?? 8)) {
         this.repo.markFailed(job.id, message, this.options.clock.now());
       } else {
-        // Exponential backoff with full jitter.
-        const delay = Math.random() * this.backoffMs * 2 ** (job.attempts - 1);
-        this.repo.reschedule(job.id, this.options.clock.now() + Math.round(delay), message);
+        // Exponential backoff with equal jitter: never immediate, never in lock-step.
+        const base = this.backoffMs * 2 ** (job.attempts - 1);
+        const delay = Math.max(1, Math.round(base / 2 + (Math.random() * base) / 2));
+        this.repo.reschedule(job.id, this.options.clock.now() + delay, message);
       }
     }
     return true;
