@@ -22,6 +22,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Reads of a 100,000-product replica stay in memory: a 64 MB page cache and memory-mapped I/O.
+  db.pragma('cache_size = -65536');
+  db.pragma('mmap_size = 268435456');
   migrate(db);
   return db;
 }

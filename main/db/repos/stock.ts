@@ -88,6 +88,13 @@ export function stockRepo(db: Db) {
   const userProductById = db
     .prepare<[string], UserProductRow>('SELECT id, user_id, version, product_release_date FROM user_products WHERE id = ?')
     .safeIntegers(true);
+  const stockOf = db
+    .prepare<[string], { user_id: bigint; version: bigint } & { [K in keyof LocationRow]: LocationRow[K] | null }>(
+      `SELECT up.user_id, up.version, l.type, l.store_key, l.network_node_id, l.quantity
+         FROM user_products up LEFT JOIN stock_locations l ON l.user_product_id = up.id
+        WHERE up.id = ? ORDER BY l.position`,
+    )
+    .safeIntegers(true);
   const locationsOf = db.prepare<[string], LocationRow>(
     `SELECT type, store_key, network_node_id, quantity FROM stock_locations
       WHERE user_product_id = ? ORDER BY position`,
@@ -137,6 +144,9 @@ export function stockRepo(db: Db) {
 
     userProductById: (id: string) => userProductById.get(id),
     locationsOf: (userProductId: string) => locationsOf.all(userProductId),
+    /** The user product's owner, version and locations in one statement (one snapshot). */
+    stockOf: (userProductId: string) =>
+      stockOf.all(userProductId).map((r) => ({ ...r, quantity: r.quantity === null ? null : Number(r.quantity) })),
     insertUserProduct: (id: string, userId: number, version: bigint) => insertUserProduct.run(id, userId, version),
     /** Compare-and-set: true when `expected` was the current version and it is now expected + 1. */
     bumpVersionIf: (id: string, expected: bigint) => bumpVersionIf.run(id, expected).changes === 1,

@@ -6,7 +6,7 @@ type UpParams = { user_product_id: string };
 /** SPEC 4.3-4.6 and the older item update. */
 export const stockRoutes = (service: Service) => async (app: FastifyInstance) => {
   app.post('/items/multiwarehouse', async (req, reply) => {
-    const item = service.items.createMultiwarehouse(app.principal(req), req.body);
+    const item = await service.items.createMultiwarehouse(app.principal(req), req.body);
     return reply.status(201).send(item);
   });
 
@@ -26,11 +26,11 @@ export const stockRoutes = (service: Service) => async (app: FastifyInstance) =>
     const { user_product_id: id, type } = req.params;
     const version = req.headers['x-version'];
     if (type === 'seller_warehouse') {
-      const result = service.stock.putSellerWarehouse(principal, id, version, req.body);
+      const result = await service.stock.putSellerWarehouse(principal, id, version, req.body);
       return reply.header('x-version', result.version.toString()).send(result.stock);
     }
     if (type === 'selling_address') {
-      const result = service.stock.putSellingAddress(principal, id, version, req.body);
+      const result = await service.stock.putSellingAddress(principal, id, version, req.body);
       return reply.header('x-version', result.version.toString()).status(204).send();
     }
     return service.stock.rejectType(type);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Db } from '../../db/open.js';
+import type { GroupCommit } from '../../db/group-commit.js';
 import type { ItemRow, StockRepo } from '../../db/repos/stock.js';
 import type { UsersRepo } from '../../db/repos/users.js';
 import type { Principal } from '../auth/auth.js';
@@ -32,11 +32,11 @@ export const ORDINARY_ITEM_ATTRIBUTES = [
   'warranty',
 ] as const;
 
-const REQUIRED = ['title', 'category_id', 'price', 'currency_id', 'listing_type_id'] as const;
+export const REQUIRED = ['title', 'category_id', 'price', 'currency_id', 'listing_type_id'] as const;
 const KNOWN = new Set<string>([...REQUIRED, 'channels', 'stock_locations', 'available_quantity', ...ORDINARY_ITEM_ATTRIBUTES]);
 
 const text = (max: number) => z.string().trim().min(1, 'cannot be empty').max(max);
-const itemBody = z.object({
+export const itemBody = z.object({
   title: text(255),
   category_id: z.string().regex(/^[A-Z]{3}[0-9]{1,12}$/, 'expected a category id such as MLA1902'),
   price: z.number().positive('must be greater than 0').max(1e12),
@@ -95,6 +95,13 @@ export function toItemView(r: ItemRow): ItemView {
   return view;
 }
 
+/** The ordinary attributes of a listing body that are stored as given (all but the columns). */
+export function ordinaryAttributes(obj: Record<string, unknown>): Record<string, unknown> {
+  const attributes: Record<string, unknown> = {};
+  for (const k of ORDINARY_ITEM_ATTRIBUTES) if (k !== 'official_store_id' && k !== 'site_id' && obj[k] !== undefined) attributes[k] = obj[k];
+  return attributes;
+}
+
 const legacyUpdateBody = z.strictObject({
   available_quantity: z.number().int('expected an integer quantity').min(0, 'quantity cannot be negative').max(MAX_QUANTITY, `quantity cannot exceed ${MAX_QUANTITY}`),
 });
@@ -105,7 +112,7 @@ const legacyUpdateBody = z.strictObject({
  */
 export type ListingCheck = (seller: { id: number; site_id: string; user_type: string | null }, officialStoreId: number | undefined) => void;
 
-export function itemsService(db: Db, repo: StockRepo, users: UsersRepo, stores: StoresService, stock: StockService, clock: Clock) {
+export function itemsService(writes: GroupCommit, repo: StockRepo, users: UsersRepo, stores: StoresService, stock: StockService, clock: Clock) {
   const listingChecks: ListingCheck[] = [];
 
   const newUserProductId = (site: string) => `${site}U${repo.nextCounter('user_product', 900_000_001)}`;
@@ -121,6 +128,15 @@ export function itemsService(db: Db, repo: StockRepo, users: UsersRepo, stores: 
       listingChecks.push(check);
     },
 
+    /** Runs the registered listing checks (for the other listing flows, such as POST /items). */
+    runListingChecks(seller: Parameters<ListingCheck>[0], officialStoreId: number | undefined): void {
+      for (const check of listingChecks) check(seller, officialStoreId);
+    },
+
+    /** Identifier generators shared by the listing flows; call inside the creating transaction. */
+    newUserProductId,
+    newItemId,
+
     /**
      * SPEC 4.3 with the rows of 7.1, checked in this order: the seller must have
      * `warehouse_management` (403 otherwise: the multi-origin flow is not enabled for them);
@@ -128,7 +144,7 @@ export function itemsService(db: Db, repo: StockRepo, users: UsersRepo, stores: 
      * other required fields; field types; each store (null/empty, not found, not the seller's, not a
      * stock location, its network node); the listing checks (official stores).
      */
-    createMultiwarehouse(principal: Principal, body: unknown) {
+    async createMultiwarehouse(principal: Principal, body: unknown): Promise<ItemView> {
       const seller = users.byId(principal.userId);
       if (!seller) throw new ServiceError(404, 'not_found', `The user '${principal.userId}' was not found`);
       const tags = JSON.parse(seller.tags) as string[];
@@ -162,14 +178,13 @@ export function itemsService(db: Db, repo: StockRepo, users: UsersRepo, stores: 
       });
       for (const check of listingChecks) check(seller, input.official_store_id);
 
-      return db.transaction(() => {
+      return writes.run(() => {
         const userProductId = newUserProductId(seller.site_id);
         repo.insertUserProduct(userProductId, seller.id, 1n);
         for (const { store, quantity } of resolved) {
           repo.upsertLocation(userProductId, { type: 'seller_warehouse', store_id: store.id, network_node_id: store.network_node_id, quantity });
         }
-        const attributes: Record<string, unknown> = {};
-        for (const k of ORDINARY_ITEM_ATTRIBUTES) if (k !== 'official_store_id' && k !== 'site_id' && obj[k] !== undefined) attributes[k] = obj[k];
+        const attributes = ordinaryAttributes(obj);
         const id = newItemId(seller.site_id);
         repo.insertItem({
           id,
@@ -200,7 +215,7 @@ export function itemsService(db: Db, repo: StockRepo, users: UsersRepo, stores: 
           network_node_id: store.network_node_id,
         }));
         return view;
-      }).immediate();
+      });
     },
 
     /** GET /items/{id}: any authenticated caller (listings are public). */
@@ -216,7 +231,7 @@ export function itemsService(db: Db, repo: StockRepo, users: UsersRepo, stores: 
      * No x-version: it bumps the version so the next stock PUT with an old version gets 409.
      * A multi-warehouse user product rejects `available_quantity` as in 7.1.
      */
-    legacyUpdate(principal: Principal, rawId: string, body: unknown): ItemView {
+    async legacyUpdate(principal: Principal, rawId: string, body: unknown): Promise<ItemView> {
       const id = parseItemId(rawId);
       const row = repo.itemById(id);
       if (!row) throw new ServiceError(404, 'not_found', `Item not found: ${id}`);
@@ -225,11 +240,11 @@ export function itemsService(db: Db, repo: StockRepo, users: UsersRepo, stores: 
       const unknown = Object.keys(obj).filter((k) => k !== 'available_quantity');
       if (unknown.length) throw fieldsInvalid(unknown);
       const { available_quantity } = parseWith(legacyUpdateBody, obj, 'body');
-      db.transaction(() => {
+      await writes.run(() => {
         const up = stock.ownedUserProduct(principal, row.user_product_id);
         if (repo.locationsOf(up.id).some((l) => l.type === 'seller_warehouse')) throw fieldsInvalid(['available_quantity']);
         stock.writeSellingAddress(up, available_quantity, null);
-      }).immediate();
+      });
       return toItemView(repo.itemById(id)!);
     },
   };

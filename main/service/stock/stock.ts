@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Db } from '../../db/open.js';
-import type { ItemRow, LocationType, StockRepo, UserProductRow } from '../../db/repos/stock.js';
+import type { GroupCommit } from '../../db/group-commit.js';
+import type { ItemRow, LocationRow, LocationType, StockRepo, UserProductRow } from '../../db/repos/stock.js';
 import type { Principal } from '../auth/auth.js';
 import { ServiceError, badRequest, forbidden } from '../errors.js';
 import type { JobRunner } from '../jobs/runner.js';
@@ -56,7 +56,7 @@ export function sellingAddressRule(items: Pick<ItemRow, 'logistic_type' | 'local
   return null;
 }
 
-export function stockService(db: Db, repo: StockRepo, stores: StoresService, jobs: JobRunner) {
+export function stockService(repo: StockRepo, stores: StoresService, jobs: JobRunner, writes: GroupCommit) {
   const locationTypes = (id: string): LocationType[] => repo.locationsOf(id).map((l) => l.type);
 
   /** 400 for a malformed id, 404 when absent, 403 when it belongs to another seller. */
@@ -70,13 +70,9 @@ export function stockService(db: Db, repo: StockRepo, stores: StoresService, job
     return up;
   }
 
-  function read(up: UserProductRow): UserProductStock {
-    return { id: up.id, user_id: Number(up.user_id), locations: repo.locationsOf(up.id).map(toLocation) };
-  }
-
   /**
    * Writes the selling-address quantity after the checks of 7.3 and section 8. `expected` is the
-   * version the caller read (the legacy item call has none). Runs inside the caller's transaction.
+   * version the caller read (the legacy item call has none). Runs inside the caller's write.
    */
   function writeSellingAddress(up: UserProductRow, qty: number, expected: bigint | null): bigint {
     const rule = sellingAddressRule(repo.itemsOfUserProduct(up.id));
@@ -106,15 +102,18 @@ export function stockService(db: Db, repo: StockRepo, stores: StoresService, job
 
     /** SPEC 4.4: the stock and its version (for the `x-version` header). */
     read(principal: Principal, rawId: string): { stock: UserProductStock; version: bigint } {
-      // One read transaction so the version and the quantities are the same snapshot.
-      return db.transaction(() => {
-        const up = ownedUserProduct(principal, rawId);
-        return { stock: read(up), version: up.version };
-      })();
+      const id = parseUserProductId(rawId);
+      // One statement, so the version and the quantities are one snapshot.
+      const rows = repo.stockOf(id);
+      const head = rows[0];
+      if (!head) throw new ServiceError(404, 'not_found', `User product not found: ${id}`);
+      if (Number(head.user_id) !== principal.userId) throw forbidden(`Access denied for user ${principal.userId} to user product ${id}`);
+      const locations = rows.flatMap((r) => (r.type === null ? [] : [toLocation(r as LocationRow)]));
+      return { stock: { id, user_id: Number(head.user_id), locations }, version: head.version };
     },
 
     /** SPEC 4.5 with the rows of 7.2; compare-and-set on the version in one IMMEDIATE transaction. */
-    putSellerWarehouse(principal: Principal, rawId: string, versionHeader: string | string[] | undefined, body: unknown) {
+    async putSellerWarehouse(principal: Principal, rawId: string, versionHeader: string | string[] | undefined, body: unknown) {
       const up = ownedUserProduct(principal, rawId);
       const expected = parseVersionHeader(versionHeader);
       const obj = requireObject(body);
@@ -128,7 +127,7 @@ export function stockService(db: Db, repo: StockRepo, stores: StoresService, job
         if (seen.has(l.store_id)) throw badRequest(`Store sent more than once: ${l.store_id}`);
         seen.add(l.store_id);
       }
-      return db.transaction(() => {
+      return writes.run(() => {
         const resolved = locations.map((l) => ({ store: stores.requireStockLocation(l.store_id!, principal.userId), quantity: l.quantity }));
         assertPairing(up.id, [...locationTypes(up.id), 'seller_warehouse']);
         if (!repo.bumpVersionIf(up.id, expected)) throw versionMismatch();
@@ -144,15 +143,15 @@ export function stockService(db: Db, repo: StockRepo, stores: StoresService, job
           product_release_date: fresh.product_release_date,
         };
         return { stock, version: fresh.version };
-      }).immediate();
+      });
     },
 
     /** SPEC 4.6 with the rows of 7.3: 204, the items follow asynchronously. */
-    putSellingAddress(principal: Principal, rawId: string, versionHeader: string | string[] | undefined, body: unknown) {
+    async putSellingAddress(principal: Principal, rawId: string, versionHeader: string | string[] | undefined, body: unknown) {
       const up = ownedUserProduct(principal, rawId);
       const expected = parseVersionHeader(versionHeader);
       const { quantity: qty } = parseWith(sellingAddressBody, requireObject(body), 'body');
-      const version = db.transaction(() => writeSellingAddress(up, qty, expected)).immediate();
+      const version = await writes.run(() => writeSellingAddress(up, qty, expected));
       return { version };
     },
 

@@ -1,0 +1,80 @@
+/** One line of the benchmark table: a figure, the floor it is compared with, and the target. */
+export interface Row {
+  section: string;
+  name: string;
+  value: number;
+  unit: string;
+  floor?: { name: string; value: number };
+  /** Minimum acceptable ratio value/floor (or, with `lowerIsBetter`, floor/value). */
+  target?: number;
+  lowerIsBetter?: boolean;
+  /** Absolute limit instead of a ratio (e.g. a p99 under 1 ms). */
+  limit?: { max: number; unit: string };
+  note?: string;
+}
+
+const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(3));
+
+export function ratioOf(r: Row): number | undefined {
+  if (!r.floor) return undefined;
+  return r.lowerIsBetter ? r.floor.value / r.value : r.value / r.floor.value;
+}
+
+export function verdict(r: Row): string {
+  const ratio = ratioOf(r);
+  if (r.target !== undefined && ratio !== undefined) return ratio >= r.target ? 'ok' : 'BELOW TARGET';
+  if (r.limit) return r.value <= r.limit.max ? 'ok' : 'OVER LIMIT';
+  return '';
+}
+
+/** Prints rows as a Markdown table, ready to paste into the README. */
+export function printTable(rows: Row[]): string {
+  const lines = [
+    '| section | measure | value | floor | ratio | target | verdict |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const r of rows) {
+    const ratio = ratioOf(r);
+    const target = r.target !== undefined ? `>= ${r.target}` : r.limit ? `<= ${r.limit.max} ${r.limit.unit}` : '';
+    lines.push(
+      `| ${r.section} | ${r.name}${r.note ? ` (${r.note})` : ''} | ${fmt(r.value)} ${r.unit} | ${r.floor ? `${r.floor.name}: ${fmt(r.floor.value)} ${r.unit}` : ''} | ${ratio !== undefined ? ratio.toFixed(2) : ''} | ${target} | ${verdict(r)} |`,
+    );
+  }
+  const text = lines.join('\n');
+  console.log(text);
+  return text;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+/** Runs `fn` repeatedly for about `ms` milliseconds and returns operations per second. */
+export function opsPerSecond(fn: (i: number) => void, ms = 1500): number {
+  for (let i = 0; i < 200; i++) fn(i); // warm-up
+  let n = 0;
+  const start = process.hrtime.bigint();
+  const end = start + BigInt(ms) * 1_000_000n;
+  let now = start;
+  while (now < end) {
+    for (let k = 0; k < 100; k++) fn(n++);
+    now = process.hrtime.bigint();
+  }
+  return n / (Number(now - start) / 1e9);
+}
+
+/** opsPerSecond for an async operation, awaited one at a time. */
+export async function opsPerSecondAsync(fn: (i: number) => Promise<void>, ms = 1500): Promise<number> {
+  for (let i = 0; i < 200; i++) await fn(i);
+  let n = 0;
+  const start = process.hrtime.bigint();
+  const end = start + BigInt(ms) * 1_000_000n;
+  let now = start;
+  while (now < end) {
+    await fn(n++);
+    now = process.hrtime.bigint();
+  }
+  return n / (Number(now - start) / 1e9);
+}

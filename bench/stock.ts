@@ -1,0 +1,164 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../main/db/open.js';
+import { createService } from '../main/service/index.js';
+import { startChild } from './lib/child.js';
+import { runLoad } from './lib/load.js';
+import { type Row, opsPerSecond, opsPerSecondAsync } from './lib/report.js';
+import { BENCH_APP, BENCH_SELLER, BENCH_TOKEN, productId, seedWarehouse, storeId } from './lib/seed.js';
+
+const SMALL = 1_000;
+const LARGE = 100_000;
+const CONNECTIONS = 16;
+
+/** Service-level stock read and compare-and-set, against the same SQL on better-sqlite3. */
+async function serviceLevel(dbFile: string): Promise<Row[]> {
+  const db = openDatabase(dbFile);
+  const service = createService(db);
+  const principal = { userId: BENCH_SELLER, applicationId: BENCH_APP };
+
+  const rawProduct = db.prepare('SELECT id, user_id, version FROM user_products WHERE id = ?').safeIntegers(true);
+  const rawLocations = db.prepare(
+    'SELECT type, store_key, network_node_id, quantity FROM stock_locations WHERE user_product_id = ? ORDER BY position',
+  );
+  const rawRead = opsPerSecond((i) => {
+    const id = productId(i % SMALL);
+    rawProduct.get(id);
+    rawLocations.all(id);
+  });
+  const serviceRead = opsPerSecond((i) => service.stock.read(principal, productId(i % SMALL)));
+
+  // Updates: each product's version is tracked here, so every write is a successful CAS.
+  const versions = new Map<string, bigint>();
+  const versionOf = (id: string) => versions.get(id) ?? (rawProduct.get(id) as { version: bigint }).version;
+  const cas = db.prepare('UPDATE user_products SET version = version + 1 WHERE id = ? AND version = ?');
+  const upsert = db.prepare(
+    `INSERT INTO stock_locations (user_product_id, type, store_key, network_node_id, quantity, position)
+     VALUES (@up, 'seller_warehouse', @store, @node, @qty, 0)
+     ON CONFLICT (user_product_id, type, store_key) DO UPDATE SET quantity = excluded.quantity`,
+  );
+  const rawUpdate = opsPerSecond((i) => {
+    const id = productId(i % SMALL);
+    const v = versionOf(id);
+    db.transaction(() => {
+      if (cas.run(id, v).changes !== 1) throw new Error('raw CAS lost');
+      upsert.run({ up: id, store: storeId(i % 10), node: `NODE${i % 10}`, qty: i % 100 });
+    }).immediate();
+    versions.set(id, v + 1n);
+  }, 1500);
+  // Awaited one at a time: a group of one, so this is the service's cost without batching gains.
+  const serviceUpdate = await opsPerSecondAsync(async (i) => {
+    const id = productId(i % SMALL);
+    const v = versionOf(id);
+    await service.stock.putSellerWarehouse(principal, id, v.toString(), { locations: [{ store_id: storeId(i % 10), quantity: i % 100 }] });
+    versions.set(id, v + 1n);
+  }, 1500);
+  db.close();
+  return [
+    { section: 'service', name: 'stock read', value: serviceRead, unit: 'ops/s', floor: { name: 'raw SQL', value: rawRead }, target: 0.5 },
+    {
+      section: 'service',
+      name: 'stock compare-and-set update',
+      value: serviceUpdate,
+      unit: 'ops/s',
+      floor: { name: 'raw SQL', value: rawUpdate },
+      target: 0.5,
+      note: 'synchronous=FULL, one fsync per commit on both sides',
+    },
+  ];
+}
+
+async function httpGet(url: string, products: number, total = 20_000) {
+  return runLoad(url, {
+    connections: CONNECTIONS,
+    total,
+    make: (i) => ({ method: 'GET', path: `/user-products/${productId((i * 7919) % products)}/stock`, headers: { authorization: `Bearer ${BENCH_TOKEN}` } }),
+  });
+}
+
+async function httpPut(url: string, products: number, total = 8_000) {
+  // Worker w owns products w, w+16, ...: its versions are known, so every PUT is a winning CAS.
+  const owned = (w: number, k: number) => (w + CONNECTIONS * k) % products;
+  const counters = new Array<number>(CONNECTIONS).fill(0);
+  const versions = new Map<number, number>();
+  return runLoad(url, {
+    connections: CONNECTIONS,
+    total,
+    make: (i, w) => {
+      const p = owned(w, counters[w]!++ % Math.floor(products / CONNECTIONS));
+      const v = versions.get(p) ?? 1;
+      versions.set(p, v + 1);
+      return {
+        method: 'PUT',
+        path: `/user-products/${productId(p)}/stock/type/seller_warehouse`,
+        headers: { authorization: `Bearer ${BENCH_TOKEN}`, 'x-version': String(v), 'content-type': 'application/json' },
+        body: JSON.stringify({ locations: [{ store_id: storeId(i % 10), quantity: i % 100 }] }),
+      };
+    },
+  });
+}
+
+export async function benchStock(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'stockroom-bench-'));
+  try {
+    const small = join(dir, 'small');
+    const large = join(dir, 'large');
+    seedWarehouse(join(small, 'marketplace.db'), SMALL);
+    seedWarehouse(join(dir, 'service.db'), SMALL);
+    const rows = await serviceLevel(join(dir, 'service.db'));
+
+    const bare = await startChild('bench/targets/bare-http.ts');
+    const real = await startChild('main/http/cli.ts', ['--port', '0', '--data', small]);
+    // Warm both, then alternate so that noise on this shared machine hits both sides alike.
+    await httpGet(bare.url, SMALL, 3000);
+    await httpGet(real.url, SMALL, 3000);
+    const bareGet = await httpGet(bare.url, SMALL);
+    const realGet = await httpGet(real.url, SMALL);
+    const barePut = await runLoad(bare.url, {
+      connections: CONNECTIONS,
+      total: 20_000,
+      make: () => ({ method: 'PUT', path: '/', headers: { 'content-type': 'application/json' }, body: '{"locations":[{"store_id":"8000000","quantity":1}]}' }),
+    });
+    const realPut = await httpPut(real.url, SMALL);
+    if (realGet.errors || realPut.errors) throw new Error(`bench requests failed: ${[...realGet.statuses, ...realPut.statuses].join(' ')}`);
+    await real.stop();
+    await bare.stop();
+
+    seedWarehouse(join(large, 'marketplace.db'), LARGE);
+    // Both sizes served at once and measured alternately, twice, so drift hits both alike.
+    const smallServer = await startChild('main/http/cli.ts', ['--port', '0', '--data', small]);
+    const bigServer = await startChild('main/http/cli.ts', ['--port', '0', '--data', large]);
+    await httpGet(smallServer.url, SMALL, 3000);
+    await httpGet(bigServer.url, LARGE, 3000);
+    let smallTotal = 0;
+    let largeTotal = 0;
+    for (let round = 0; round < 2; round++) {
+      smallTotal += (await httpGet(smallServer.url, SMALL, 10_000)).rps;
+      largeTotal += (await httpGet(bigServer.url, LARGE, 10_000)).rps;
+    }
+    await smallServer.stop();
+    await bigServer.stop();
+    const getSmall = { rps: smallTotal / 2 };
+    const getLarge = { rps: largeTotal / 2 };
+
+    const c = `${CONNECTIONS} keep-alive connections`;
+    rows.push(
+      { section: 'http', name: 'GET stock', value: realGet.rps, unit: 'req/s', floor: { name: 'bare node:http', value: bareGet.rps }, target: 0.4, note: c },
+      { section: 'http', name: 'GET stock p99', value: realGet.p99, unit: 'ms', floor: { name: 'bare node:http', value: bareGet.p99 }, lowerIsBetter: true },
+      { section: 'http', name: 'PUT seller_warehouse', value: realPut.rps, unit: 'req/s', floor: { name: 'bare node:http', value: barePut.rps }, target: 0.25, note: `${c}, fsync per commit` },
+      { section: 'http', name: 'PUT seller_warehouse p99', value: realPut.p99, unit: 'ms', floor: { name: 'bare node:http', value: barePut.p99 }, lowerIsBetter: true },
+      {
+        section: 'scale',
+        name: `GET stock with ${LARGE.toLocaleString('en')} user products x 10 stores`,
+        value: getLarge.rps,
+        unit: 'req/s',
+        floor: { name: `${SMALL.toLocaleString('en')} user products`, value: getSmall.rps },
+        target: 0.8,
+      },
+    );
+    return rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
