@@ -86,3 +86,90 @@ export function warehouseFixtures(opts: { products: number; stores: number; quan
     })),
   };
 }
+
+type BrandEntry = NonNullable<FixtureFile['brands']>[number];
+
+/** One official store on site MLA linked to `custIds` (each as a brand user); `overrides` win. */
+export function brandEntry(officialStoreId: number, custIds: number[], overrides: Partial<BrandEntry> = {}): BrandEntry {
+  return {
+    official_store_id: officialStoreId,
+    site_id: 'MLA',
+    name: `Tienda ${officialStoreId}`,
+    fantasy_name: `Tienda ${officialStoreId}`,
+    type: 'brand',
+    status: 'active',
+    relevance_position: 1,
+    date_created: '2021-03-04T05:06:07Z',
+    last_updated: '2026-01-02T03:04:05Z',
+    return_policy: null,
+    landing_permalink: `https://example.com/tienda/${officialStoreId}`,
+    permalink: `https://example.com/${officialStoreId}`,
+    tags: [],
+    categories_ids: [],
+    main_categories: [],
+    boost: { is_active: false, last_update: '2026-01-01T00:00:00Z' },
+    pictures: [],
+    users: custIds.map((cust_id) => ({ cust_id, tags: ['brand'], site_id: 'MLA', user_type: 'brand' })),
+    ...overrides,
+  };
+}
+
+let brandSellers = 0;
+/**
+ * Adds to `f` (which must hold the demo application) a seller on site MLA linked to
+ * `officialStores` new official stores. `brandUser` (default true) makes it `user_type: "brand"`;
+ * `warehouse` gives it the tag `warehouse_management` and one stock-location store.
+ */
+export function addBrandSeller(
+  f: FixtureFile,
+  opts: { officialStores: number; brandUser?: boolean; warehouse?: boolean },
+): { id: number; token: string; store: { id: string; network_node_id: string } | undefined; officialStoreIds: number[] } {
+  const n = ++brandSellers;
+  const id = 1_790_000_000 + n;
+  const token = `TOKEN-BRAND-${id}`;
+  const brandUser = opts.brandUser ?? true;
+  (f.users ??= []).push({
+    id,
+    nickname: `BRAND_SELLER_${n}`,
+    registration_date: '2019-01-01T00:00:00.000-03:00',
+    first_name: 'Brand',
+    last_name: `Seller ${n}`,
+    gender: '',
+    country_id: 'AR',
+    site_id: 'MLA',
+    tags: ['normal', 'user_product_seller', ...(brandUser ? ['brand'] : []), ...(opts.warehouse ? ['warehouse_management'] : [])],
+    ...(brandUser ? { user_type: 'brand' as const } : {}),
+  });
+  (f.tokens ??= []).push({ access_token: token, user_id: id, application_id: demo.app });
+  let store: { id: string; network_node_id: string } | undefined;
+  if (opts.warehouse) {
+    store = { id: String(880_000 + n), network_node_id: `BRNODE${n}` };
+    (f.stores ??= []).push({
+      id: store.id,
+      user_id: String(id),
+      description: `Depósito marca ${n}`,
+      status: 'active',
+      tags: ['stock_location'],
+      network_node_id: store.network_node_id,
+      location: {
+        address_id: 1_500_000_000 + n,
+        address_line: `Calle ${n}`,
+        street_name: 'Calle',
+        street_number: n,
+        latitude: -34.6,
+        longitude: -58.4,
+        city: 'Buenos Aires',
+        state: 'Capital Federal',
+        country: 'Argentina',
+        zip_code: '1000',
+      },
+    });
+  }
+  const officialStoreIds = Array.from({ length: opts.officialStores }, (_, k) => 70_000 + n * 10 + k);
+  for (const osId of officialStoreIds) {
+    (f.brands ??= []).push(
+      brandEntry(osId, [id], { users: [{ cust_id: id, tags: brandUser ? ['brand'] : [], site_id: 'MLA', user_type: brandUser ? 'brand' : 'seller' }] }),
+    );
+  }
+  return { id, token, store, officialStoreIds };
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Db } from '../../db/open.js';
+import type { GroupCommit } from '../../db/group-commit.js';
 import type { StockRepo } from '../../db/repos/stock.js';
 import type { UsersRepo } from '../../db/repos/users.js';
 import type { Principal } from '../auth/auth.js';
@@ -42,9 +42,9 @@ export const publishErrors = {
  * 5. `site_id`, when sent, is the seller's site;
  * 6. the listing checks registered on the items service (the official-store rules of 7.4).
  */
-export function publishService(db: Db, repo: StockRepo, users: UsersRepo, items: ItemsService, clock: Clock) {
+export function publishService(writes: GroupCommit, repo: StockRepo, users: UsersRepo, items: ItemsService, clock: Clock) {
   return {
-    create(principal: Principal, body: unknown): ItemView {
+    async create(principal: Principal, body: unknown): Promise<ItemView> {
       const seller = users.byId(principal.userId);
       if (!seller) throw new ServiceError(404, 'not_found', `The user '${principal.userId}' was not found`);
       const obj = requireObject(body);
@@ -61,7 +61,8 @@ export function publishService(db: Db, repo: StockRepo, users: UsersRepo, items:
         throw badRequest(`Invalid site_id: the seller operates on site ${seller.site_id}`);
       }
 
-      return db.transaction(() => {
+      // One group-committed write (its own savepoint): a failing check rolls back nothing but itself.
+      return writes.run(() => {
         items.runListingChecks(seller, input.official_store_id);
         const userProductId = items.newUserProductId(seller.site_id);
         repo.insertUserProduct(userProductId, seller.id, 1n);
@@ -89,7 +90,7 @@ export function publishService(db: Db, repo: StockRepo, users: UsersRepo, items:
           date_created: new Date(clock.now()).toISOString(),
         });
         return toItemView(repo.itemById(id)!);
-      }).immediate();
+      });
     },
   };
 }
