@@ -2,6 +2,10 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Principal } from '../service/auth/auth.js';
 import type { Service } from '../service/index.js';
 import { errorHandler } from './errors.js';
+import { attachmentsRoutes } from './routes/attachments.js';
+import { brandsRoutes } from './routes/brands.js';
+import { itemsRoutes } from './routes/items.js';
+import { messagesRoutes } from './routes/messages.js';
 import { stockRoutes } from './routes/stock.js';
 import { usersRoutes } from './routes/users.js';
 
@@ -28,6 +32,8 @@ export function buildHttpApp(service: Service, options: HttpOptions = {}): Fasti
     // Reject prototype-poisoning keys instead of silently stripping them.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // Errors raised before routing (a malformed URL escape, a bad content type) get the spec's shape too.
+    frameworkErrors: (err, req, reply) => errorHandler(err, req, reply),
   });
 
   app.decorate('principal', (req: FastifyRequest) =>
@@ -40,5 +46,9 @@ export function buildHttpApp(service: Service, options: HttpOptions = {}): Fasti
 
   app.register(usersRoutes(service));
   app.register(stockRoutes(service));
+  app.register(attachmentsRoutes(service));
+  app.register(brandsRoutes(service));
+  app.register(itemsRoutes(service));
+  app.register(messagesRoutes(service));
   return app;
 }

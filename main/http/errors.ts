@@ -8,6 +8,8 @@ const FASTIFY_CODES: Record<string, { error: string; message?: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { error: 'payload_too_large', message: 'The request body is too large' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { error: 'unsupported_media_type', message: 'Unsupported Content-Type: send application/json' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { error: 'bad_request', message: 'Invalid Content-Length' },
+  FST_ERR_BAD_URL: { error: 'bad_request', message: 'The URL is malformed' },
+  FST_ERR_ASYNC_CONSTRAINT: { error: 'bad_request', message: 'The request cannot be routed' },
 };
 
 /** The one mapping from any thrown value to an HTTP status and body. */

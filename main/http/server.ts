@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { dirname, join } from 'node:path';
 import { type Db, openDatabase } from '../db/open.js';
 import { DEMO_FIXTURES, isEmptyDatabase, loadFixtures, readFixtureFile } from '../fixtures/load.js';
 import { type Service, type ServiceOptions, createService } from '../service/index.js';
@@ -37,7 +38,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     db.close();
     throw e;
   }
-  const service = createService(db, options);
+  // Attachment files live next to the database unless told otherwise.
+  const service = createService(db, { ...options, attachmentsDir: options.attachmentsDir ?? join(dirname(options.dbFile), 'attachments') });
   const app = buildHttpApp(service, options);
   service.start();
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });

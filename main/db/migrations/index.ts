@@ -1,6 +1,8 @@
 import { stockMigration } from './001-stock.js';
 import { jobsMigration } from './002-jobs.js';
+import { brandsMigration } from './003-brands.js';
 import { messagesMigration } from './004-messages.js';
+import { attachmentsMigration } from './005-attachments.js';
 
 export interface Migration {
   version: number;
@@ -10,4 +12,4 @@ export interface Migration {
 
 /** Applied in order at start-up; a migration never changes once it has shipped. */
 // 003 is reserved for brands, 005 for attachments.
-export const migrations: Migration[] = [stockMigration, jobsMigration, messagesMigration];
+export const migrations: Migration[] = [stockMigration, jobsMigration, brandsMigration, messagesMigration, attachmentsMigration];

@@ -1,0 +1,35 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../../service/auth/auth.js';
+import type { Service } from '../../service/index.js';
+
+type PackParams = { pack_id: string; user_id: string };
+
+/**
+ * GET /orders/{id} and SPEC 4.9-4.11. The send authenticates in `onRequest`, before the body is
+ * parsed, so a request without a token gets "Access token is required" whatever its body (SPEC 5).
+ */
+export const messagesRoutes = (service: Service) => async (app: FastifyInstance) => {
+  app.get<{ Params: { order_id: string } }>('/orders/:order_id', (req) => service.orders.get(app.principal(req), req.params.order_id));
+
+  app.get<{ Params: PackParams }>('/messages/packs/:pack_id/sellers/:user_id', (req) =>
+    service.messages.list(app.principal(req), req.params.pack_id, req.params.user_id, req.query),
+  );
+
+  app.get<{ Params: { message_id: string } }>('/messages/:message_id', (req) =>
+    service.messages.get(app.principal(req), req.params.message_id, req.headers['x-format-new']),
+  );
+
+  const senders = new WeakMap<FastifyRequest, Principal>();
+  app.post<{ Params: PackParams }>(
+    '/messages/packs/:pack_id/sellers/:user_id',
+    {
+      onRequest: async (req) => {
+        senders.set(req, service.messages.authenticateSender(req.headers.authorization, req.query, req.headers['x-client-id']));
+      },
+    },
+    async (req, reply) => {
+      const message = await service.messages.send(senders.get(req)!, req.params.pack_id, req.params.user_id, req.query, req.body);
+      return reply.status(201).send(message);
+    },
+  );
+};
