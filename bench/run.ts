@@ -1,4 +1,5 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
+import { benchMessages } from './messages.js';
 import { benchStock } from './stock.js';
 import { type Row, printTable, verdict } from './lib/report.js';
 
@@ -8,7 +9,10 @@ import { type Row, printTable, verdict } from './lib/report.js';
  */
 async function main(): Promise<void> {
   const only = process.argv[2];
-  const sections: [string, () => Promise<Row[]>][] = [['stock', benchStock]];
+  const sections: [string, () => Promise<Row[]>][] = [
+    ['stock', benchStock],
+    ['messages', benchMessages],
+  ];
   const rows: Row[] = [];
   for (const [name, run] of sections) {
     if (only && only !== name) continue;

@@ -6,6 +6,7 @@ import { attachmentsRoutes } from './routes/attachments.js';
 import { brandsRoutes } from './routes/brands.js';
 import { itemsRoutes } from './routes/items.js';
 import { messagesRoutes } from './routes/messages.js';
+import { oauthRoutes } from './routes/oauth.js';
 import { stockRoutes } from './routes/stock.js';
 import { usersRoutes } from './routes/users.js';
 
@@ -50,5 +51,6 @@ export function buildHttpApp(service: Service, options: HttpOptions = {}): Fasti
   app.register(brandsRoutes(service));
   app.register(itemsRoutes(service));
   app.register(messagesRoutes(service));
+  app.register(oauthRoutes(service));
   return app;
 }

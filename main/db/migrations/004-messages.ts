@@ -67,7 +67,8 @@ CREATE TABLE messages (
   seq          INTEGER
 );
 CREATE INDEX messages_by_order ON messages(order_id);
-CREATE INDEX messages_by_pack ON messages(pack_key, date_created, seq);
+-- Covering for the visibility filter, so counting a pack and skipping to an offset never touch rows.
+CREATE INDEX messages_by_pack ON messages(pack_key, date_created, seq, from_user_id, to_user_id, moderation_status);
 CREATE INDEX messages_by_sender_text ON messages(from_user_id, text_hash, date_created);
 -- One sequence number per message; the index also makes max(seq) (the next number) a lookup.
 CREATE UNIQUE INDEX messages_by_seq ON messages(seq);

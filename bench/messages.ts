@@ -1,0 +1,150 @@
+import { createReadStream, createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Pool } from 'undici';
+import { DEMO_FIXTURES } from '../main/fixtures/load.js';
+import type { FixtureFile } from '../main/fixtures/schema.js';
+import { startChild } from './lib/child.js';
+import { runLoad } from './lib/load.js';
+import type { Row } from './lib/report.js';
+
+const SELLER = 1780493260;
+const BUYER = 1780493262;
+const SELLER_TOKEN = 'APP_USR-5503910054141466-demo-seller';
+const APP = 5503910054141466;
+const BIG_PACK = 4000009000001;
+const SEND_PACKS = 200;
+const CONNECTIONS = 16;
+const MB = 1024 * 1024;
+
+/** Demo data plus one pack of 5,000 messages and 200 open conversations to send into. */
+function fixtures(): FixtureFile {
+  const f = JSON.parse(readFileSync(DEMO_FIXTURES, 'utf8')) as FixtureFile;
+  const order = (id: number) => ({
+    id,
+    pack_id: null,
+    seller_id: SELLER,
+    buyer_id: BUYER,
+    site_id: 'MLA',
+    status: 'paid' as const,
+    logistic_type: 'cross_docking' as const,
+    delivered: true,
+    mediation_in_process: false,
+  });
+  f.orders!.push(order(BIG_PACK), ...Array.from({ length: SEND_PACKS }, (_, i) => order(5000009000001 + i)));
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  f.messages!.push(
+    ...Array.from({ length: 5000 }, (_, i) => ({
+      id: (0x1000000 + i).toString(16).padStart(32, 'b'),
+      order_id: BIG_PACK,
+      from_user_id: i % 2 ? SELLER : BUYER,
+      to_user_id: i % 2 ? BUYER : SELLER,
+      text: `Mensaje número ${i} sobre el pedido`,
+      date_created: new Date(start + i * 60_000).toISOString(),
+      moderation: { status: 'clean' as const, source: 'online', date: new Date(start + i * 60_000 + 1000).toISOString() },
+    })),
+  );
+  return f;
+}
+
+/** Peak resident memory of a process, sampled from /proc while `during` runs. */
+async function peakRss(pid: number, during: () => Promise<void>): Promise<{ idle: number; peak: number }> {
+  const rss = () => {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  };
+  const idle = rss();
+  let peak = idle;
+  const timer = setInterval(() => (peak = Math.max(peak, rss())), 5);
+  try {
+    await during();
+  } finally {
+    clearInterval(timer);
+  }
+  return { idle, peak: Math.max(peak, rss()) };
+}
+
+export async function benchMessages(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'stockroom-bench-msg-'));
+  try {
+    writeFileSync(join(dir, 'fixtures.json'), JSON.stringify(fixtures()));
+    const server = await startChild('main/http/cli.ts', ['--port', '0', '--data', join(dir, 'data'), '--fixtures', join(dir, 'fixtures.json')]);
+    const bare = await startChild('bench/targets/bare-http.ts');
+    const auth = { authorization: `Bearer ${SELLER_TOKEN}` };
+
+    // Send + moderate: distinct texts (identical ones across packs would be AUTOMATIC_MESSAGE).
+    const send = (total: number) =>
+      runLoad(server.url, {
+        connections: CONNECTIONS,
+        total,
+        make: (i) => ({
+          method: 'POST',
+          path: `/messages/packs/${5000009000001 + (i % SEND_PACKS)}/sellers/${SELLER}?tag=post_sale&application_id=${APP}`,
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ from: { user_id: String(SELLER) }, to: { user_id: String(BUYER) }, text: `Hola! Tu pedido ${i} sale hoy por la tarde, gracias por tu compra.` }),
+        }),
+      });
+    await send(500);
+    const sent = await send(5000);
+    const bareSend = await runLoad(bare.url, { connections: CONNECTIONS, total: 20_000, make: () => ({ method: 'POST', path: '/', body: '{"text":"x"}' }) });
+    if (sent.errors) throw new Error(`sends failed: ${[...sent.statuses].join(' ')}`);
+
+    // A pack of 5,000 messages read 50 at a time at random offsets.
+    const list = (total: number) =>
+      runLoad(server.url, {
+        connections: CONNECTIONS,
+        total,
+        make: (i) => ({ method: 'GET', path: `/messages/packs/${BIG_PACK}/sellers/${SELLER}?limit=50&offset=${(i * 97) % 4950}&mark_as_read=false`, headers: auth }),
+      });
+    await list(500);
+    const listed = await list(5000);
+    const bareList = await runLoad(bare.url, { connections: CONNECTIONS, total: 20_000, make: () => ({ method: 'GET', path: '/' }) });
+    if (listed.errors) throw new Error(`pack reads failed: ${[...listed.statuses].join(' ')}`);
+
+    // 25 MB: upload, download, and a plain file copy of the same bytes as the floor.
+    const file = join(dir, 'big.pdf');
+    const bytes = Buffer.alloc(25 * MB, 7);
+    bytes.write('%PDF-1.7\n');
+    writeFileSync(file, bytes);
+    const copyStart = process.hrtime.bigint();
+    await copyFile(file, join(dir, 'copy.pdf'));
+    await pipeline(createReadStream(file), createWriteStream(join(dir, 'copy2.pdf')));
+    const copySeconds = Number(process.hrtime.bigint() - copyStart) / 2e9;
+
+    let uploadId = '';
+    let uploadSeconds = 0;
+    const memory = await peakRss(server.child.pid!, async () => {
+      const form = new FormData();
+      form.append('file', await openAsBlob(file, { type: 'application/pdf' }), 'factura.pdf');
+      const t0 = process.hrtime.bigint();
+      // fetch streams a Blob-backed form from disk; the body is never in this process's memory whole.
+      const res = await fetch(`${server.url}/messages/attachments?tag=post_sale&site_id=MLA`, { method: 'POST', headers: auth, body: form });
+      const body = (await res.json()) as { id?: string };
+      uploadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+      if (res.status !== 200 || !body.id) throw new Error(`upload failed: ${res.status} ${JSON.stringify(body)}`);
+      uploadId = body.id;
+    });
+    const pool = new Pool(server.url);
+    const t1 = process.hrtime.bigint();
+    const dl = await pool.request({ method: 'GET', path: `/messages/attachments/${uploadId}?tag=post_sale&site_id=MLA`, headers: auth });
+    await pipeline(dl.body, createWriteStream(join(dir, 'downloaded.pdf')));
+    const downloadSeconds = Number(process.hrtime.bigint() - t1) / 1e9;
+    await pool.close();
+    if (dl.statusCode !== 200) throw new Error(`download failed: ${dl.statusCode}`);
+
+    await server.stop();
+    await bare.stop();
+    const mbps = (s: number) => 25 / s;
+    return [
+      { section: 'messages', name: 'send + moderate', value: sent.rps, unit: 'msg/s', floor: { name: 'bare node:http', value: bareSend.rps }, note: `${CONNECTIONS} connections, p99 ${sent.p99.toFixed(1)} ms` },
+      { section: 'messages', name: 'list a pack of 5,000 messages, limit 50, p99', value: listed.p99, unit: 'ms', floor: { name: 'bare node:http p99', value: bareList.p99 }, lowerIsBetter: true, note: `${listed.rps.toFixed(0)} req/s` },
+      { section: 'attachments', name: 'upload 25 MB', value: mbps(uploadSeconds), unit: 'MB/s', floor: { name: 'file copy', value: mbps(copySeconds) }, target: 0.3 },
+      { section: 'attachments', name: 'download 25 MB', value: mbps(downloadSeconds), unit: 'MB/s', floor: { name: 'file copy', value: mbps(copySeconds) }, target: 0.3 },
+      { section: 'attachments', name: 'server memory above idle during the 25 MB upload', value: (memory.peak - memory.idle) / MB, unit: 'MB', limit: { max: 64, unit: 'MB' }, note: `idle ${(memory.idle / MB).toFixed(0)} MB` },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
