@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { GroupCommit } from '../../db/group-commit.js';
-import type { ItemRow, StockRepo } from '../../db/repos/stock.js';
+import type { ItemRow, NewLocation, StockRepo } from '../../db/repos/stock.js';
 import type { UsersRepo } from '../../db/repos/users.js';
 import type { Principal } from '../auth/auth.js';
 import type { Clock } from '../clock.js';
@@ -123,7 +123,47 @@ export function itemsService(writes: GroupCommit, repo: StockRepo, users: UsersR
     }
   }
 
+  /**
+   * Creates a user product with `locations` and its item (cross docking, no local delivery): the
+   * common end of both listing flows. Runs inside the caller's write.
+   */
+  function insertListing(
+    seller: { id: number; site_id: string },
+    input: { title: string; category_id: string; price: number; currency_id: string; listing_type_id: string; channels?: string[] | undefined; official_store_id?: number | undefined },
+    body: Record<string, unknown>,
+    locations: NewLocation[],
+    availableQuantity: number | null,
+  ): string {
+    const userProductId = newUserProductId(seller.site_id);
+    repo.insertUserProduct(userProductId, seller.id, 1n);
+    for (const location of locations) repo.upsertLocation(userProductId, location);
+    const id = newItemId(seller.site_id);
+    repo.insertItem({
+      id,
+      site_id: seller.site_id,
+      title: input.title,
+      seller_id: seller.id,
+      category_id: input.category_id,
+      user_product_id: userProductId,
+      price: input.price,
+      base_price: input.price,
+      currency_id: input.currency_id,
+      listing_type_id: input.listing_type_id,
+      channels: input.channels ?? ['marketplace'],
+      official_store_id: input.official_store_id ?? null,
+      logistic_type: 'cross_docking',
+      local_delivery: false,
+      inventory_id: null,
+      full_inbound_done: false,
+      available_quantity: availableQuantity,
+      attributes: ordinaryAttributes(body),
+      date_created: new Date(clock.now()).toISOString(),
+    });
+    return id;
+  }
+
   return {
+    insertListing,
     addListingCheck(check: ListingCheck): void {
       listingChecks.push(check);
     },
@@ -134,8 +174,6 @@ export function itemsService(writes: GroupCommit, repo: StockRepo, users: UsersR
     },
 
     /** Identifier generators shared by the listing flows; call inside the creating transaction. */
-    newUserProductId,
-    newItemId,
 
     /**
      * SPEC 4.3 with the rows of 7.1, checked in this order: the seller must have
@@ -179,34 +217,13 @@ export function itemsService(writes: GroupCommit, repo: StockRepo, users: UsersR
       for (const check of listingChecks) check(seller, input.official_store_id);
 
       return writes.run(() => {
-        const userProductId = newUserProductId(seller.site_id);
-        repo.insertUserProduct(userProductId, seller.id, 1n);
-        for (const { store, quantity } of resolved) {
-          repo.upsertLocation(userProductId, { type: 'seller_warehouse', store_id: store.id, network_node_id: store.network_node_id, quantity });
-        }
-        const attributes = ordinaryAttributes(obj);
-        const id = newItemId(seller.site_id);
-        repo.insertItem({
-          id,
-          site_id: seller.site_id,
-          title: input.title,
-          seller_id: seller.id,
-          category_id: input.category_id,
-          user_product_id: userProductId,
-          price: input.price,
-          base_price: input.price,
-          currency_id: input.currency_id,
-          listing_type_id: input.listing_type_id,
-          channels: input.channels ?? ['marketplace'],
-          official_store_id: input.official_store_id ?? null,
-          logistic_type: 'cross_docking',
-          local_delivery: false,
-          inventory_id: null,
-          full_inbound_done: false,
-          available_quantity: null,
-          attributes,
-          date_created: new Date(clock.now()).toISOString(),
-        });
+        const id = insertListing(
+          seller,
+          input,
+          obj,
+          resolved.map(({ store, quantity }) => ({ type: 'seller_warehouse', store_id: store.id, network_node_id: store.network_node_id, quantity })),
+          null,
+        );
         const view = toItemView(repo.itemById(id)!);
         delete view.available_quantity;
         view.stock_locations = resolved.map(({ store, quantity }) => ({

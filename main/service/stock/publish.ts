@@ -3,10 +3,9 @@ import type { GroupCommit } from '../../db/group-commit.js';
 import type { StockRepo } from '../../db/repos/stock.js';
 import type { UsersRepo } from '../../db/repos/users.js';
 import type { Principal } from '../auth/auth.js';
-import type { Clock } from '../clock.js';
 import { ServiceError, badRequest, fieldsInvalid, fieldsRequired } from '../errors.js';
 import { parseWith, requireObject } from '../params.js';
-import { ORDINARY_ITEM_ATTRIBUTES, REQUIRED, type ItemView, type ItemsService, itemBody, ordinaryAttributes, toItemView } from './items.js';
+import { ORDINARY_ITEM_ATTRIBUTES, REQUIRED, type ItemView, type ItemsService, itemBody, toItemView } from './items.js';
 import { MAX_QUANTITY } from './locations.js';
 
 /** Fields of the ordinary flow: the item fields of 2.4 with `available_quantity` instead of stock per store. */
@@ -42,7 +41,7 @@ export const publishErrors = {
  * 5. `site_id`, when sent, is the seller's site;
  * 6. the listing checks registered on the items service (the official-store rules of 7.4).
  */
-export function publishService(writes: GroupCommit, repo: StockRepo, users: UsersRepo, items: ItemsService, clock: Clock) {
+export function publishService(writes: GroupCommit, repo: StockRepo, users: UsersRepo, items: ItemsService) {
   return {
     async create(principal: Principal, body: unknown): Promise<ItemView> {
       const seller = users.byId(principal.userId);
@@ -64,31 +63,7 @@ export function publishService(writes: GroupCommit, repo: StockRepo, users: User
       // One group-committed write (its own savepoint): a failing check rolls back nothing but itself.
       return writes.run(() => {
         items.runListingChecks(seller, input.official_store_id);
-        const userProductId = items.newUserProductId(seller.site_id);
-        repo.insertUserProduct(userProductId, seller.id, 1n);
-        repo.upsertLocation(userProductId, { type: 'selling_address', quantity: input.available_quantity });
-        const id = items.newItemId(seller.site_id);
-        repo.insertItem({
-          id,
-          site_id: seller.site_id,
-          title: input.title,
-          seller_id: seller.id,
-          category_id: input.category_id,
-          user_product_id: userProductId,
-          price: input.price,
-          base_price: input.price,
-          currency_id: input.currency_id,
-          listing_type_id: input.listing_type_id,
-          channels: input.channels ?? ['marketplace'],
-          official_store_id: input.official_store_id ?? null,
-          logistic_type: 'cross_docking',
-          local_delivery: false,
-          inventory_id: null,
-          full_inbound_done: false,
-          available_quantity: input.available_quantity,
-          attributes: ordinaryAttributes(obj),
-          date_created: new Date(clock.now()).toISOString(),
-        });
+        const id = items.insertListing(seller, input, obj, [{ type: 'selling_address', quantity: input.available_quantity }], input.available_quantity);
         return toItemView(repo.itemById(id)!);
       });
     },
