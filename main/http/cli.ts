@@ -6,7 +6,8 @@ import { FixtureError } from '../fixtures/load.js';
 import { startServer } from './server.js';
 
 /**
- * `npm run serve -- --port <n> --data <dir> --fixtures <file>`: the spec's API on 127.0.0.1.
+ * `npm run serve -- --port <n> --data <dir> --fixtures <file> --token-ttl <seconds>`: the spec's API on
+ * 127.0.0.1. `--token-ttl` is the lifetime of OAuth access tokens (default 21600, 6 h).
  * Without --data the database lives in a new temporary folder (a fresh demo every run).
  */
 async function main(): Promise<void> {
@@ -15,16 +16,21 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '8787' },
       data: { type: 'string' },
       fixtures: { type: 'string' },
+      'token-ttl': { type: 'string' },
     },
     strict: true,
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got ${values.port}`);
+  const ttlText = values['token-ttl'];
+  const tokenTtl = ttlText === undefined ? undefined : Number(ttlText);
+  if (tokenTtl !== undefined && (!/^[0-9]{1,9}$/.test(ttlText!) || tokenTtl < 1)) throw new Error(`--token-ttl must be a whole number of seconds >= 1, got ${ttlText}`);
   const dataDir = values.data ? resolve(values.data) : mkdtempSync(join(tmpdir(), 'stockroom-serve-'));
   const server = await startServer({
     dbFile: join(dataDir, 'marketplace.db'),
     port,
     ...(values.fixtures ? { fixtures: resolve(values.fixtures) } : {}),
+    ...(tokenTtl !== undefined ? { accessTokenTtlSeconds: tokenTtl } : {}),
   });
   console.log(`Stockroom marketplace service listening on ${server.url} (data: ${dataDir})`);
   const shutdown = () => {

@@ -2,17 +2,23 @@ import { GroupCommit } from '../db/group-commit.js';
 import type { Db } from '../db/open.js';
 import { attachmentsRepo } from '../db/repos/attachments.js';
 import { authRepo } from '../db/repos/auth.js';
+import { oauthRepo } from '../db/repos/oauth.js';
 import { brandsRepo } from '../db/repos/brands.js';
+import { listingRepo } from '../db/repos/listing.js';
 import { messagesRepo } from '../db/repos/messages.js';
 import { stockRepo } from '../db/repos/stock.js';
 import { usersRepo } from '../db/repos/users.js';
 import { authService } from './auth/auth.js';
+import { oauthService } from './auth/oauth.js';
 import { brandsService } from './brands/brands.js';
 import { type Clock, systemClock } from './clock.js';
+import { idempotencyService } from './idempotency/idempotency.js';
 import { JobRunner } from './jobs/runner.js';
 import { attachmentsService, defaultAttachmentsDir } from './messages/attachments/service.js';
 import { messagesService } from './messages/messages.js';
+import { orderSearchService } from './messages/order-search.js';
 import { ordersService } from './messages/orders.js';
+import { itemSearchService } from './stock/item-search.js';
 import { itemsService } from './stock/items.js';
 import { publishService } from './stock/publish.js';
 import { stockService } from './stock/stock.js';
@@ -27,6 +33,10 @@ export interface ServiceOptions {
   attachmentsDir?: string;
   /** Site where "mediation in process" blocks sending (SPEC 7.6: one country only); default 'MLB'. */
   mediationSite?: string;
+  /** Lifetime of access tokens issued by POST /oauth/token (seconds, default 21600 = 6 h). */
+  accessTokenTtlSeconds?: number;
+  /** Lifetime of each refresh token (seconds, default 180 days); every rotation starts a new one. */
+  refreshTokenTtlSeconds?: number;
 }
 
 /**
@@ -41,6 +51,14 @@ export function createService(db: Db, options: ServiceOptions = {}) {
   const repos = { auth: authRepo(db), users: usersRepo(db), stock: stockRepo(db) };
 
   const auth = authService(repos.auth, clock);
+  const oauth = oauthService({
+    auth: repos.auth,
+    repo: oauthRepo(db),
+    writes,
+    clock,
+    accessTokenTtlSeconds: options.accessTokenTtlSeconds,
+    refreshTokenTtlSeconds: options.refreshTokenTtlSeconds,
+  });
   const users = usersService(repos.users);
   const stores = storesService(repos.stock, repos.users);
   const stock = stockService(repos.stock, stores, jobs, writes);
@@ -48,10 +66,14 @@ export function createService(db: Db, options: ServiceOptions = {}) {
   const brands = brandsService(db, brandsRepo(db), repos.users);
   // The official-store rules of SPEC 7.4 apply to every listing flow.
   items.addListingCheck(brands.listingCheck);
-  const publish = publishService(writes, repos.stock, repos.users, items, clock);
+  const publish = publishService(writes, repos.stock, repos.users, items);
   const attachments = attachmentsService(db, attachmentsRepo(db), { dir: options.attachmentsDir ?? defaultAttachmentsDir(db), clock, jobs });
   const messagesData = messagesRepo(db);
   const orders = ordersService(messagesData);
+  const listing = listingRepo(db);
+  const itemSearch = itemSearchService(listing, repos.users);
+  const orderSearch = orderSearchService(listing);
+  const idempotency = idempotencyService(db, clock, jobs);
   const messages = messagesService({ db, repo: messagesData, auth, attachments, jobs, writes, clock, mediationSite: options.mediationSite });
 
   return {
@@ -60,6 +82,7 @@ export function createService(db: Db, options: ServiceOptions = {}) {
     jobs,
     writes,
     auth,
+    oauth,
     users,
     stores,
     stock,
@@ -68,6 +91,9 @@ export function createService(db: Db, options: ServiceOptions = {}) {
     brands,
     attachments,
     orders,
+    itemSearch,
+    orderSearch,
+    idempotency,
     messages,
     /** Starts background work (durable jobs). */
     start(): void {

@@ -3,6 +3,8 @@ import { jobsMigration } from './002-jobs.js';
 import { brandsMigration } from './003-brands.js';
 import { messagesMigration } from './004-messages.js';
 import { attachmentsMigration } from './005-attachments.js';
+import { oauthMigration } from './006-oauth.js';
+import { syncMigration } from './007-sync.js';
 
 export interface Migration {
   version: number;
@@ -12,4 +14,4 @@ export interface Migration {
 
 /** Applied in order at start-up; a migration never changes once it has shipped. */
 // 003 is reserved for brands, 005 for attachments.
-export const migrations: Migration[] = [stockMigration, jobsMigration, brandsMigration, messagesMigration, attachmentsMigration];
+export const migrations: Migration[] = [stockMigration, jobsMigration, brandsMigration, messagesMigration, attachmentsMigration, oauthMigration, syncMigration];

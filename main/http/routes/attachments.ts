@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { isServiceError } from '../../service/errors.js';
 import type { Service } from '../../service/index.js';
+import { IDEMPOTENCY_HEADER } from '../../service/idempotency/idempotency.js';
+import { routeOf, sendStored } from '../idempotency.js';
 import { MULTIPART_OVERHEAD_BYTES, attachmentErrors, type UploadPart, type UploadTicket } from '../../service/messages/attachments/service.js';
 
 type Params = { attachment_id: string };
@@ -58,6 +60,7 @@ export const attachmentsRoutes = (service: Service) => async (app: FastifyInstan
   });
 
   const tickets = new WeakMap<FastifyRequest, UploadTicket>();
+  const keys = new WeakMap<FastifyRequest, string>();
 
   async function* partsOf(req: FastifyRequest): AsyncGenerator<UploadPart> {
     try {
@@ -73,17 +76,31 @@ export const attachmentsRoutes = (service: Service) => async (app: FastifyInstan
       onRequest: async (req) => {
         const principal = app.principal(req);
         const contentLength = req.headers['content-length'];
+        const key = service.idempotency.parseKey(req.headers[IDEMPOTENCY_HEADER]);
         tickets.set(req, service.attachments.beginUpload(principal, req.query, req.headers['content-type'], contentLength));
+        if (key !== null) keys.set(req, key);
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const ticket = tickets.get(req);
       if (!ticket) throw new Error('upload ticket missing: onRequest did not run');
+      // X-Idempotency-Key: looked up before the upload, stored right after it (first writer wins).
+      const key = keys.get(req);
+      const userId = ticket.principal.userId;
+      const stored = key === undefined ? undefined : service.idempotency.lookup(userId, key, routeOf(req));
+      if (stored) {
+        discardRest(req.raw, maxBytes + MULTIPART_OVERHEAD_BYTES);
+        return sendStored(reply, stored);
+      }
+      let uploaded: { id: string };
       try {
-        return await service.attachments.upload(ticket, partsOf(req));
+        uploaded = await service.attachments.upload(ticket, partsOf(req));
       } finally {
         discardRest(req.raw, maxBytes + MULTIPART_OVERHEAD_BYTES);
       }
+      if (key === undefined) return uploaded;
+      const answer = service.idempotency.storeFirst(userId, key, routeOf(req), { status: 200, body: JSON.stringify(uploaded), version: null });
+      return answer.body === JSON.stringify(uploaded) ? uploaded : sendStored(reply, answer);
     },
   );
 

@@ -7,4 +7,9 @@ export const itemsRoutes = (service: Service) => async (app: FastifyInstance) =>
     const item = await service.publish.create(app.principal(req), req.body);
     return reply.status(201).send(item);
   });
+
+  // The seller's item ids, paged (real-marketplace style): how a replica finds its user products.
+  app.get<{ Params: { user_id: string } }>('/users/:user_id/items/search', (req) =>
+    service.itemSearch.search(app.principal(req), req.params.user_id, req.query),
+  );
 };

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../../service/auth/auth.js';
 import type { Service } from '../../service/index.js';
+import { guardFor, markReplay, messageCodec } from '../idempotency.js';
 
 type PackParams = { pack_id: string; user_id: string };
 
@@ -9,6 +10,9 @@ type PackParams = { pack_id: string; user_id: string };
  * parsed, so a request without a token gets "Access token is required" whatever its body (SPEC 5).
  */
 export const messagesRoutes = (service: Service) => async (app: FastifyInstance) => {
+  // The seller's (or buyer's) orders, paged: how a replica learns its packs.
+  app.get('/orders/search', (req) => service.orderSearch.search(app.principal(req), req.query));
+
   app.get<{ Params: { order_id: string } }>('/orders/:order_id', (req) => service.orders.get(app.principal(req), req.params.order_id));
 
   app.get<{ Params: PackParams }>('/messages/packs/:pack_id/sellers/:user_id', (req) =>
@@ -28,8 +32,10 @@ export const messagesRoutes = (service: Service) => async (app: FastifyInstance)
       },
     },
     async (req, reply) => {
-      const message = await service.messages.send(senders.get(req)!, req.params.pack_id, req.params.user_id, req.query, req.body);
-      return reply.status(201).send(message);
+      const sender = senders.get(req)!;
+      const guard = guardFor(service, req, sender.userId, messageCodec);
+      const message = await service.messages.send(sender, req.params.pack_id, req.params.user_id, req.query, req.body, guard);
+      return markReplay(reply, guard).status(201).send(message);
     },
   );
 };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Service } from '../../service/index.js';
+import { guardFor, markReplay, sellerWarehouseCodec, sellingAddressCodec } from '../idempotency.js';
 
 type UpParams = { user_product_id: string };
 
@@ -25,13 +26,16 @@ export const stockRoutes = (service: Service) => async (app: FastifyInstance) =>
     const principal = app.principal(req);
     const { user_product_id: id, type } = req.params;
     const version = req.headers['x-version'];
+    // X-Idempotency-Key (main/service/idempotency): a retry replays the first success.
     if (type === 'seller_warehouse') {
-      const result = await service.stock.putSellerWarehouse(principal, id, version, req.body);
-      return reply.header('x-version', result.version.toString()).send(result.stock);
+      const guard = guardFor(service, req, principal.userId, sellerWarehouseCodec);
+      const result = await service.stock.putSellerWarehouse(principal, id, version, req.body, guard);
+      return markReplay(reply, guard).header('x-version', result.version.toString()).send(result.stock);
     }
     if (type === 'selling_address') {
-      const result = await service.stock.putSellingAddress(principal, id, version, req.body);
-      return reply.header('x-version', result.version.toString()).status(204).send();
+      const guard = guardFor(service, req, principal.userId, sellingAddressCodec);
+      const result = await service.stock.putSellingAddress(principal, id, version, req.body, guard);
+      return markReplay(reply, guard).header('x-version', result.version.toString()).status(204).send();
     }
     return service.stock.rejectType(type);
   });

@@ -7,6 +7,7 @@ import type { AuthService, Principal } from '../auth/auth.js';
 import type { Clock } from '../clock.js';
 import { ServiceError, badRequest, forbidden, notFound } from '../errors.js';
 import type { JobRunner } from '../jobs/runner.js';
+import { type IdempotencyGuard, guarded } from '../idempotency/idempotency.js';
 import { parseUserId } from '../params.js';
 import { AUTOMATIC_MESSAGE_WINDOW_MS, moderate, normalizeForRepetition } from './moderation/index.js';
 import { type Pack, blockError, conversationStatus, orderErrors, parsePackId, resolvePack, roleIn, sendBlock } from './orders.js';
@@ -314,14 +315,22 @@ export function messagesService(deps: MessagesDeps) {
      * Then the message is stored and moderated (never an error: a rejected message is stored and
      * answered 201 with its moderation). <id> in 10 and 12 is to.resource_id when given, else {pack_id}.
      */
-    async send(principal: Principal, rawPackId: string, rawUserId: string, query: unknown, body: unknown): Promise<MessageView> {
+    async send(
+      principal: Principal,
+      rawPackId: string,
+      rawUserId: string,
+      query: unknown,
+      body: unknown,
+      // X-Idempotency-Key: the replay check and the stored answer run inside this same write.
+      guard?: IdempotencyGuard<MessageView>,
+    ): Promise<MessageView> {
       checkTag(queryObject(query));
       const key = parsePackId(rawPackId);
       const pathSellerId = parseUserId(rawUserId);
       const req = parseSendRequest(body);
       const resourceId = req.legacy?.resourceId ?? key;
 
-      return writes.run(() => {
+      return writes.run(() => guarded(guard, () => {
         const pack: Pack | undefined = resolvePack(repo, key);
         if (!pack) throw orderErrors.packNotFound(key);
         const role = roleIn(pack, req.fromUserId);
@@ -361,7 +370,7 @@ export function messagesService(deps: MessagesDeps) {
         const stored = repo.messageById(base.id)!;
         if (stored.moderation_status === 'pending') jobs.enqueue(MODERATE_PENDING, { message_id: base.id });
         return views([stored], pack.sellerId)[0]!;
-      });
+      }));
     },
   };
 }

@@ -4,6 +4,7 @@ import type { ItemRow, LocationRow, LocationType, StockRepo, UserProductRow } fr
 import type { Principal } from '../auth/auth.js';
 import { ServiceError, badRequest, forbidden } from '../errors.js';
 import type { JobRunner } from '../jobs/runner.js';
+import { type IdempotencyGuard, guarded } from '../idempotency/idempotency.js';
 import { parseUserProductId, parseWith, requireObject } from '../params.js';
 import { MAX_QUANTITY, assertPairing, toLocation, type UserProductStock } from './locations.js';
 import { type StoresService, storeErrors } from './stores.js';
@@ -113,7 +114,14 @@ export function stockService(repo: StockRepo, stores: StoresService, jobs: JobRu
     },
 
     /** SPEC 4.5 with the rows of 7.2; compare-and-set on the version in one IMMEDIATE transaction. */
-    async putSellerWarehouse(principal: Principal, rawId: string, versionHeader: string | string[] | undefined, body: unknown) {
+    async putSellerWarehouse(
+      principal: Principal,
+      rawId: string,
+      versionHeader: string | string[] | undefined,
+      body: unknown,
+      // X-Idempotency-Key: the replay check and the stored answer run inside this same write.
+      guard?: IdempotencyGuard<{ stock: UserProductStock; version: bigint }>,
+    ) {
       const up = ownedUserProduct(principal, rawId);
       const expected = parseVersionHeader(versionHeader);
       const obj = requireObject(body);
@@ -127,7 +135,7 @@ export function stockService(repo: StockRepo, stores: StoresService, jobs: JobRu
         if (seen.has(l.store_id)) throw badRequest(`Store sent more than once: ${l.store_id}`);
         seen.add(l.store_id);
       }
-      return writes.run(() => {
+      return writes.run(() => guarded(guard, () => {
         const resolved = locations.map((l) => ({ store: stores.requireStockLocation(l.store_id!, principal.userId), quantity: l.quantity }));
         assertPairing(up.id, [...locationTypes(up.id), 'seller_warehouse']);
         if (!repo.bumpVersionIf(up.id, expected)) throw versionMismatch();
@@ -143,15 +151,21 @@ export function stockService(repo: StockRepo, stores: StoresService, jobs: JobRu
           product_release_date: fresh.product_release_date,
         };
         return { stock, version: fresh.version };
-      });
+      }));
     },
 
     /** SPEC 4.6 with the rows of 7.3: 204, the items follow asynchronously. */
-    async putSellingAddress(principal: Principal, rawId: string, versionHeader: string | string[] | undefined, body: unknown) {
+    async putSellingAddress(
+      principal: Principal,
+      rawId: string,
+      versionHeader: string | string[] | undefined,
+      body: unknown,
+      guard?: IdempotencyGuard<bigint>,
+    ) {
       const up = ownedUserProduct(principal, rawId);
       const expected = parseVersionHeader(versionHeader);
       const { quantity: qty } = parseWith(sellingAddressBody, requireObject(body), 'body');
-      const version = await writes.run(() => writeSellingAddress(up, qty, expected));
+      const version = await writes.run(() => guarded(guard, () => writeSellingAddress(up, qty, expected)));
       return { version };
     },
 

@@ -1,0 +1,179 @@
+import { closeSync, copyFileSync, fsyncSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../main/db/open.js';
+import { staticTokenProvider } from '../main/sync/client.js';
+import { SyncEngine } from '../main/sync/engine.js';
+import { TWENTY_PERCENT, mulberry32, startFaultProxy } from '../test/support/fault-proxy.js';
+import { startChild } from './lib/child.js';
+import { runLoad } from './lib/load.js';
+import { type Row, percentile } from './lib/report.js';
+import { BENCH_APP, BENCH_SELLER, BENCH_TOKEN, productId, seedWarehouse, storeId } from './lib/seed.js';
+
+const EDITS = 10_000;
+const STORES = 10;
+const CONCURRENCY = 16;
+const LARGE = 100_000;
+const QUEUE_SAMPLES = 20_000;
+
+/** The seed's starting quantity of (product i, store s), see bench/lib/seed.ts. */
+const seeded = (i: number, s: number) => 10 + ((i + s) % 50);
+/** Edit i: +1 on product i, store i % 10 (10,000 distinct cells, one PUT each, no coalescing). */
+const edit = (i: number) => ({ product: i, store: i % STORES });
+
+/**
+ * Seeding and copying leave megabytes of dirty pages that the kernel writes back over the next
+ * seconds, competing with every fsync measured meanwhile: flush them first.
+ */
+function settle(file: string): void {
+  const fd = openSync(file, 'r+');
+  fsyncSync(fd);
+  closeSync(fd);
+}
+
+/** A remote (the project's server in its own process) over a copy of the seeded marketplace. */
+async function remoteFrom(seed: string, dir: string) {
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(seed, join(dir, 'marketplace.db'));
+  settle(join(dir, 'marketplace.db'));
+  return startChild('main/http/cli.ts', ['--port', '0', '--data', dir]);
+}
+
+/** Queues the 10,000 edits into a replica (a copy of the same seed: the mirror a pull would leave), then flushes them. */
+async function flush(seed: string, dir: string, url: string, retry?: { baseMs: number; maxMs: number; maxAttempts: number }) {
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(seed, join(dir, 'replica.db'));
+  settle(join(dir, 'replica.db'));
+  const db = openDatabase(join(dir, 'replica.db'));
+  const engine = new SyncEngine({
+    db,
+    sellerId: BENCH_SELLER,
+    baseUrl: url,
+    auth: staticTokenProvider(BENCH_TOKEN, BENCH_APP),
+    filesDir: join(dir, 'files'),
+    concurrency: CONCURRENCY,
+    pollIntervalMs: 0,
+    pullOnStart: false,
+    ...(retry ? { retry } : {}),
+  });
+  // Queued before the engine starts (as after an offline session); not part of the timing.
+  for (let i = 0; i < EDITS; i++) {
+    const e = edit(i);
+    engine.queueAdjustment({ userProductId: productId(e.product), type: 'seller_warehouse', storeId: storeId(e.store), delta: 1 });
+  }
+  const started = process.hrtime.bigint();
+  engine.start();
+  await engine.drain(600_000);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const status = engine.status();
+  await engine.stop();
+  db.close();
+  if (status.pending || status.failed || status.conflicts) throw new Error(`flush left ${JSON.stringify(status)}`);
+  return EDITS / seconds;
+}
+
+/** The same 10,000 PUTs (same bodies, versions, keys) from a bare undici loop with the same concurrency. */
+async function bare(url: string) {
+  const res = await runLoad(url, {
+    connections: CONCURRENCY,
+    total: EDITS,
+    make: (i) => {
+      const e = edit(i);
+      return {
+        method: 'PUT',
+        path: `/user-products/${productId(e.product)}/stock/type/seller_warehouse`,
+        headers: {
+          authorization: `Bearer ${BENCH_TOKEN}`,
+          'x-client-id': String(BENCH_APP),
+          'x-version': '1',
+          'x-idempotency-key': `bare-${i}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ locations: [{ store_id: storeId(e.store), quantity: seeded(e.product, e.store) + 1 }] }),
+      };
+    },
+  });
+  if (res.errors) throw new Error(`bare loop: ${res.errors} errors ${[...res.statuses].join(' ')}`);
+  return res.rps;
+}
+
+/**
+ * Queueing one edit (validation, one transaction with its history row, fsync) with 100,000 user
+ * products in the replica, one edit per event-loop turn (as edits arrive over IPC), the engine
+ * running (its WAL checkpointer included).
+ */
+async function queueLatency(file: string) {
+  const db = openDatabase(file);
+  const engine = new SyncEngine({ db, sellerId: BENCH_SELLER, baseUrl: 'http://127.0.0.1:9', auth: staticTokenProvider(BENCH_TOKEN, BENCH_APP), filesDir: join(file, '..', 'files'), mode: 'offline' });
+  engine.start();
+  const random = mulberry32(1);
+  const times: number[] = [];
+  for (let i = 0; i < QUEUE_SAMPLES + 500; i++) {
+    const p = Math.floor(random() * LARGE);
+    const s = Math.floor(random() * STORES);
+    const target = { userProductId: productId(p), type: 'seller_warehouse', storeId: storeId(s) };
+    const t0 = process.hrtime.bigint();
+    if (i % 4 === 3) engine.queueCount({ ...target, quantity: 5 + (i % 40) });
+    else engine.queueAdjustment({ ...target, delta: 1 + (i % 3) });
+    if (i >= 500) times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    await new Promise(setImmediate);
+  }
+  await engine.stop();
+  db.close();
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+export async function benchSync(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'stockroom-bench-sync-'));
+  try {
+    const seed = join(dir, 'seed', 'marketplace.db');
+    seedWarehouse(seed, EDITS, STORES);
+    settle(seed);
+
+    // Same run, alternating twice (bare loop, engine, bare loop, engine) so that drift on this
+    // shared machine hits both alike; each run against its own fresh copy of the remote.
+    const bareRates: number[] = [];
+    const engineRates: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      const bareRemote = await remoteFrom(seed, join(dir, `bare${round}`));
+      bareRates.push(await bare(bareRemote.url));
+      await bareRemote.stop();
+      const engineRemote = await remoteFrom(seed, join(dir, `engine${round}`));
+      engineRates.push(await flush(seed, join(dir, `replica${round}`), engineRemote.url));
+      await engineRemote.stop();
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const bareRate = mean(bareRates);
+    const engineRate = mean(engineRates);
+
+    const faultRemote = await remoteFrom(seed, join(dir, 'faults'));
+    const proxy = await startFaultProxy(faultRemote.url, { seed: 20, faults: TWENTY_PERCENT });
+    const faultRate = await flush(seed, join(dir, 'replica-faults'), proxy.url, { baseMs: 200, maxMs: 5000, maxAttempts: 30 });
+    const counts = { ...proxy.counts };
+    await proxy.close();
+    await faultRemote.stop();
+
+    const large = join(dir, 'large', 'replica.db');
+    seedWarehouse(large, LARGE, STORES);
+    settle(large);
+    const q = await queueLatency(large);
+
+    const c = `${CONCURRENCY} in parallel`;
+    return [
+      { section: 'sync', name: `flush ${EDITS.toLocaleString('en')} queued edits`, value: engineRate, unit: 'edits/s', floor: { name: 'bare undici PUT loop', value: bareRate }, target: 0.7, note: `${c}, each a PUT with x-version and X-Idempotency-Key; mean of 2 alternating rounds` },
+      {
+        section: 'sync',
+        name: `flush ${EDITS.toLocaleString('en')} queued edits through the 20% fault proxy`,
+        value: faultRate,
+        unit: 'edits/s',
+        floor: { name: 'no faults', value: engineRate },
+        note: `${counts.total} requests: ${counts.drop} dropped, ${counts.reset} reset after applying, ${counts.error500} x 500, ${counts.tooMany} x 429 (Retry-After 1 s), ${counts.delay} delayed; backoff from 200 ms`,
+      },
+      { section: 'sync', name: `queue one edit, p50 (${LARGE.toLocaleString('en')} user products)`, value: q.p50, unit: 'ms', limit: { max: 1, unit: 'ms' } },
+      { section: 'sync', name: `queue one edit, p99 (${LARGE.toLocaleString('en')} user products)`, value: q.p99, unit: 'ms', limit: { max: 1, unit: 'ms' }, note: 'validation + outbox row + history row in one transaction, synchronous=FULL' },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,199 @@
+import type { Db } from '../open.js';
+import type { LocationType } from './stock.js';
+
+/** A location as the remote reports it (SPEC 2.5). */
+export interface RemoteLocation {
+  type: LocationType;
+  quantity: number;
+  store_id?: string;
+  network_node_id?: string;
+}
+
+export interface MirrorCell {
+  type: LocationType;
+  store_key: string;
+  network_node_id: string | null;
+  quantity: number;
+}
+
+export interface MirrorMessage {
+  id: string;
+  order_id: number;
+  from_user_id: number;
+  to_user_id: number;
+  pack_key: number;
+  site_id: string;
+  client_id: number | null;
+  subject: string | null;
+  text: string;
+  date_created: string;
+  date_received: string;
+  date_available: string | null;
+  date_notified: string | null;
+  date_read: string | null;
+  moderation_status: string;
+  moderation_reason: string | null;
+  moderation_source: string | null;
+  moderation_date: string | null;
+  conversation_first_message: number;
+}
+
+export interface MirrorAttachment {
+  id: string;
+  uploader_id: number;
+  site_id: string;
+  original_filename: string;
+  media_type: string;
+  size: number;
+  potential_security_threat: number;
+  created_at: number;
+  message_id: string;
+  position: number;
+}
+
+/**
+ * Writes of the desktop replica into the service tables (the MIRROR of the remote marketplace):
+ * only the pull and the outbox completions write here; what the person meant lives in the outbox.
+ */
+export function mirrorRepo(db: Db) {
+  const product = db.prepare<[string], { id: string; user_id: number; version: string }>(
+    'SELECT id, user_id, CAST(version AS TEXT) AS version FROM user_products WHERE id = ?',
+  );
+  const cells = db.prepare<[string], MirrorCell>(
+    'SELECT type, store_key, network_node_id, quantity FROM stock_locations WHERE user_product_id = ? ORDER BY position',
+  );
+  const cell = db.prepare<[string, string, string], { quantity: number }>(
+    'SELECT quantity FROM stock_locations WHERE user_product_id = ? AND type = ? AND store_key = ?',
+  );
+  const upsertProduct = db.prepare<[string, number, bigint]>(
+    `INSERT INTO user_products (id, user_id, version) VALUES (?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, version = excluded.version`,
+  );
+  const setVersion = db.prepare<[bigint, string]>('UPDATE user_products SET version = ? WHERE id = ?');
+  const updateQuantity = db.prepare<[number, string, string, string]>(
+    'UPDATE stock_locations SET quantity = ? WHERE user_product_id = ? AND type = ? AND store_key = ?',
+  );
+  const deleteLocations = db.prepare<[string]>('DELETE FROM stock_locations WHERE user_product_id = ?');
+  const upsertLocation = db.prepare<[{ up: string; type: LocationType; store: string; node: string | null; qty: number }]>(
+    `INSERT INTO stock_locations (user_product_id, type, store_key, network_node_id, quantity, position)
+     VALUES (@up, @type, @store, @node, @qty,
+             (SELECT coalesce(max(position), -1) + 1 FROM stock_locations WHERE user_product_id = @up))
+     ON CONFLICT (user_product_id, type, store_key)
+     DO UPDATE SET quantity = excluded.quantity, network_node_id = coalesce(excluded.network_node_id, network_node_id)`,
+  );
+  const productIdsOf = db.prepare<[number], { id: string }>('SELECT id FROM user_products WHERE user_id = ? ORDER BY id');
+
+  const upsertUser = db.prepare(
+    `INSERT INTO users (id, nickname, registration_date, first_name, last_name, gender, country_id, site_id, user_type, tags)
+     VALUES (@id, @nickname, @registration_date, @first_name, @last_name, @gender, @country_id, @site_id, @user_type, @tags)
+     ON CONFLICT (id) DO UPDATE SET nickname = excluded.nickname, registration_date = excluded.registration_date,
+       first_name = excluded.first_name, last_name = excluded.last_name, gender = excluded.gender,
+       country_id = excluded.country_id, site_id = excluded.site_id, tags = excluded.tags,
+       user_type = coalesce(excluded.user_type, user_type)`,
+  );
+  const userExists = db.prepare<[number], { id: number }>('SELECT id FROM users WHERE id = ?');
+  const upsertStore = db.prepare(
+    `INSERT INTO stores (id, user_id, description, status, tags, network_node_id, location)
+     VALUES (@id, @user_id, @description, @status, @tags, @network_node_id, @location)
+     ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, description = excluded.description, status = excluded.status,
+       tags = excluded.tags, network_node_id = excluded.network_node_id, location = excluded.location`,
+  );
+  const deleteStoresExcept = db.prepare<[string, string]>(
+    'DELETE FROM stores WHERE user_id = ? AND id NOT IN (SELECT value FROM json_each(?))',
+  );
+  const itemExists = db.prepare<[string], { id: string }>('SELECT id FROM items WHERE id = ?');
+  const upsertItem = db.prepare(
+    `INSERT INTO items (id, site_id, title, seller_id, category_id, user_product_id, price, base_price, currency_id,
+       listing_type_id, channels, official_store_id, logistic_type, local_delivery, inventory_id, full_inbound_done,
+       available_quantity, attributes, date_created)
+     VALUES (@id, @site_id, @title, @seller_id, @category_id, @user_product_id, @price, @base_price, @currency_id,
+       @listing_type_id, @channels, @official_store_id, 'unknown', 0, NULL, 0, @available_quantity, '{}', @date_created)
+     ON CONFLICT (id) DO UPDATE SET title = excluded.title, price = excluded.price, base_price = excluded.base_price,
+       channels = excluded.channels, official_store_id = excluded.official_store_id,
+       available_quantity = excluded.available_quantity`,
+  );
+  const upsertOrder = db.prepare(
+    `INSERT INTO orders (id, pack_id, seller_id, buyer_id, site_id, status, logistic_type, delivered, mediation_in_process, status_date)
+     VALUES (@id, @pack_id, @seller_id, @buyer_id, @site_id, @status, @logistic_type, @delivered, @mediation_in_process, @status_date)
+     ON CONFLICT (id) DO UPDATE SET pack_id = excluded.pack_id, status = excluded.status, logistic_type = excluded.logistic_type,
+       delivered = excluded.delivered, mediation_in_process = excluded.mediation_in_process, status_date = excluded.status_date`,
+  );
+  const packKeysOf = db.prepare<[number], { pack_key: number }>(
+    'SELECT DISTINCT coalesce(pack_id, id) AS pack_key FROM orders WHERE seller_id = ? ORDER BY pack_key',
+  );
+  const messageState = db.prepare<[string], { moderation_status: string; date_read: string | null; date_notified: string | null; date_available: string | null }>(
+    'SELECT moderation_status, date_read, date_notified, date_available FROM messages WHERE id = ?',
+  );
+  const upsertMessage = db.prepare<[MirrorMessage]>(
+    `INSERT INTO messages (id, order_id, from_user_id, to_user_id, pack_key, site_id, client_id, subject, text,
+       date_created, date_received, date_available, date_notified, date_read,
+       moderation_status, moderation_reason, moderation_source, moderation_date, conversation_first_message, text_hash, seq)
+     VALUES (@id, @order_id, @from_user_id, @to_user_id, @pack_key, @site_id, @client_id, @subject, @text,
+       @date_created, @date_received, @date_available, @date_notified, @date_read,
+       @moderation_status, @moderation_reason, @moderation_source, @moderation_date, @conversation_first_message, NULL,
+       (SELECT coalesce(max(seq), 0) + 1 FROM messages))
+     ON CONFLICT (id) DO UPDATE SET text = excluded.text, date_available = excluded.date_available,
+       date_notified = excluded.date_notified, date_read = excluded.date_read,
+       moderation_status = excluded.moderation_status, moderation_reason = excluded.moderation_reason,
+       moderation_source = excluded.moderation_source, moderation_date = excluded.moderation_date`,
+  );
+  const upsertAttachment = db.prepare<[MirrorAttachment]>(
+    `INSERT INTO attachments (id, uploader_id, site_id, original_filename, media_type, size, sha256,
+       potential_security_threat, created_at, message_id, position)
+     VALUES (@id, @uploader_id, @site_id, @original_filename, @media_type, @size, NULL,
+       @potential_security_threat, @created_at, @message_id, @position)
+     ON CONFLICT (id) DO UPDATE SET potential_security_threat = excluded.potential_security_threat,
+       message_id = excluded.message_id, position = excluded.position`,
+  );
+  const attachmentById = db.prepare<[string], { id: string; sha256: string | null; site_id: string; original_filename: string; media_type: string; size: number }>(
+    'SELECT id, sha256, site_id, original_filename, media_type, size FROM attachments WHERE id = ?',
+  );
+  const setAttachmentSha = db.prepare<[string, string]>('UPDATE attachments SET sha256 = ? WHERE id = ?');
+  const deleteBrandsOf = db.prepare<[number]>(
+    'DELETE FROM brands WHERE official_store_id IN (SELECT official_store_id FROM brand_users WHERE cust_id = ?)',
+  );
+  const deleteBrand = db.prepare<[number]>('DELETE FROM brands WHERE official_store_id = ?');
+
+  return {
+    product: (id: string) => {
+      const r = product.get(id);
+      return r ? { id: r.id, user_id: r.user_id, version: BigInt(r.version) } : undefined;
+    },
+    cells: (id: string) => cells.all(id),
+    /** The mirror quantity of one cell; undefined when the product has no such location. */
+    cellQuantity: (id: string, type: string, storeKey: string) => cell.get(id, type, storeKey)?.quantity,
+    productIdsOf: (userId: number) => productIdsOf.all(userId).map((r) => r.id),
+    /** Replaces a user product's stock with a remote snapshot (call inside a transaction). */
+    replaceStock(id: string, userId: number, version: bigint, locations: RemoteLocation[]): void {
+      upsertProduct.run(id, userId, version);
+      deleteLocations.run(id);
+      for (const l of locations) {
+        upsertLocation.run({ up: id, type: l.type, store: l.type === 'seller_warehouse' ? (l.store_id ?? '') : '', node: l.network_node_id ?? null, qty: l.quantity });
+      }
+    },
+    /** Sets one cell's quantity (an UPDATE when the cell exists, else an insert at the end). */
+    setCell: (id: string, type: LocationType, storeKey: string, node: string | null, quantity: number) => {
+      if (updateQuantity.run(quantity, id, type, storeKey).changes === 0) upsertLocation.run({ up: id, type, store: storeKey, node, qty: quantity });
+    },
+    setVersion: (id: string, version: bigint) => setVersion.run(version, id),
+
+    userExists: (id: number) => userExists.get(id) !== undefined,
+    upsertUser: (u: { id: number; nickname: string; registration_date: string; first_name: string; last_name: string; gender: string; country_id: string; site_id: string; user_type?: string | null; tags: string[] }) =>
+      upsertUser.run({ ...u, user_type: u.user_type ?? null, tags: JSON.stringify(u.tags) }),
+    upsertStore: (s: { id: string; user_id: string; description: string; status: string; tags: string[]; network_node_id: string; location: unknown }) =>
+      upsertStore.run({ ...s, tags: JSON.stringify(s.tags), location: JSON.stringify(s.location) }),
+    deleteStoresExcept: (userId: string, keep: string[]) => deleteStoresExcept.run(userId, JSON.stringify(keep)).changes,
+    itemExists: (id: string) => itemExists.get(id) !== undefined,
+    upsertItem: (i: Record<string, unknown>) => upsertItem.run(i),
+    upsertOrder: (o: Record<string, unknown>) => upsertOrder.run(o),
+    packKeysOf: (sellerId: number) => packKeysOf.all(sellerId).map((r) => r.pack_key),
+    messageState: (id: string) => messageState.get(id),
+    upsertMessage: (m: MirrorMessage) => upsertMessage.run(m),
+    upsertAttachment: (a: MirrorAttachment) => upsertAttachment.run(a),
+    attachmentById: (id: string) => attachmentById.get(id),
+    setAttachmentSha: (id: string, sha256: string) => setAttachmentSha.run(sha256, id),
+    deleteBrandsOf: (userId: number) => deleteBrandsOf.run(userId).changes,
+    deleteBrand: (id: number) => deleteBrand.run(id).changes,
+  };
+}
+export type MirrorRepo = ReturnType<typeof mirrorRepo>;

@@ -1,0 +1,229 @@
+import type { Db } from '../open.js';
+
+export type EntryState = 'pending' | 'in_flight' | 'done' | 'conflict' | 'failed';
+export type EntryKind = 'stock' | 'message';
+export type StockOp = 'adjust' | 'count';
+export type EditableType = 'seller_warehouse' | 'selling_address';
+export type HistoryKind = 'adjustment' | 'count' | 'synced' | 'conflict_resolution' | 'discarded';
+
+/**
+ * One outbox row (migration 007). Versions are 64-bit: they are read as decimal text and handled
+ * as bigint by the sync layer.
+ */
+export interface OutboxRow {
+  id: number;
+  kind: EntryKind;
+  lane: string;
+  state: EntryState;
+  idempotency_key: string;
+  attempts: number;
+  next_attempt_at: number;
+  created_at: number;
+  updated_at: number;
+  user_product_id: string | null;
+  cell_type: EditableType | null;
+  store_key: string | null;
+  cell: string | null;
+  op: StockOp | null;
+  delta: number | null;
+  quantity: number | null;
+  base_version: string | null;
+  base_quantity: number | null;
+  sent_version: string | null;
+  sent_quantity: number | null;
+  sent_at: number | null;
+  remote_version: string | null;
+  remote_quantity: number | null;
+  result_version: string | null;
+  payload: string | null;
+  result: string | null;
+  last_status: number | null;
+  last_error: string | null;
+}
+
+export interface NewEntry {
+  kind: EntryKind;
+  lane: string;
+  idempotency_key: string;
+  now: number;
+  user_product_id?: string | null;
+  cell_type?: EditableType | null;
+  store_key?: string | null;
+  cell?: string | null;
+  op?: StockOp | null;
+  delta?: number | null;
+  quantity?: number | null;
+  base_version?: bigint | null;
+  base_quantity?: number | null;
+  payload?: string | null;
+}
+
+export interface HistoryRow {
+  id: number;
+  cell: string;
+  user_product_id: string;
+  cell_type: string;
+  store_key: string;
+  kind: HistoryKind;
+  author: string;
+  at: number;
+  from_quantity: number | null;
+  to_quantity: number | null;
+  delta: number | null;
+  entry_id: number | null;
+  ref: string | null;
+  note: string | null;
+}
+
+export type NewHistory = Omit<HistoryRow, 'id'>;
+
+/** What the scheduler keeps in memory per active entry. */
+export interface LaneEntry {
+  id: number;
+  kind: EntryKind;
+  state: EntryState;
+  cell: string | null;
+  next_attempt_at: number;
+}
+
+const COLUMNS = `id, kind, lane, state, idempotency_key, attempts, next_attempt_at, created_at, updated_at,
+  user_product_id, cell_type, store_key, cell, op, delta, quantity,
+  CAST(base_version AS TEXT) AS base_version, base_quantity,
+  CAST(sent_version AS TEXT) AS sent_version, sent_quantity, sent_at,
+  CAST(remote_version AS TEXT) AS remote_version, remote_quantity,
+  CAST(result_version AS TEXT) AS result_version, payload, result, last_status, last_error`;
+
+/** The outbox, the cell history and the small sync state (migration 007). */
+export function syncRepo(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO sync_outbox (kind, lane, state, idempotency_key, attempts, next_attempt_at, created_at, updated_at,
+       user_product_id, cell_type, store_key, cell, op, delta, quantity, base_version, base_quantity, payload)
+     VALUES (@kind, @lane, 'pending', @idempotency_key, 0, @now, @now, @now,
+       @user_product_id, @cell_type, @store_key, @cell, @op, @delta, @quantity, @base_version, @base_quantity, @payload)`,
+  );
+  const byId = db.prepare<[number], OutboxRow>(`SELECT ${COLUMNS} FROM sync_outbox WHERE id = ?`);
+  const activeOfCell = db.prepare<[string, string], OutboxRow>(
+    `SELECT ${COLUMNS} FROM sync_outbox WHERE lane = ? AND cell = ? AND state <> 'done' ORDER BY id`,
+  );
+  const activeAll = db.prepare<[], OutboxRow>(`SELECT ${COLUMNS} FROM sync_outbox WHERE state <> 'done' ORDER BY id`);
+  const activeOfLane = db.prepare<[string], LaneEntry>(
+    `SELECT id, kind, state, cell, next_attempt_at FROM sync_outbox WHERE lane = ? AND state <> 'done' ORDER BY id`,
+  );
+  const activeLanes = db.prepare<[], LaneEntry & { lane: string }>(
+    `SELECT lane, id, kind, state, cell, next_attempt_at FROM sync_outbox WHERE state <> 'done' ORDER BY id`,
+  );
+  const activeOfProducts = db.prepare<[string], OutboxRow>(
+    `SELECT ${COLUMNS} FROM sync_outbox WHERE state <> 'done' AND user_product_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+  );
+  const updateIntent = db.prepare<[{ id: number; op: StockOp; delta: number | null; quantity: number | null; base_version: bigint | null; base_quantity: number | null; now: number }]>(
+    `UPDATE sync_outbox SET op = @op, delta = @delta, quantity = @quantity, base_version = @base_version,
+       base_quantity = @base_quantity, updated_at = @now WHERE id = @id`,
+  );
+  const remove = db.prepare<[number]>('DELETE FROM sync_outbox WHERE id = ?');
+  const claim = db.prepare<[number, number], OutboxRow>(
+    `UPDATE sync_outbox SET state = 'in_flight', attempts = attempts + 1, updated_at = ?
+      WHERE id = ? AND state = 'pending' RETURNING ${COLUMNS}`,
+  );
+  const setSent = db.prepare<[bigint, number, number, number, number]>(
+    'UPDATE sync_outbox SET sent_version = ?, sent_quantity = ?, sent_at = ?, updated_at = ? WHERE id = ?',
+  );
+  const clearSent = db.prepare<[number]>('UPDATE sync_outbox SET sent_version = NULL, sent_quantity = NULL, sent_at = NULL WHERE id = ?');
+  const markDone = db.prepare<[{ id: number; result_version: bigint | null; result: string | null; status: number; now: number }]>(
+    `UPDATE sync_outbox SET state = 'done', result_version = @result_version, result = @result, last_status = @status,
+       last_error = NULL, sent_version = NULL, sent_quantity = NULL, sent_at = NULL, updated_at = @now WHERE id = @id`,
+  );
+  const reschedule = db.prepare<[{ id: number; next: number; status: number | null; error: string; refund: number; now: number }]>(
+    `UPDATE sync_outbox SET state = 'pending', next_attempt_at = @next, last_status = @status, last_error = @error,
+       attempts = attempts - @refund, updated_at = @now WHERE id = @id`,
+  );
+  const markConflict = db.prepare<[{ id: number; remote_version: bigint; remote_quantity: number; now: number }]>(
+    `UPDATE sync_outbox SET state = 'conflict', remote_version = @remote_version, remote_quantity = @remote_quantity,
+       sent_version = NULL, sent_quantity = NULL, sent_at = NULL, last_status = 409,
+       last_error = 'The marketplace quantity changed since the count', updated_at = @now WHERE id = @id`,
+  );
+  const markFailed = db.prepare<[{ id: number; status: number | null; error: string; now: number }]>(
+    `UPDATE sync_outbox SET state = 'failed', last_status = @status, last_error = @error,
+       sent_version = NULL, sent_quantity = NULL, sent_at = NULL, updated_at = @now WHERE id = @id`,
+  );
+  const reopen = db.prepare<[{ id: number; now: number }]>(
+    `UPDATE sync_outbox SET state = 'pending', attempts = 0, next_attempt_at = @now, last_error = NULL, last_status = NULL,
+       remote_version = NULL, remote_quantity = NULL, updated_at = @now WHERE id = @id`,
+  );
+  const recoverInFlight = db.prepare<[number]>(`UPDATE sync_outbox SET state = 'pending', updated_at = ? WHERE state = 'in_flight'`);
+  const setPayload = db.prepare<[string, number, number]>('UPDATE sync_outbox SET payload = ?, updated_at = ? WHERE id = ?');
+  const pruneDone = db.prepare<[number]>(`DELETE FROM sync_outbox WHERE state = 'done' AND updated_at < ?`);
+  const productsOnTheWire = db.prepare<[], { user_product_id: string }>(
+    `SELECT DISTINCT user_product_id FROM sync_outbox
+      WHERE state IN ('pending', 'in_flight') AND kind = 'stock' AND sent_version IS NOT NULL`,
+  );
+  const counts = db.prepare<[], { state: EntryState; n: number }>(`SELECT state, count(*) AS n FROM sync_outbox GROUP BY state`);
+
+  const insertHistory = db.prepare<[NewHistory]>(
+    `INSERT INTO sync_cell_history (cell, user_product_id, cell_type, store_key, kind, author, at, from_quantity, to_quantity, delta, entry_id, ref, note)
+     VALUES (@cell, @user_product_id, @cell_type, @store_key, @kind, @author, @at, @from_quantity, @to_quantity, @delta, @entry_id, @ref, @note)`,
+  );
+  const historyOf = db.prepare<[string, number], HistoryRow>('SELECT * FROM sync_cell_history WHERE cell = ? ORDER BY id DESC LIMIT ?');
+
+  const getState = db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE key = ?');
+  const setState = db.prepare<[string, string]>(
+    'INSERT INTO sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  );
+
+  return {
+    insert: (e: NewEntry): number =>
+      Number(
+        insert.run({
+          user_product_id: null,
+          cell_type: null,
+          store_key: null,
+          cell: null,
+          op: null,
+          delta: null,
+          quantity: null,
+          base_version: null,
+          base_quantity: null,
+          payload: null,
+          ...e,
+        }).lastInsertRowid,
+      ),
+    byId: (id: number) => byId.get(id),
+    /** Active entries of a stock cell (`<user product>|<type>|<store>`), oldest first. */
+    activeOfCell: (cell: string) => activeOfCell.all(`up:${cell.slice(0, cell.indexOf('|'))}`, cell),
+    activeAll: () => activeAll.all(),
+    /** The scheduler's view of a lane: its active entries, oldest first. */
+    activeOfLane: (lane: string) => activeOfLane.all(lane),
+    activeLanes: () => activeLanes.all(),
+    activeOfProducts: (ids: string[]) => activeOfProducts.all(JSON.stringify(ids)),
+    updateIntent: (id: number, i: { op: StockOp; delta: number | null; quantity: number | null; base_version: bigint | null; base_quantity: number | null }, now: number) =>
+      updateIntent.run({ id, ...i, now }),
+    remove: (id: number) => remove.run(id).changes === 1,
+    claim: (id: number, now: number) => claim.get(now, id),
+    setSent: (id: number, version: bigint, quantity: number, now: number) => setSent.run(version, quantity, now, now, id),
+    clearSent: (id: number) => clearSent.run(id),
+    markDone: (id: number, d: { result_version: bigint | null; result: string | null; status: number }, now: number) => markDone.run({ id, ...d, now }),
+    /** Back to pending at `next`; `refund` gives the attempt back (offline: nothing was really tried). */
+    reschedule: (id: number, next: number, status: number | null, error: string, refund: boolean, now: number) =>
+      reschedule.run({ id, next, status, error, refund: refund ? 1 : 0, now }),
+    markConflict: (id: number, remoteVersion: bigint, remoteQuantity: number, now: number) =>
+      markConflict.run({ id, remote_version: remoteVersion, remote_quantity: remoteQuantity, now }),
+    markFailed: (id: number, status: number | null, error: string, now: number) => markFailed.run({ id, status, error, now }),
+    reopen: (id: number, now: number) => reopen.run({ id, now }),
+    recoverInFlight: (now: number) => recoverInFlight.run(now).changes,
+    setPayload: (id: number, payload: string, now: number) => setPayload.run(payload, now, id),
+    pruneDone: (before: number) => pruneDone.run(before).changes,
+    /** User products with a stock request whose outcome is not known yet. */
+    productsOnTheWire: () => new Set(productsOnTheWire.all().map((r) => r.user_product_id)),
+    counts: (): Record<EntryState, number> => {
+      const out: Record<EntryState, number> = { pending: 0, in_flight: 0, done: 0, conflict: 0, failed: 0 };
+      for (const r of counts.all()) out[r.state] = r.n;
+      return out;
+    },
+
+    insertHistory: (h: NewHistory) => Number(insertHistory.run(h).lastInsertRowid),
+    historyOf: (cell: string, limit: number) => historyOf.all(cell, limit),
+
+    getState: (key: string) => getState.get(key)?.value,
+    setState: (key: string, value: string) => setState.run(key, value),
+  };
+}
+export type SyncRepo = ReturnType<typeof syncRepo>;

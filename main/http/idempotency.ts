@@ -1,0 +1,49 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IdempotencyGuard, ResponseCodec, StoredResponse } from '../service/idempotency/idempotency.js';
+import { IDEMPOTENCY_HEADER, REPLAY_HEADER } from '../service/idempotency/idempotency.js';
+import type { Service } from '../service/index.js';
+import type { UserProductStock } from '../service/stock/locations.js';
+import type { MessageView } from '../service/messages/views.js';
+
+/** "PUT /user-products/X/stock/type/seller_warehouse": what a key is bound to (no query string). */
+export const routeOf = (req: FastifyRequest) => `${req.method} ${req.url.split('?')[0]}`;
+
+/**
+ * The guard for a request carrying `X-Idempotency-Key`, or undefined without the header
+ * (400 for a malformed key). Call after authentication: keys are scoped per user.
+ */
+export function guardFor<T>(service: Service, req: FastifyRequest, userId: number, codec: ResponseCodec<T>): IdempotencyGuard<T> | undefined {
+  const key = service.idempotency.parseKey(req.headers[IDEMPOTENCY_HEADER]);
+  return key === null ? undefined : service.idempotency.guard(userId, key, routeOf(req), codec);
+}
+
+/** Marks a replayed answer. */
+export function markReplay(reply: FastifyReply, guard: { replayed: boolean } | undefined): FastifyReply {
+  return guard?.replayed ? reply.header(REPLAY_HEADER, 'true') : reply;
+}
+
+/** Sends a stored answer as it was first sent. */
+export function sendStored(reply: FastifyReply, stored: StoredResponse): FastifyReply {
+  reply.header(REPLAY_HEADER, 'true');
+  if (stored.version !== null) reply.header('x-version', stored.version);
+  if (stored.body === null) return reply.status(stored.status).send();
+  return reply.status(stored.status).header('content-type', 'application/json; charset=utf-8').send(stored.body);
+}
+
+/** PUT .../seller_warehouse: 200, the stock, x-version. */
+export const sellerWarehouseCodec: ResponseCodec<{ stock: UserProductStock; version: bigint }> = {
+  encode: ({ stock, version }) => ({ status: 200, body: JSON.stringify(stock), version: version.toString() }),
+  decode: (s) => ({ stock: JSON.parse(s.body ?? '{}') as UserProductStock, version: BigInt(s.version ?? '0') }),
+};
+
+/** PUT .../selling_address: 204, no body, x-version. */
+export const sellingAddressCodec: ResponseCodec<bigint> = {
+  encode: (version) => ({ status: 204, body: null, version: version.toString() }),
+  decode: (s) => BigInt(s.version ?? '0'),
+};
+
+/** POST /messages/packs/...: 201, the message. */
+export const messageCodec: ResponseCodec<MessageView> = {
+  encode: (message) => ({ status: 201, body: JSON.stringify(message), version: null }),
+  decode: (s) => JSON.parse(s.body ?? '{}') as MessageView,
+};

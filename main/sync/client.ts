@@ -1,0 +1,236 @@
+import { type FormData, Pool } from 'undici';
+
+/**
+ * Where outgoing requests get their credentials. The OAuth helper's TokenManager
+ * (main/sync/auth/token-manager.ts) has exactly this shape; tests use a static provider.
+ */
+export interface TokenProvider {
+  /** A valid access token (refreshed ahead of expiry by the provider). */
+  accessToken(): Promise<string>;
+  /** Called once when the remote answered 401 to `rejectedToken`; resolves with a new token. */
+  refreshAfter401(rejectedToken: string): Promise<string>;
+  applicationId: number;
+}
+
+/** A provider over one long-lived token (fixture tokens, tests). */
+export function staticTokenProvider(token: string, applicationId: number): TokenProvider {
+  return { accessToken: async () => token, refreshAfter401: async () => token, applicationId };
+}
+
+export interface ClientOptions {
+  /** The remote marketplace API, e.g. https://api.example.com or http://127.0.0.1:8787 (a path prefix is kept). */
+  baseUrl: string;
+  auth: TokenProvider;
+  /** Keep-alive connections to the remote: the bound on concurrent requests (default 8). */
+  connections?: number;
+  /** TCP (and TLS) connect timeout (default 5 s). */
+  connectTimeoutMs?: number;
+  /** Time to the response headers (default 15 s). */
+  headersTimeoutMs?: number;
+  /** Time between two body chunks (default 30 s). */
+  bodyTimeoutMs?: number;
+  /** Idle keep-alive connections are closed after this (default 30 s). */
+  keepAliveTimeoutMs?: number;
+}
+
+/** How a failed exchange is handled by the outbox (see classifyStatus, classifyError). */
+export type FailureKind =
+  /** The remote cannot be reached at all (refused, unreachable, DNS, connect timeout): wait for it, attempts are not spent. */
+  | 'offline'
+  /** Worth retrying with backoff: reset, timeout, 429, 5xx. */
+  | 'transient'
+  /** The remote refused the request for good (4xx other than 401/409/429): shown to the user. */
+  | 'rejected';
+
+/** A network-level failure of one request. */
+export class RemoteError extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    readonly code: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'RemoteError';
+  }
+}
+
+export interface RemoteResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON, or null when the answer had no JSON body. */
+  body: T | null;
+  /** True when the server answered from its idempotency store (x-idempotent-replay). */
+  replayed: boolean;
+}
+
+/** The spec's error body (SPEC 7), when the remote sent one. */
+export interface RemoteErrorBody {
+  error?: string;
+  message?: string;
+  status?: number;
+  cause?: unknown[];
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | number | undefined>;
+  /** JSON body (serialised here) or a multipart form. */
+  json?: unknown;
+  form?: FormData;
+  headers?: Record<string, string>;
+  /** Sent as X-Idempotency-Key. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+  /** Raw body stream instead of JSON parsing (attachment downloads). */
+  raw?: boolean;
+}
+
+const OFFLINE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'UND_ERR_CONNECT_TIMEOUT', 'EADDRNOTAVAIL']);
+
+/** Network errors: unreachable remote is `offline`; everything else that broke mid-exchange is `transient`. */
+export function classifyError(e: unknown): RemoteError {
+  if (e instanceof RemoteError) return e;
+  const err = e as { code?: string; message?: string; cause?: { code?: string } };
+  const code = err.code ?? err.cause?.code;
+  const message = err.message ?? String(e);
+  if (code !== undefined && OFFLINE_CODES.has(code)) return new RemoteError('offline', `remote unreachable (${code})`, code, { cause: e });
+  return new RemoteError('transient', `request failed: ${message}${code ? ` (${code})` : ''}`, code, { cause: e });
+}
+
+/** HTTP statuses: 2xx ok; 409 conflict; 401 auth; 408/425/429/5xx transient; other 4xx rejected. */
+export function classifyStatus(status: number): 'ok' | 'conflict' | 'auth' | FailureKind {
+  if (status >= 200 && status < 300) return 'ok';
+  if (status === 409) return 'conflict';
+  if (status === 401) return 'auth';
+  if (status === 408 || status === 425 || status === 429 || status >= 500) return 'transient';
+  return 'rejected';
+}
+
+/** `Retry-After` as milliseconds from `now`: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(header: string | string[] | undefined, now: number): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '') return undefined;
+  const v = value.trim();
+  if (/^[0-9]{1,10}$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+/** The server's message for the user: the spec body's `message`, else the status line. */
+export function serverMessage(res: RemoteResponse): string {
+  const b = res.body as RemoteErrorBody | null;
+  if (b && typeof b === 'object' && typeof b.message === 'string' && b.message !== '') return b.message;
+  return `HTTP ${res.status}`;
+}
+
+/**
+ * The HTTP client of the sync engine: one undici Pool (keep-alive, bounded connections, connect /
+ * headers / body timeouts) to the remote origin. Every request carries `Authorization: Bearer`
+ * and the application id (`x-client-id`). A 401 asks the token provider for a new token once and
+ * resends the request; any other status is returned to the caller, which classifies it.
+ */
+export class RemoteClient {
+  private readonly pool: Pool;
+  private readonly origin: string;
+  private readonly prefix: string;
+  readonly auth: TokenProvider;
+
+  constructor(options: ClientOptions) {
+    const url = new URL(options.baseUrl);
+    this.origin = url.origin;
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.auth = options.auth;
+    this.pool = new Pool(this.origin, {
+      connections: options.connections ?? 8,
+      pipelining: 1,
+      connectTimeout: options.connectTimeoutMs ?? 5000,
+      headersTimeout: options.headersTimeoutMs ?? 15_000,
+      bodyTimeout: options.bodyTimeoutMs ?? 30_000,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
+    });
+  }
+
+  async request<T = unknown>(method: 'GET' | 'PUT' | 'POST', path: string, opts: RequestOptions = {}): Promise<RemoteResponse<T>> {
+    let token = await this.auth.accessToken();
+    let res = await this.send<T>(method, path, opts, token);
+    if (res.status === 401) {
+      // One refresh and one resend; a second 401 goes back to the caller.
+      token = await this.auth.refreshAfter401(token);
+      res = await this.send<T>(method, path, opts, token);
+    }
+    return res;
+  }
+
+  /** GET returning the raw body stream (attachment downloads); the caller consumes or dumps it. */
+  async download(path: string, opts: RequestOptions = {}) {
+    let token = await this.auth.accessToken();
+    let res = await this.dispatch('GET', path, opts, token);
+    if (res.statusCode === 401) {
+      await res.body.dump();
+      token = await this.auth.refreshAfter401(token);
+      res = await this.dispatch('GET', path, opts, token);
+    }
+    return res;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  private pathWithQuery(path: string, query: RequestOptions['query']): string {
+    let full = `${this.prefix}${path}`;
+    const entries = Object.entries(query ?? {}).filter((e): e is [string, string | number] => e[1] !== undefined);
+    if (entries.length > 0) full += `?${new URLSearchParams(entries.map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
+    return full;
+  }
+
+  private async dispatch(method: string, path: string, opts: RequestOptions, token: string) {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      authorization: `Bearer ${token}`,
+      'x-client-id': String(this.auth.applicationId),
+      ...(opts.headers ?? {}),
+    };
+    if (opts.idempotencyKey !== undefined) headers['x-idempotency-key'] = opts.idempotencyKey;
+    let body: string | FormData | undefined;
+    if (opts.form !== undefined) body = opts.form;
+    else if (opts.json !== undefined) {
+      body = JSON.stringify(opts.json);
+      headers['content-type'] = 'application/json';
+    }
+    try {
+      return await this.pool.request({
+        method: method as 'GET',
+        path: this.pathWithQuery(path, opts.query),
+        headers,
+        body: body ?? null,
+        signal: opts.signal,
+        // Never resent by undici itself: a resend is the outbox's decision (with the same key).
+        idempotent: false,
+      });
+    } catch (e) {
+      throw classifyError(e);
+    }
+  }
+
+  private async send<T>(method: string, path: string, opts: RequestOptions, token: string): Promise<RemoteResponse<T>> {
+    const res = await this.dispatch(method, path, opts, token);
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (e) {
+      throw classifyError(e);
+    }
+    let body: T | null = null;
+    const type = String(res.headers['content-type'] ?? '');
+    if (text !== '' && type.includes('json')) {
+      try {
+        body = JSON.parse(text) as T;
+      } catch {
+        body = null;
+      }
+    }
+    return { status: res.statusCode, headers: res.headers, body, replayed: res.headers['x-idempotent-replay'] === 'true' };
+  }
+}

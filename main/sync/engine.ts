@@ -1,0 +1,835 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter, setMaxListeners } from 'node:events';
+import { createReadStream } from 'node:fs';
+
+import type { Db } from '../db/open.js';
+import { type MessagesRepo, messagesRepo } from '../db/repos/messages.js';
+import { type StockRepo, stockRepo } from '../db/repos/stock.js';
+import type { EntryState, LaneEntry, OutboxRow } from '../db/repos/sync.js';
+import { type Clock, systemClock } from '../service/clock.js';
+import { badRequest } from '../service/errors.js';
+import { resolveMediaType } from '../service/messages/attachments/media.js';
+import { fileStorage } from '../service/messages/attachments/storage.js';
+import { DEFAULT_MEDIATION_SITE } from '../service/messages/messages.js';
+import type { MessageView } from '../service/messages/views.js';
+import { type Checkpointer, startCheckpointer } from './checkpointer.js';
+import { RelaxedWrites } from './relaxed-writes.js';
+import { RemoteClient, RemoteError, type TokenProvider } from './client.js';
+import { type FileStore, type MessagePayload, MessagePusher } from './message-push.js';
+import { type CellRef, type EditMeta, Outbox, type QueueResult, type Resolution, packLane } from './outbox.js';
+import { PullError, type PullReport, Puller } from './pull.js';
+import { DEFAULT_RETRY, type RetryPolicy, backoffDelay } from './retry.js';
+import { type Plan, type PushOutcome, StockPusher } from './stock-push.js';
+import { type ModerationWarning, type OutgoingFile, type StockTarget, checkCount, checkDelta, checkMessage, checkStockTarget } from './validate.js';
+
+/** online: push and pull; offline: queue only (the user chose so); local-only: no remote, edits apply to the replica itself. */
+export type SyncMode = 'online' | 'offline' | 'local-only';
+
+export interface SyncEngineOptions {
+  /** The replica (openDatabase: every migration, 007 included). One engine per replica. */
+  db: Db;
+  /** The seller this replica belongs to. */
+  sellerId: number;
+  /** The remote marketplace API (required unless local-only). */
+  baseUrl?: string;
+  /** Access token and application id of every request (required unless local-only). */
+  auth?: TokenProvider;
+  mode?: SyncMode;
+  /** Pull every this many ms while online (default 60 s; 0: only on demand and at start). */
+  pollIntervalMs?: number;
+  /** Entries pushed at the same time (different lanes), and connections to the remote (default 8). */
+  concurrency?: number;
+  clock?: Clock;
+  retry?: Partial<RetryPolicy>;
+  /** The app's own file store (queued attachments, downloaded files). */
+  filesDir: string;
+  /** Where "mediation in process" blocks sending (SPEC 7.6), as on the remote (default MLB). */
+  mediationSite?: string;
+  /** Most user products whose stock one pull reads (default 5000). */
+  stockBatch?: number;
+  /** Pull when started online (default true). */
+  pullOnStart?: boolean;
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /** Jitter source (tests pass a seeded one). */
+  random?: () => number;
+  /** WAL checkpoints in a worker thread every this many ms (default 1000); false leaves them to SQLite. */
+  checkpointEveryMs?: number | false;
+}
+
+export interface SyncStatus {
+  mode: SyncMode;
+  /** False while the remote cannot be reached (or in offline / local-only mode). */
+  online: boolean;
+  pending: number;
+  inFlight: number;
+  conflicts: number;
+  failed: number;
+  /** Last time an entry reached the remote or a pull finished (epoch ms), null before. */
+  lastSyncAt: number | null;
+  lastPullAt: number | null;
+  lastError: string | null;
+  /** Entries done since the outbox was last empty, of those plus what is left. */
+  progress: { done: number; total: number };
+}
+
+export interface SyncEvents {
+  progress: [SyncStatus];
+  synced: [{ entryId: number; kind: OutboxRow['kind']; replayed: boolean }];
+  conflict: [{ entryId: number; cell: string }];
+  failed: [{ entryId: number; status: number | null; error: string }];
+  retry: [{ entryId: number; status: number | null; error: string; delayMs: number }];
+  message: [MessageView];
+  online: [];
+  offline: [string];
+  pulled: [PullReport];
+  'sync-error': [Error];
+}
+
+interface Lane {
+  rows: LaneEntry[];
+  counts: Record<EntryState, number>;
+}
+
+type Claim = { row: OutboxRow; plan: Plan | null } | null;
+
+/** What recording an outcome did, announced once committed. */
+type Effect =
+  | { type: 'done'; replayed: boolean; refresh: string | null }
+  | { type: 'conflict' }
+  | { type: 'failed'; status: number | null; error: string }
+  | { type: 'offline'; error: string }
+  | { type: 'retry'; status: number | null; error: string; delayMs: number };
+
+type Head = { type: 'ready'; row: LaneEntry } | { type: 'wait'; at: number } | { type: 'busy' } | { type: 'idle' };
+
+const emptyCounts = (): Record<EntryState, number> => ({ pending: 0, in_flight: 0, done: 0, conflict: 0, failed: 0 });
+
+/**
+ * The offline-first sync engine: a durable outbox pushed to the remote marketplace, and a pull
+ * that keeps the replica's mirror current. See outbox.ts (state machine, coalescing), stock-push.ts
+ * (rebase and conflicts), message-push.ts, pull.ts (cadence and change detection), retry.ts.
+ *
+ * Scheduling: each lane (a user product, a conversation) sends one entry at a time in id order;
+ * up to `concurrency` lanes are in flight together. The scheduler keeps the active entries of
+ * every lane in memory (re-read from SQLite whenever a lane changes); SQLite stays the truth.
+ */
+export class SyncEngine extends EventEmitter<SyncEvents> {
+  readonly db: Db;
+  readonly outbox: Outbox;
+  readonly sellerId: number;
+  private readonly clock: Clock;
+  private readonly writes: RelaxedWrites;
+  private readonly files: FileStore;
+  private readonly policy: RetryPolicy;
+  private readonly concurrency: number;
+  private readonly random: () => number;
+  private readonly mediationSite: string;
+  private readonly stockData: StockRepo;
+  private readonly messagesData: MessagesRepo;
+  private readonly client: RemoteClient | null;
+  private readonly stock: StockPusher | null;
+  private readonly messages: MessagePusher | null;
+  private readonly puller: Puller | null;
+  private modeValue: SyncMode;
+  private readonly pollIntervalMs: number;
+  private readonly pullOnStart: boolean;
+
+  private running = false;
+  private stopped = false;
+  private onlineValue = true;
+  private readonly lanes = new Map<string, Lane>();
+  private readonly totals = emptyCounts();
+  private readonly ready = new Set<string>();
+  private readonly waiting = new Map<string, number>();
+  private readonly busy = new Set<string>();
+  private readonly inflight = new Set<Promise<void>>();
+  private active = 0;
+  private pumpScheduled = false;
+  private waitTimer: NodeJS.Timeout | undefined;
+  private waitTimerAt = Infinity;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private probeDelay = 0;
+  private pulling: Promise<PullReport> | null = null;
+  private pullAbort: AbortController | null = null;
+  private lastSyncAt: number | null = null;
+  private lastError: string | null = null;
+  private doneSinceIdle = 0;
+  private idleWaiters: (() => void)[] = [];
+  private checkpointer: Checkpointer | null = null;
+  private settling: { lane: string; row: OutboxRow; outcome: PushOutcome }[] = [];
+  private readonly checkpointEveryMs: number | false;
+
+  constructor(options: SyncEngineOptions) {
+    super();
+    this.db = options.db;
+    this.sellerId = options.sellerId;
+    this.clock = options.clock ?? systemClock;
+    this.outbox = new Outbox(this.db, this.clock);
+    this.stockData = stockRepo(this.db);
+    this.messagesData = messagesRepo(this.db);
+    this.writes = new RelaxedWrites(this.db);
+    this.files = fileStorage(options.filesDir);
+    this.policy = { ...DEFAULT_RETRY, ...(options.retry ?? {}) };
+    this.concurrency = Math.max(1, options.concurrency ?? 8);
+    this.random = options.random ?? Math.random;
+    this.mediationSite = options.mediationSite ?? DEFAULT_MEDIATION_SITE;
+    this.modeValue = options.mode ?? 'online';
+    this.pollIntervalMs = options.pollIntervalMs ?? 60_000;
+    this.pullOnStart = options.pullOnStart ?? true;
+    this.checkpointEveryMs = options.checkpointEveryMs ?? 1000;
+    if (this.modeValue !== 'local-only' || options.baseUrl !== undefined) {
+      if (!options.baseUrl || !options.auth) throw new Error('SyncEngine: baseUrl and auth are required unless the mode is local-only');
+      this.client = new RemoteClient({
+        baseUrl: options.baseUrl,
+        auth: options.auth,
+        connections: this.concurrency,
+        ...(options.timeouts?.connectMs !== undefined ? { connectTimeoutMs: options.timeouts.connectMs } : {}),
+        ...(options.timeouts?.headersMs !== undefined ? { headersTimeoutMs: options.timeouts.headersMs } : {}),
+        ...(options.timeouts?.bodyMs !== undefined ? { bodyTimeoutMs: options.timeouts.bodyMs } : {}),
+      });
+      this.stock = new StockPusher(this.outbox, this.client, this.writes, this.clock);
+      this.messages = new MessagePusher(this.outbox, this.client, this.writes, this.clock, this.files);
+      this.puller = new Puller(this.outbox, this.client, this.writes, this.clock, {
+        sellerId: this.sellerId,
+        concurrency: this.concurrency,
+        stockBatch: options.stockBatch ?? 5000,
+        files: this.files,
+        retry: this.policy,
+        random: this.random,
+      });
+    } else {
+      this.client = null;
+      this.stock = null;
+      this.messages = null;
+      this.puller = null;
+    }
+  }
+
+  get mode(): SyncMode {
+    return this.modeValue;
+  }
+
+  // ---------------------------------------------------------------- intents (the UI's calls)
+
+  /** "Received 12", "2 damaged": a delta. Returns once it is durable (one transaction, fsynced). */
+  queueAdjustment(input: StockTarget & { delta: number } & EditMeta): QueueResult {
+    const cell = checkStockTarget(this.stockData, this.outbox.mirror, this.sellerId, input);
+    const delta = checkDelta(input.delta);
+    if (this.modeValue === 'local-only') return this.applyLocally(cell, (q) => q + delta, 'adjustment', delta, input);
+    const result = this.outbox.adjust(cell, delta, input);
+    this.laneChanged(`up:${cell.userProductId}`);
+    return result;
+  }
+
+  /** "There are 40 on the shelf": an absolute count at the current base. Durable on return. */
+  queueCount(input: StockTarget & { quantity: number } & EditMeta): QueueResult {
+    const cell = checkStockTarget(this.stockData, this.outbox.mirror, this.sellerId, input);
+    const quantity = checkCount(input.quantity);
+    if (this.modeValue === 'local-only') return this.applyLocally(cell, () => quantity, 'count', null, input);
+    const result = this.outbox.count(cell, quantity, input);
+    this.laneChanged(`up:${cell.userProductId}`);
+    return result;
+  }
+
+  /**
+   * An outgoing message: checked like the marketplace checks it (refused here with its error when
+   * it would be refused there), its files copied into the app's store, then queued in one
+   * transaction. Moderation findings come back as warnings (the message is still queued).
+   */
+  async queueMessage(input: { packId: number; text: string; files?: OutgoingFile[] } & EditMeta): Promise<{ entryId: number; warnings: ModerationWarning[] }> {
+    if (this.modeValue === 'local-only') throw badRequest('In local-only mode messages are sent through the local service');
+    const checked = await checkMessage(this.messagesData, this.sellerId, this.mediationSite, input);
+    const attachments: MessagePayload['attachments'] = [];
+    for (const f of checked.files) {
+      const staged = await this.files.stage(createReadStream(f.path));
+      await this.files.commit(staged);
+      if (staged.size !== f.size || staged.size === 0) throw badRequest(`The file ${f.name} changed while it was being queued`);
+      attachments.push({ sha256: staged.sha256, name: f.name, type: f.type ?? resolveMediaType(undefined, staged.head, f.name), size: staged.size, remoteId: null });
+    }
+    const payload: MessagePayload = {
+      packId: input.packId,
+      sellerId: this.sellerId,
+      toUserId: checked.pack.buyerId,
+      siteId: checked.pack.siteId,
+      text: checked.text,
+      attachments,
+      warnings: checked.warnings,
+      uploadRound: 0,
+    };
+    const lane = packLane(input.packId);
+    const entryId = this.db
+      .transaction(() =>
+        this.outbox.repo.insert({ kind: 'message', lane, idempotency_key: randomUUID(), now: this.clock.now(), payload: JSON.stringify(payload) }),
+      )
+      .immediate();
+    this.laneChanged(lane);
+    return { entryId, warnings: checked.warnings };
+  }
+
+  resolveConflict(entryId: number, resolution: Resolution, meta: EditMeta = {}): QueueResult {
+    const lane = this.outbox.repo.byId(entryId)?.lane;
+    const result = this.outbox.resolve(entryId, resolution, meta);
+    if (lane) this.laneChanged(lane);
+    return result;
+  }
+
+  retry(entryId: number): void {
+    const lane = this.outbox.repo.byId(entryId)?.lane;
+    this.outbox.retry(entryId);
+    if (lane) this.laneChanged(lane);
+  }
+
+  discard(entryId: number, meta: EditMeta = {}): void {
+    const lane = this.outbox.repo.byId(entryId)?.lane;
+    this.outbox.discard(entryId, meta);
+    if (lane) this.laneChanged(lane);
+  }
+
+  /** The local path of an attachment's bytes (downloaded from the remote the first time). */
+  async attachmentFile(id: string): Promise<string> {
+    if (!this.puller) throw badRequest('No remote in local-only mode');
+    return this.puller.attachmentFile(id);
+  }
+
+  private applyLocally(cell: CellRef, next: (q: number) => number, kind: 'adjustment' | 'count', delta: number | null, meta: EditMeta): QueueResult {
+    return this.db
+      .transaction((): QueueResult => {
+        const m = this.outbox.mirror;
+        const before = m.cellQuantity(cell.userProductId, cell.type, cell.storeKey) ?? 0;
+        const after = next(before);
+        if (after < 0 || after > 1_000_000) throw badRequest(`The adjustment of ${delta} would take the stock out of range (it shows ${before})`);
+        const store = cell.type === 'seller_warehouse' ? this.stockData.storeById(cell.storeKey) : undefined;
+        m.setCell(cell.userProductId, cell.type, cell.storeKey, store?.network_node_id ?? null, after);
+        m.setVersion(cell.userProductId, m.product(cell.userProductId)!.version + 1n);
+        const historyId = this.outbox.repo.insertHistory({
+          cell: `${cell.userProductId}|${cell.type}|${cell.storeKey}`,
+          user_product_id: cell.userProductId,
+          cell_type: cell.type,
+          store_key: cell.storeKey,
+          kind,
+          author: meta.author ?? 'local',
+          at: this.clock.now(),
+          from_quantity: before,
+          to_quantity: after,
+          delta,
+          entry_id: null,
+          ref: meta.ref ?? null,
+          note: 'local-only',
+        });
+        return { entryId: null, how: 'queued', shown: after, historyId };
+      })
+      .immediate();
+  }
+
+  // ---------------------------------------------------------------- status and lifecycle
+
+  status(): SyncStatus {
+    // Before start the scheduler has not loaded the outbox: count in SQLite.
+    const totals = this.running ? this.totals : this.outbox.repo.counts();
+    const pending = totals.pending;
+    const inFlight = totals.in_flight;
+    return {
+      mode: this.modeValue,
+      online: this.modeValue === 'online' && this.onlineValue,
+      pending,
+      inFlight,
+      conflicts: totals.conflict,
+      failed: totals.failed,
+      lastSyncAt: this.lastSyncAt,
+      lastPullAt: this.lastPullAt(),
+      lastError: this.lastError,
+      progress: { done: this.doneSinceIdle, total: this.doneSinceIdle + pending + inFlight },
+    };
+  }
+
+  private lastPullAt(): number | null {
+    const v = this.outbox.repo.getState('last_pull_at');
+    return v === undefined ? null : Number(v);
+  }
+
+  /**
+   * Recovers (a crash left entries in flight: they go back to pending, their request kept, their
+   * key unchanged), loads the scheduler, and starts pushing and polling when online.
+   */
+  start(): void {
+    if (this.running) return;
+    if (this.stopped) throw new Error('SyncEngine: an engine runs once; create a new one after stop()');
+    this.running = true;
+    const now = this.clock.now();
+    this.db.transaction(() => {
+      this.outbox.repo.recoverInFlight(now);
+      this.outbox.repo.pruneDone(now - 7 * 24 * 3600_000);
+    })();
+    this.lanes.clear();
+    Object.assign(this.totals, emptyCounts());
+    const byLane = new Map<string, LaneEntry[]>();
+    for (const { lane, ...r } of this.outbox.repo.activeLanes()) {
+      const list = byLane.get(lane);
+      if (list) list.push(r);
+      else byLane.set(lane, [r]);
+    }
+    for (const [lane, rows] of byLane) this.setLane(lane, rows);
+    this.files.sweepTemp(now);
+    if (this.checkpointEveryMs !== false) this.checkpointer = startCheckpointer(this.db, { everyMs: this.checkpointEveryMs });
+    if (this.modeValue === 'online') this.goOnlineWork(this.pullOnStart);
+  }
+
+  /** Stops pushing and polling; waits for the requests in flight to settle (nothing is lost: what is left stays queued). */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.stopped = true;
+    for (const t of [this.waitTimer, this.pollTimer, this.probeTimer]) if (t) clearTimeout(t);
+    this.waitTimer = this.pollTimer = this.probeTimer = undefined;
+    this.waitTimerAt = Infinity;
+    this.pullAbort?.abort();
+    await Promise.allSettled([...this.inflight]);
+    // Outcomes that came back but wait for their batch: recorded now, before the caller closes the database.
+    this.settleBatch();
+    await this.pulling?.catch(() => undefined);
+    await this.writes.run(() => undefined);
+    await this.client?.close();
+    await this.checkpointer?.stop();
+    this.checkpointer = null;
+    for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  setMode(mode: SyncMode): void {
+    if (mode === this.modeValue) return;
+    if (mode === 'local-only' || this.modeValue === 'local-only') throw badRequest('Switching to or from local-only needs a new engine');
+    this.modeValue = mode;
+    if (mode === 'online' && this.running) this.goOnlineWork(true);
+    if (mode === 'offline') {
+      if (this.pollTimer) clearTimeout(this.pollTimer);
+      this.pollTimer = undefined;
+      this.pullAbort?.abort();
+    }
+    this.emit('progress', this.status());
+  }
+
+  /** Resolves when nothing is left to push right now (conflicts and failures wait for the user). */
+  drain(timeoutMs = 60_000): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.idleWaiters = this.idleWaiters.filter((w) => w !== done);
+        reject(new Error(`drain: still ${JSON.stringify(this.status())} after ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.idleWaiters.push(done);
+    });
+  }
+
+  /** Pulls the remote state into the mirror now (shared with a pull already running). */
+  pullNow(): Promise<PullReport> {
+    if (!this.puller) return Promise.reject(badRequest('No remote in local-only mode'));
+    if (this.modeValue === 'offline') return Promise.reject(badRequest('Offline mode: switch to online to pull'));
+    if (this.pulling) return this.pulling;
+    const abort = new AbortController();
+    // Every request of the pull listens to this one signal.
+    setMaxListeners(0, abort.signal);
+    this.pullAbort = abort;
+    const run = this.puller.pull(abort.signal).then(
+      (report) => {
+        this.lastSyncAt = this.clock.now();
+        for (const m of report.incoming) this.emit('message', m);
+        this.emit('pulled', report);
+        return report;
+      },
+      (e: unknown) => {
+        if (e instanceof PullError && e.offline) this.goOffline(e.message);
+        this.lastError = (e as Error).message;
+        throw e;
+      },
+    );
+    this.pulling = run.finally(() => {
+      this.pulling = null;
+      if (this.pullAbort === abort) this.pullAbort = null;
+    });
+    return this.pulling;
+  }
+
+  private goOnlineWork(pull: boolean): void {
+    this.schedulePump();
+    if (pull) this.backgroundPull();
+    this.schedulePoll();
+  }
+
+  private backgroundPull(): void {
+    if (!this.running || this.modeValue !== 'online' || !this.onlineValue || !this.puller) return;
+    this.pullNow().catch((e: unknown) => this.emit('sync-error', e as Error));
+  }
+
+  private schedulePoll(): void {
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+    if (!this.running || this.modeValue !== 'online' || this.pollIntervalMs <= 0) return;
+    this.pollTimer = setTimeout(() => {
+      this.backgroundPull();
+      this.schedulePoll();
+    }, this.pollIntervalMs);
+    this.pollTimer.unref();
+  }
+
+  // ---------------------------------------------------------------- connectivity
+
+  private goOffline(reason: string): void {
+    if (!this.onlineValue) return;
+    this.onlineValue = false;
+    this.lastError = reason;
+    this.emit('offline', reason);
+    this.probeDelay = this.policy.offlineProbeMinMs;
+    this.scheduleProbe();
+  }
+
+  private scheduleProbe(): void {
+    if (this.probeTimer || !this.running) return;
+    this.probeTimer = setTimeout(() => {
+      this.probeTimer = undefined;
+      void this.probe();
+    }, this.probeDelay);
+  }
+
+  /** Any HTTP answer (even an error status) proves the remote is reachable again. */
+  private async probe(): Promise<void> {
+    if (!this.running || !this.client || this.onlineValue) return;
+    try {
+      await this.client.request('GET', `/users/${this.sellerId}`);
+    } catch (e) {
+      if (e instanceof RemoteError && e.kind === 'offline') {
+        this.probeDelay = Math.min(this.policy.offlineProbeMaxMs, this.probeDelay * 2);
+        this.scheduleProbe();
+        return;
+      }
+    }
+    this.onlineValue = true;
+    this.emit('online');
+    if (this.modeValue === 'online') this.goOnlineWork(true);
+  }
+
+  // ---------------------------------------------------------------- scheduler
+
+  private setLane(lane: string, rows: LaneEntry[]): void {
+    const old = this.lanes.get(lane);
+    if (old) for (const k of Object.keys(old.counts) as EntryState[]) this.totals[k] -= old.counts[k];
+    if (rows.length === 0) {
+      this.lanes.delete(lane);
+    } else {
+      const counts = emptyCounts();
+      for (const r of rows) counts[r.state]++;
+      for (const k of Object.keys(counts) as EntryState[]) this.totals[k] += counts[k];
+      this.lanes.set(lane, { rows, counts });
+    }
+    this.classify(lane);
+  }
+
+  /** After any change to a lane in SQLite: reload it and reschedule. */
+  private laneChanged(lane: string): void {
+    if (!this.running) return;
+    this.setLane(lane, this.outbox.repo.activeOfLane(lane));
+    this.schedulePump();
+    if (this.listenerCount('progress') > 0) this.emit('progress', this.status());
+  }
+
+  private head(lane: string): Head {
+    if (this.busy.has(lane)) return { type: 'busy' };
+    const l = this.lanes.get(lane);
+    if (!l) return { type: 'idle' };
+    const blockedCells = new Set<string>();
+    for (const r of l.rows) {
+      if (r.state === 'conflict' || r.state === 'failed') {
+        if (r.kind === 'message') return { type: 'idle' };
+        blockedCells.add(r.cell!);
+        continue;
+      }
+      if (r.state === 'in_flight') return { type: 'busy' };
+      if (r.state !== 'pending') continue;
+      if (r.cell !== null && blockedCells.has(r.cell)) continue;
+      return r.next_attempt_at <= this.clock.now() ? { type: 'ready', row: r } : { type: 'wait', at: r.next_attempt_at };
+    }
+    return { type: 'idle' };
+  }
+
+  private classify(lane: string): void {
+    const h = this.head(lane);
+    this.ready.delete(lane);
+    this.waiting.delete(lane);
+    if (h.type === 'ready') this.ready.add(lane);
+    else if (h.type === 'wait') {
+      this.waiting.set(lane, h.at);
+      this.armWaitTimer(h.at);
+    }
+  }
+
+  private armWaitTimer(at: number): void {
+    if (!this.running || at >= this.waitTimerAt) return;
+    if (this.waitTimer) clearTimeout(this.waitTimer);
+    this.waitTimerAt = at;
+    this.waitTimer = setTimeout(() => {
+      this.waitTimer = undefined;
+      this.waitTimerAt = Infinity;
+      const now = this.clock.now();
+      let next = Infinity;
+      for (const [lane, when] of this.waiting) {
+        if (when <= now) {
+          this.waiting.delete(lane);
+          this.ready.add(lane);
+        } else next = Math.min(next, when);
+      }
+      if (next !== Infinity) this.armWaitTimer(next);
+      this.schedulePump();
+    }, Math.max(0, at - this.clock.now()));
+  }
+
+  /** Re-evaluates the timers now (a test that moved its clock calls this). */
+  wake(): void {
+    for (const lane of [...this.waiting.keys()]) this.classify(lane);
+    this.schedulePump();
+  }
+
+  private schedulePump(): void {
+    if (this.pumpScheduled || !this.running) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
+  }
+
+  /**
+   * Fills the free slots: the ready lanes' next entries are claimed (and their requests planned
+   * and persisted) in one transaction, then sent.
+   */
+  private pump(): void {
+    if (this.canSend() && this.active < this.concurrency && this.ready.size > 0) {
+      const picked = this.pick();
+      if (picked.length > 0) {
+        const now = this.clock.now();
+        let claims: Claim[];
+        try {
+          claims = this.writes.runNow(() => this.claimAll(picked, now));
+        } catch (e) {
+          this.claimFailed(picked, e, now);
+          return;
+        }
+        this.sendAll(picked, claims);
+      }
+    }
+    this.checkIdle();
+  }
+
+  private canSend(): boolean {
+    return this.running && this.modeValue === 'online' && this.onlineValue;
+  }
+
+  /** Ready lanes for the free slots, marked busy. */
+  private pick(): { lane: string; entry: LaneEntry }[] {
+    const picked: { lane: string; entry: LaneEntry }[] = [];
+    for (const lane of this.ready) {
+      if (this.active + picked.length >= this.concurrency) break;
+      this.ready.delete(lane);
+      const h = this.head(lane);
+      if (h.type === 'ready') {
+        this.busy.add(lane);
+        picked.push({ lane, entry: h.row });
+      } else this.classify(lane);
+    }
+    return picked;
+  }
+
+  /** Inside a transaction: claims the picked entries and plans their requests. */
+  private claimAll(picked: { lane: string; entry: LaneEntry }[], now: number): Claim[] {
+    return picked.map(({ entry }) => {
+      const row = this.outbox.repo.claim(entry.id, now);
+      if (!row) return null;
+      return { row, plan: row.kind === 'stock' ? this.stock!.plan(row, false) : null };
+    });
+  }
+
+  /** The claim transaction failed (nothing was claimed): those entries wait a little rather than spin. */
+  private claimFailed(picked: { lane: string; entry: LaneEntry }[], e: unknown, now: number): void {
+    this.lastError = (e as Error).message;
+    this.emit('sync-error', e as Error);
+    try {
+      this.writes.runNow(() => picked.forEach(({ entry }) => this.outbox.repo.reschedule(entry.id, now + this.policy.baseMs, null, (e as Error).message, false, now)));
+    } catch {
+      // The database itself is failing: the lanes are looked at again at the next change.
+    }
+    for (const { lane } of picked) {
+      this.busy.delete(lane);
+      this.laneChanged(lane);
+    }
+  }
+
+  private sendAll(picked: { lane: string; entry: LaneEntry }[], claims: Claim[]): void {
+    picked.forEach(({ lane }, i) => {
+      const claim = claims[i];
+      if (claim) {
+        this.markInFlight(lane, claim.row.id);
+        this.dispatch(lane, claim.row, claim.plan);
+      } else {
+        // Gone meanwhile (coalesced away, discarded): look at the lane again.
+        this.busy.delete(lane);
+        this.laneChanged(lane);
+      }
+    });
+  }
+
+  /** The scheduler's copy of a claimed entry (the claim is in SQLite already). */
+  private markInFlight(lane: string, id: number): void {
+    const l = this.lanes.get(lane);
+    const e = l?.rows.find((r) => r.id === id);
+    if (!l || !e || e.state === 'in_flight') return;
+    l.counts[e.state]--;
+    this.totals[e.state]--;
+    e.state = 'in_flight';
+    l.counts.in_flight++;
+    this.totals.in_flight++;
+  }
+
+  private isIdle(): boolean {
+    return !this.running || (this.active === 0 && this.ready.size === 0 && this.waiting.size === 0);
+  }
+
+  private checkIdle(): void {
+    if (!this.isIdle()) return;
+    if (this.totals.pending === 0 && this.totals.in_flight === 0) this.doneSinceIdle = 0;
+    for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  private dispatch(lane: string, row: OutboxRow, plan: Plan | null): void {
+    this.active++;
+    const work = this.push(row, plan).then((outcome) => this.finish(lane, row, outcome));
+    this.inflight.add(work);
+    void work.finally(() => this.inflight.delete(work));
+  }
+
+  private async push(row: OutboxRow, plan: Plan | null): Promise<PushOutcome> {
+    try {
+      return row.kind === 'stock' ? await this.stock!.push(row, plan!) : await this.messages!.push(row);
+    } catch (e) {
+      return { type: 'retry', offline: false, status: null, error: (e as Error).message };
+    }
+  }
+
+  /**
+   * An entry came back. The outcomes that arrive in one turn of the event loop are recorded
+   * together: one transaction records them, re-reads nothing it does not have to, and claims the
+   * entries that take the freed slots; then the events, then the new sends.
+   */
+  private finish(lane: string, row: OutboxRow, outcome: PushOutcome): void {
+    this.settling.push({ lane, row, outcome });
+    if (this.settling.length === 1) setImmediate(() => this.settleBatch());
+  }
+
+  private settleBatch(): void {
+    const batch = this.settling;
+    if (batch.length === 0) return;
+    this.settling = [];
+    for (const { lane } of batch) {
+      this.active--;
+      this.busy.delete(lane);
+    }
+    const now = this.clock.now();
+    let picked: { lane: string; entry: LaneEntry }[] = [];
+    let result: { effects: Effect[]; claims: Claim[] };
+    try {
+      result = this.writes.runNow(() => {
+        const effects = batch.map(({ lane, row, outcome }) => {
+          const effect = this.record(row, outcome, now);
+          if (this.running) this.afterOutcome(lane, row.id, effect, now);
+          return effect;
+        });
+        if (this.canSend()) picked = this.pick();
+        return { effects, claims: this.claimAll(picked, now) };
+      });
+    } catch (e) {
+      // Not recorded: the entries stay in flight in SQLite and go again after a restart (same keys).
+      this.lastError = (e as Error).message;
+      this.emit('sync-error', e as Error);
+      for (const p of picked) this.busy.delete(p.lane);
+      if (this.running) for (const { lane } of batch) this.laneChanged(lane);
+      this.checkIdle();
+      return;
+    }
+    batch.forEach(({ row }, i) => this.announce(row, result.effects[i]!));
+    if (!this.running) return this.checkIdle();
+    this.sendAll(picked, result.claims);
+    if (this.listenerCount('progress') > 0) this.emit('progress', this.status());
+    this.pump();
+  }
+
+  /**
+   * The scheduler's copy of the lane after an outcome (what `record` wrote; other changes to the
+   * lane while the entry was out already reloaded it).
+   */
+  private afterOutcome(lane: string, id: number, effect: Effect, now: number): void {
+    const l = this.lanes.get(lane);
+    const e = l?.rows.find((r) => r.id === id);
+    if (!l || !e) return this.setLane(lane, this.outbox.repo.activeOfLane(lane));
+    const rows = effect.type === 'done' ? l.rows.filter((r) => r !== e) : l.rows;
+    if (effect.type !== 'done') {
+      e.state = effect.type === 'conflict' ? 'conflict' : effect.type === 'failed' ? 'failed' : 'pending';
+      if (e.state === 'pending') e.next_attempt_at = effect.type === 'retry' ? now + effect.delayMs : now;
+    }
+    this.setLane(lane, rows);
+  }
+
+  /** Inside the settling transaction: the outcome's writes. */
+  private record(row: OutboxRow, outcome: PushOutcome, now: number): Effect {
+    switch (outcome.type) {
+      case 'done':
+        return { type: 'done', replayed: outcome.replayed, refresh: outcome.commit() };
+      case 'conflict':
+        outcome.commit();
+        return { type: 'conflict' };
+      case 'failed':
+        this.outbox.repo.markFailed(row.id, outcome.status, outcome.error, now);
+        return { type: 'failed', status: outcome.status, error: outcome.error };
+      case 'retry': {
+        if (outcome.offline) {
+          this.outbox.repo.reschedule(row.id, now, null, outcome.error, true, now);
+          return { type: 'offline', error: outcome.error };
+        }
+        if (row.attempts >= this.policy.maxAttempts) {
+          const error = `${outcome.error} (gave up after ${row.attempts} attempts)`;
+          this.outbox.repo.markFailed(row.id, outcome.status, error, now);
+          return { type: 'failed', status: outcome.status, error };
+        }
+        const delayMs = backoffDelay(row.attempts, this.policy, this.random, outcome.retryAfterMs);
+        this.outbox.repo.reschedule(row.id, now + delayMs, outcome.status, outcome.error, false, now);
+        return { type: 'retry', status: outcome.status, error: outcome.error, delayMs };
+      }
+    }
+  }
+
+  /** After the commit: events, and what the outcome asks of the engine. */
+  private announce(row: OutboxRow, effect: Effect): void {
+    switch (effect.type) {
+      case 'done':
+        this.doneSinceIdle++;
+        this.lastSyncAt = this.clock.now();
+        this.emit('synced', { entryId: row.id, kind: row.kind, replayed: effect.replayed });
+        if (effect.refresh && this.puller && this.running && this.onlineValue) {
+          this.puller.refreshStock([effect.refresh]).catch((e: unknown) => this.emit('sync-error', e as Error));
+        }
+        return;
+      case 'conflict':
+        this.emit('conflict', { entryId: row.id, cell: row.cell ?? '' });
+        return;
+      case 'failed':
+        this.emit('failed', { entryId: row.id, status: effect.status, error: effect.error });
+        return;
+      case 'offline':
+        this.goOffline(effect.error);
+        return;
+      case 'retry':
+        this.emit('retry', { entryId: row.id, status: effect.status, error: effect.error, delayMs: effect.delayMs });
+        return;
+    }
+  }
+}

@@ -1,0 +1,432 @@
+import { existsSync } from 'node:fs';
+import type { Writes } from './relaxed-writes.js';
+import type { Db } from '../db/open.js';
+import { brandsRepo } from '../db/repos/brands.js';
+import type { RemoteLocation } from '../db/repos/mirror.js';
+import { type MessagesRepo, messagesRepo } from '../db/repos/messages.js';
+import type { BrandDetail, BrandListEntry } from '../service/brands/brands.js';
+import type { Clock } from '../service/clock.js';
+import { ServiceError } from '../service/errors.js';
+import type { OrderView } from '../service/messages/orders.js';
+import { resolvePack } from '../service/messages/orders.js';
+import type { MessageView } from '../service/messages/views.js';
+import type { Store } from '../service/stock/stores.js';
+import type { User } from '../service/users/users.js';
+import type { ItemView } from '../service/stock/items.js';
+import { type RemoteClient, RemoteError, type RemoteResponse, classifyStatus, parseRetryAfter, serverMessage } from './client.js';
+import type { FileStore } from './message-push.js';
+import type { Outbox } from './outbox.js';
+import { type RetryPolicy, backoffDelay } from './retry.js';
+import { type StockSnapshot, applyStockSnapshot, readStock } from './stock-push.js';
+
+/**
+ * Pull: fetches the remote state and merges it into the MIRROR (the service tables of the
+ * replica). It never touches the outbox, so pending edits survive any pull untouched; the grid
+ * shows mirror + pending intents (read-model.ts).
+ *
+ * How the app learns what changed (the API has no change feed or events, SPEC 6): it polls.
+ * - Stock: each user product's `x-version`. A snapshot is written only when its version is newer
+ *   than the mirror's; an unchanged product costs one GET and no write. A product with a stock
+ *   request on the wire (outcome unknown) is skipped: its own answer (or its 409 re-read) updates
+ *   it. A pass reads at most `stockBatch` products (round robin over the catalogue, cursor kept in
+ *   sync_state), so a 100,000-product catalogue is covered over several polls; new products are
+ *   always read.
+ * - Items: the seller's item ids (GET /users/{id}/items/search); only ids not yet in the mirror
+ *   are read (GET /items/{id}) for their user_product_id.
+ * - Stores, user, brands (list + detail), orders (GET /orders/search?seller=): read whole, they are small.
+ * - Messages: each conversation newest first (mark_as_read=false, so pulling never marks anything
+ *   read on the remote); paging stops at the first page with nothing new or changed. A message
+ *   from the buyer that was not in the mirror is reported as new.
+ * - Attachment files: metadata only; bytes are fetched on demand (attachmentFile).
+ */
+
+export interface PullReport {
+  stores: number;
+  items: { total: number; fetched: number };
+  stock: { read: number; changed: number; skipped: number };
+  brands: number;
+  orders: number;
+  messages: { new: number; updated: number };
+  incoming: MessageView[];
+  durationMs: number;
+}
+
+export class PullError extends Error {
+  constructor(
+    message: string,
+    readonly offline: boolean,
+    readonly status: number | null,
+  ) {
+    super(message);
+    this.name = 'PullError';
+  }
+}
+
+const repos = new WeakMap<Db, MessagesRepo>();
+const messagesOf = (db: Db) => {
+  let r = repos.get(db);
+  if (!r) repos.set(db, (r = messagesRepo(db)));
+  return r;
+};
+
+/**
+ * Writes a message (current shape, SPEC 2.8) of conversation `packKey` into the mirror with its
+ * attachment metadata. The conversation's orders must be in the mirror. Returns what happened.
+ */
+export function writeMessage(outbox: Outbox, view: MessageView, packKey: number): 'new' | 'updated' | 'same' {
+  const pack = resolvePack(messagesOf(outbox.db), packKey);
+  if (!pack) throw new Error(`pull: conversation ${packKey} is not in the mirror`);
+  const before = outbox.mirror.messageState(view.id);
+  const m = view.message_moderation;
+  outbox.mirror.upsertMessage({
+    id: view.id,
+    order_id: pack.orderId,
+    from_user_id: view.from.user_id,
+    to_user_id: view.to.user_id,
+    pack_key: packKey,
+    site_id: view.site_id,
+    client_id: view.client_id,
+    subject: view.subject,
+    text: view.text,
+    date_created: view.message_date.created,
+    date_received: view.message_date.received,
+    date_available: view.message_date.available,
+    date_notified: view.message_date.notified,
+    date_read: view.message_date.read,
+    moderation_status: m.status,
+    moderation_reason: m.reason,
+    moderation_source: m.source,
+    moderation_date: m.moderation_date,
+    conversation_first_message: view.conversation_first_message ? 1 : 0,
+  });
+  (view.message_attachments ?? []).forEach((a, position) =>
+    outbox.mirror.upsertAttachment({
+      id: a.filename,
+      uploader_id: view.from.user_id,
+      site_id: view.site_id,
+      original_filename: a.original_filename,
+      media_type: a.type,
+      size: a.size,
+      potential_security_threat: a.potential_security_threat ? 1 : 0,
+      created_at: Date.parse(a.creation_date),
+      message_id: view.id,
+      position,
+    }),
+  );
+  if (!before) return 'new';
+  const same =
+    before.moderation_status === m.status &&
+    before.date_read === view.message_date.read &&
+    before.date_notified === view.message_date.notified &&
+    before.date_available === view.message_date.available;
+  return same ? 'same' : 'updated';
+}
+
+/** Runs `fn` over `items` with at most `limit` at a time, in order of start. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= items.length) return;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+export interface PullerOptions {
+  sellerId: number;
+  concurrency: number;
+  /** Most user products whose stock one pull reads (new products are always read). */
+  stockBatch: number;
+  files: FileStore;
+  /** Backoff between the attempts of one GET (reads are safe to repeat). */
+  retry: RetryPolicy;
+  /** Attempts of one GET before the pull gives up (default 5). */
+  getAttempts?: number;
+  random?: () => number;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+export class Puller {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly client: RemoteClient,
+    private readonly writes: Writes,
+    private readonly clock: Clock,
+    private readonly options: PullerOptions,
+  ) {}
+
+  /** Waits before attempt `attempt + 1` of a read; false when the pull should give up. */
+  private async pause(attempt: number, retryAfterMs: number | undefined, signal?: AbortSignal): Promise<boolean> {
+    if (attempt >= (this.options.getAttempts ?? 5) || signal?.aborted) return false;
+    await sleep(backoffDelay(attempt, this.options.retry, this.options.random, retryAfterMs), signal);
+    return !signal?.aborted;
+  }
+
+  /** A GET, repeated on transient failures (reads are safe to repeat); offline ends the pull at once. */
+  private async get<T>(path: string, query: Record<string, string | number | undefined> = {}, signal?: AbortSignal): Promise<RemoteResponse<T>> {
+    for (let attempt = 1; ; attempt++) {
+      let res: RemoteResponse<T>;
+      try {
+        res = await this.client.request<T>('GET', path, { query, ...(signal ? { signal } : {}) });
+      } catch (e) {
+        if (!(e instanceof RemoteError)) throw e;
+        if (e.kind === 'transient' && (await this.pause(attempt, undefined, signal))) continue;
+        throw new PullError(`GET ${path}: ${e.message}`, e.kind === 'offline', null);
+      }
+      if (classifyStatus(res.status) === 'transient' && (await this.pause(attempt, parseRetryAfter(res.headers['retry-after'], this.clock.now()), signal))) continue;
+      return res;
+    }
+  }
+
+  private async getOk<T>(path: string, query: Record<string, string | number | undefined> = {}, signal?: AbortSignal): Promise<T> {
+    const res = await this.get<T>(path, query, signal);
+    if (res.status !== 200 || res.body === null) throw new PullError(`GET ${path}: ${serverMessage(res)}`, false, res.status);
+    return res.body;
+  }
+
+  /** Makes sure users exist in the mirror (foreign keys of orders, messages, brand links). */
+  private async ensureUsers(ids: number[], signal?: AbortSignal): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !this.outbox.mirror.userExists(id));
+    const users = await mapLimit(missing, this.options.concurrency, (id) => this.getOk<User & { user_type?: string }>(`/users/${id}`, {}, signal));
+    if (users.length > 0) await this.writes.run(() => users.forEach((u) => this.outbox.mirror.upsertUser(u)));
+  }
+
+  /** Reads and applies the stock of user products; returns how many changed. */
+  async refreshStock(ids: string[], signal?: AbortSignal): Promise<{ read: number; changed: number; skipped: number }> {
+    const snaps = await mapLimit(ids, this.options.concurrency, async (id) => {
+      for (let attempt = 1; ; attempt++) {
+        const s = await readStock(this.client, id, () => this.clock.now(), signal);
+        if ('locations' in s) return { id, snap: s };
+        if (s.type !== 'retry') return { id, snap: null };
+        if (!s.offline && (await this.pause(attempt, s.retryAfterMs, signal))) continue;
+        throw new PullError(`GET stock of ${id}: ${s.error}`, s.offline, s.status);
+      }
+    });
+    return this.writes.run(() => {
+      const wire = this.outbox.repo.productsOnTheWire();
+      let changed = 0;
+      let skipped = 0;
+      for (const { id, snap } of snaps) {
+        if (!snap) continue;
+        if (wire.has(id)) {
+          skipped++;
+          continue;
+        }
+        if (applyStockSnapshot(this.outbox, this.clock, id, snap)) changed++;
+      }
+      return { read: snaps.length, changed, skipped };
+    });
+  }
+
+  async pull(signal?: AbortSignal): Promise<PullReport> {
+    const started = this.clock.now();
+    const me = this.options.sellerId;
+    const user = await this.getOk<User & { user_type?: string }>(`/users/${me}`, {}, signal);
+    await this.writes.run(() => this.outbox.mirror.upsertUser(user));
+
+    // Stores (paged by 50).
+    const stores: Store[] = [];
+    for (let offset = 0; ; ) {
+      const page = await this.getOk<{ paging: { total: number; limit: number }; results: Store[] }>(`/users/${me}/stores/search`, { limit: 50, offset }, signal);
+      stores.push(...page.results);
+      offset += page.results.length;
+      if (page.results.length === 0 || offset >= page.paging.total) break;
+    }
+    await this.writes.run(() => {
+      for (const s of stores) this.outbox.mirror.upsertStore(s);
+      this.outbox.mirror.deleteStoresExcept(String(me), stores.map((s) => s.id));
+    });
+
+    // Items: ids, then the unknown ones (for their user product).
+    const itemIds: string[] = [];
+    for (let offset = 0; ; ) {
+      const page = await this.getOk<{ paging: { total: number }; results: string[] }>(`/users/${me}/items/search`, { limit: 100, offset }, signal);
+      itemIds.push(...page.results);
+      offset += page.results.length;
+      if (page.results.length === 0 || offset >= page.paging.total) break;
+    }
+    const newItems = await mapLimit(
+      itemIds.filter((id) => !this.outbox.mirror.itemExists(id)),
+      this.options.concurrency,
+      (id) => this.getOk<ItemView>(`/items/${encodeURIComponent(id)}`, {}, signal),
+    );
+
+    // Stock: new user products always, then a round-robin window of the known ones.
+    const known = this.outbox.mirror.productIdsOf(me);
+    const knownSet = new Set(known);
+    const fresh = [...new Set(newItems.map((i) => i.user_product_id))].filter((id) => !knownSet.has(id));
+    const window = this.stockWindow(known);
+    const stock = await this.refreshStock([...fresh, ...window], signal);
+    await this.writes.run(() => {
+      for (const i of newItems) {
+        if (!this.outbox.mirror.product(i.user_product_id)) continue;
+        this.outbox.mirror.upsertItem({
+          id: i.id,
+          site_id: i.site_id,
+          title: i.title,
+          seller_id: i.seller_id,
+          category_id: i.category_id,
+          user_product_id: i.user_product_id,
+          price: i.price,
+          base_price: i.base_price,
+          currency_id: i.currency_id,
+          listing_type_id: i.listing_type_id,
+          channels: JSON.stringify(i.channels),
+          official_store_id: i.official_store_id ?? null,
+          available_quantity: i.available_quantity ?? null,
+          date_created: i.date_created,
+        });
+      }
+    });
+
+    const brands = await this.pullBrands(signal);
+    const orders = await this.pullOrders(signal);
+    const messages = await this.pullMessages(signal);
+    await this.writes.run(() => this.outbox.repo.setState('last_pull_at', String(this.clock.now())));
+    return {
+      stores: stores.length,
+      items: { total: itemIds.length, fetched: newItems.length },
+      stock,
+      brands,
+      orders,
+      messages: { new: messages.new, updated: messages.updated },
+      incoming: messages.incoming,
+      durationMs: this.clock.now() - started,
+    };
+  }
+
+  /** The next `stockBatch` known products, round robin (the cursor is the last id read). */
+  private stockWindow(known: string[]): string[] {
+    const batch = this.options.stockBatch;
+    if (known.length <= batch) return known;
+    const cursor = this.outbox.repo.getState('stock_cursor') ?? '';
+    let start = known.findIndex((id) => id > cursor);
+    if (start < 0) start = 0;
+    const window = known.slice(start, start + batch);
+    if (window.length < batch) window.push(...known.slice(0, batch - window.length));
+    this.outbox.repo.setState('stock_cursor', window.at(-1) ?? '');
+    return window;
+  }
+
+  private async pullBrands(signal?: AbortSignal): Promise<number> {
+    const me = this.options.sellerId;
+    const res = await this.get<{ brands?: BrandListEntry[] }>(`/users/${me}/brands`, {}, signal);
+    let list: BrandListEntry[] = [];
+    if (res.status === 200 && res.body && Array.isArray(res.body.brands)) list = res.body.brands;
+    else if (res.status !== 404) throw new PullError(`GET /users/${me}/brands: ${serverMessage(res)}`, false, res.status);
+    const details = await mapLimit(list, this.options.concurrency, (b) => this.getOk<BrandDetail>(`/users/${me}/brands/${b.official_store_id}`, {}, signal));
+    await this.ensureUsers(details.flatMap((d) => d.users.map((u) => u.cust_id)), signal);
+    const repo = brandsRepo(this.outbox.db);
+    await this.writes.run(() => {
+      this.outbox.mirror.deleteBrandsOf(me);
+      list.forEach((b, i) => {
+        const d = details[i]!;
+        this.outbox.mirror.deleteBrand(b.official_store_id);
+        repo.insert({ ...b, boost: d.boost.last_update === null ? null : { is_active: d.boost.is_active, last_update: d.boost.last_update }, users: d.users });
+      });
+    });
+    return list.length;
+  }
+
+  private async pullOrders(signal?: AbortSignal): Promise<number> {
+    const me = this.options.sellerId;
+    const orders: OrderView[] = [];
+    for (let offset = 0; ; ) {
+      const page = await this.getOk<{ paging: { total: number }; results: OrderView[] }>('/orders/search', { seller: me, limit: 100, offset }, signal);
+      orders.push(...page.results);
+      offset += page.results.length;
+      if (page.results.length === 0 || offset >= page.paging.total) break;
+    }
+    await this.ensureUsers(orders.map((o) => o.buyer.id), signal);
+    await this.writes.run(() => {
+      for (const o of orders) {
+        this.outbox.mirror.upsertOrder({
+          id: o.id,
+          pack_id: o.pack_id,
+          seller_id: o.seller.id,
+          buyer_id: o.buyer.id,
+          site_id: o.site_id,
+          status: o.status,
+          logistic_type: o.logistic_type,
+          delivered: o.delivered ? 1 : 0,
+          mediation_in_process: o.mediation_in_process ? 1 : 0,
+          status_date: o.status_date,
+        });
+      }
+    });
+    return orders.length;
+  }
+
+  private async pullMessages(signal?: AbortSignal): Promise<{ new: number; updated: number; incoming: MessageView[] }> {
+    const me = this.options.sellerId;
+    const packs = this.outbox.mirror.packKeysOf(me);
+    const incoming: MessageView[] = [];
+    let created = 0;
+    let updated = 0;
+    await mapLimit(packs, this.options.concurrency, async (pack) => {
+      for (let offset = 0; ; ) {
+        const page = await this.getOk<{ paging: { total: number } | null; messages: MessageView[] }>(
+          `/messages/packs/${pack}/sellers/${me}`,
+          { mark_as_read: 'false', limit: 100, offset },
+          signal,
+        );
+        let changed = 0;
+        await this.writes.run(() => {
+          for (const m of page.messages) {
+            const what = writeMessage(this.outbox, m, pack);
+            if (what === 'new') {
+              created++;
+              changed++;
+              if (m.from.user_id !== me) incoming.push(m);
+            } else if (what === 'updated') {
+              updated++;
+              changed++;
+            }
+          }
+        });
+        offset += page.messages.length;
+        if (changed === 0 || page.messages.length === 0 || offset >= (page.paging?.total ?? 0)) break;
+      }
+    });
+    return { new: created, updated, incoming };
+  }
+
+  /** The local path of an attachment's bytes, downloading them (4.13) the first time. */
+  async attachmentFile(id: string): Promise<string> {
+    const row = this.outbox.mirror.attachmentById(id);
+    if (!row) throw new ServiceError(404, 'not_found', `The attachment with id: ${id} was not found`);
+    if (row.sha256 !== null && existsSync(this.options.files.pathOf(row.sha256))) return this.options.files.pathOf(row.sha256);
+    let res;
+    try {
+      res = await this.client.download(`/messages/attachments/${encodeURIComponent(id)}`, { query: { tag: 'post_sale', site_id: row.site_id } });
+    } catch (e) {
+      throw new ServiceError(503, 'unavailable', `The marketplace cannot be reached: ${(e as Error).message}`);
+    }
+    if (res.statusCode !== 200) {
+      const text = await res.body.text().catch(() => '');
+      let message = `HTTP ${res.statusCode}`;
+      try {
+        message = (JSON.parse(text) as { message?: string }).message ?? message;
+      } catch {
+        // not JSON
+      }
+      throw new ServiceError(res.statusCode >= 500 ? 502 : res.statusCode, 'remote_error', message);
+    }
+    const staged = await this.options.files.stage(res.body);
+    await this.options.files.commit(staged);
+    this.outbox.mirror.setAttachmentSha(id, staged.sha256);
+    return this.options.files.pathOf(staged.sha256);
+  }
+}
+
+export type { StockSnapshot, RemoteLocation };

@@ -1,0 +1,188 @@
+import type { Db } from '../db/open.js';
+import { mirrorRepo } from '../db/repos/mirror.js';
+import type { LocationType } from '../db/repos/stock.js';
+import { type EditableType, type HistoryRow, type OutboxRow, syncRepo } from '../db/repos/sync.js';
+import { type CellRef, cellKey, onTheWire, overlay } from './outbox.js';
+
+/**
+ * What the grid shows. The service tables hold the mirror (last known remote quantity and
+ * version); the outbox holds what the person meant. A cell shows the mirror quantity with every
+ * active intent applied in order (a cell in conflict shows the local count, flagged), so a pull can
+ * overwrite the mirror at any time without touching a pending edit.
+ *
+ * Cell state, most important first: conflict > failed > sending (a request on the wire) > pending > synced.
+ */
+
+export type CellState = 'synced' | 'pending' | 'sending' | 'conflict' | 'failed';
+
+export interface EntryView {
+  id: number;
+  op: 'adjust' | 'count';
+  delta: number | null;
+  quantity: number | null;
+  state: OutboxRow['state'];
+  onTheWire: boolean;
+  attempts: number;
+  nextAttemptAt: number;
+  lastStatus: number | null;
+  lastError: string | null;
+}
+
+export interface CellView {
+  userProductId: string;
+  type: LocationType;
+  /** The store of a seller_warehouse cell; null otherwise. */
+  storeId: string | null;
+  cell: string;
+  /** The mirror: the remote as last known. */
+  remote: { quantity: number | null; version: string | null };
+  /** What the grid shows: remote + intents. */
+  shown: number;
+  state: CellState;
+  editable: boolean;
+  entries: EntryView[];
+  conflict: { entryId: number; base: { version: string | null; quantity: number | null }; local: number; remote: { version: string | null; quantity: number | null } } | null;
+  error: { entryId: number; status: number | null; message: string } | null;
+}
+
+const entryView = (e: OutboxRow): EntryView => ({
+  id: e.id,
+  op: e.op!,
+  delta: e.delta,
+  quantity: e.quantity,
+  state: e.state,
+  onTheWire: onTheWire(e),
+  attempts: e.attempts,
+  nextAttemptAt: e.next_attempt_at,
+  lastStatus: e.last_status,
+  lastError: e.last_error,
+});
+
+function stateOf(entries: OutboxRow[]): CellState {
+  if (entries.some((e) => e.state === 'conflict')) return 'conflict';
+  if (entries.some((e) => e.state === 'failed')) return 'failed';
+  if (entries.some(onTheWire)) return 'sending';
+  return entries.length > 0 ? 'pending' : 'synced';
+}
+
+function buildCell(ref: { userProductId: string; type: LocationType; storeKey: string }, mirrorQuantity: number | null, version: string | null, entries: OutboxRow[]): CellView {
+  const conflict = entries.find((e) => e.state === 'conflict');
+  const failed = entries.find((e) => e.state === 'failed');
+  return {
+    userProductId: ref.userProductId,
+    type: ref.type,
+    storeId: ref.type === 'seller_warehouse' ? ref.storeKey : null,
+    cell: `${ref.userProductId}|${ref.type}|${ref.storeKey}`,
+    remote: { quantity: mirrorQuantity, version },
+    shown: overlay(mirrorQuantity ?? 0, entries),
+    state: stateOf(entries),
+    editable: ref.type !== 'platform_facility',
+    entries: entries.map(entryView),
+    conflict: conflict
+      ? {
+          entryId: conflict.id,
+          base: { version: conflict.base_version, quantity: conflict.base_quantity },
+          local: conflict.quantity ?? 0,
+          remote: { version: conflict.remote_version, quantity: conflict.remote_quantity },
+        }
+      : null,
+    error: failed ? { entryId: failed.id, status: failed.last_status, message: failed.last_error ?? 'failed' } : null,
+  };
+}
+
+/** One cell: mirror, intents, state, conflict. */
+export function cellView(db: Db, ref: CellRef): CellView {
+  const mirror = mirrorRepo(db);
+  const entries = ref.type === 'seller_warehouse' || ref.type === 'selling_address' ? syncRepo(db).activeOfCell(cellKey(ref.userProductId, ref.type, ref.storeKey)) : [];
+  const product = mirror.product(ref.userProductId);
+  return buildCell(ref, mirror.cellQuantity(ref.userProductId, ref.type, ref.storeKey) ?? null, product?.version.toString() ?? null, entries);
+}
+
+export interface GridColumn {
+  key: string;
+  type: LocationType;
+  storeId: string | null;
+  label: string;
+}
+
+export interface GridRow {
+  userProductId: string;
+  title: string | null;
+  version: string;
+  /** Cells by column key (store id, `selling_address`, `platform_facility`); absent where the product has no such location. */
+  cells: Record<string, CellView>;
+}
+
+function gridStatements(db: Db) {
+  return {
+    page: db.prepare<[number, number, number], { id: string; version: string }>(
+      'SELECT id, CAST(version AS TEXT) AS version FROM user_products WHERE user_id = ? ORDER BY id LIMIT ? OFFSET ?',
+    ),
+    total: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM user_products WHERE user_id = ?'),
+    stores: db.prepare<[string], { id: string; description: string }>('SELECT id, description FROM stores WHERE user_id = ? ORDER BY CAST(id AS INTEGER), id'),
+    locations: db.prepare<[string], { user_product_id: string; type: LocationType; store_key: string; quantity: number }>(
+      'SELECT user_product_id, type, store_key, quantity FROM stock_locations WHERE user_product_id IN (SELECT value FROM json_each(?)) ORDER BY user_product_id, position',
+    ),
+    titles: db.prepare<[string], { user_product_id: string; title: string }>(
+      'SELECT user_product_id, min(title) AS title FROM items WHERE user_product_id IN (SELECT value FROM json_each(?)) GROUP BY user_product_id',
+    ),
+  };
+}
+const statements = new WeakMap<Db, ReturnType<typeof gridStatements>>();
+
+function prepared(db: Db) {
+  let s = statements.get(db);
+  if (!s) statements.set(db, (s = gridStatements(db)));
+  return s;
+}
+
+/**
+ * A page of the grid: the seller's user products (by id) × their locations, with intents applied.
+ * Columns: every store of the seller, then selling_address and platform_facility.
+ */
+export function gridRows(db: Db, opts: { sellerId: number; limit?: number; offset?: number }): { total: number; columns: GridColumn[]; rows: GridRow[] } {
+  const s = prepared(db);
+  const limit = Math.max(1, Math.min(opts.limit ?? 100, 1000));
+  const products = s.page.all(opts.sellerId, limit, opts.offset ?? 0);
+  const ids = JSON.stringify(products.map((p) => p.id));
+  const locations = s.locations.all(ids);
+  const titles = new Map(s.titles.all(ids).map((t) => [t.user_product_id, t.title]));
+  const entries = syncRepo(db).activeOfProducts(products.map((p) => p.id));
+  const byCell = new Map<string, OutboxRow[]>();
+  for (const e of entries) {
+    if (e.cell === null) continue;
+    const list = byCell.get(e.cell);
+    if (list) list.push(e);
+    else byCell.set(e.cell, [e]);
+  }
+  const stores = s.stores.all(String(opts.sellerId));
+  const columns: GridColumn[] = [
+    ...stores.map((st) => ({ key: st.id, type: 'seller_warehouse' as const, storeId: st.id, label: st.description })),
+    { key: 'selling_address', type: 'selling_address', storeId: null, label: 'Selling address' },
+    { key: 'platform_facility', type: 'platform_facility', storeId: null, label: 'Platform fulfillment' },
+  ];
+  const rows: GridRow[] = products.map((p) => ({ userProductId: p.id, title: titles.get(p.id) ?? null, version: p.version, cells: {} }));
+  const rowOf = new Map(rows.map((r) => [r.userProductId, r]));
+  const seen = new Set<string>();
+  for (const l of locations) {
+    const key = l.type === 'seller_warehouse' ? l.store_key : l.type;
+    const cell = `${l.user_product_id}|${l.type}|${l.store_key}`;
+    seen.add(cell);
+    const row = rowOf.get(l.user_product_id)!;
+    row.cells[key] = buildCell({ userProductId: l.user_product_id, type: l.type, storeKey: l.store_key }, l.quantity, row.version, byCell.get(cell) ?? []);
+  }
+  // Cells the remote does not have yet (a first edit of a store for this product) still show their intent.
+  for (const [cell, list] of byCell) {
+    if (seen.has(cell)) continue;
+    const e = list[0]!;
+    const row = rowOf.get(e.user_product_id!)!;
+    const type = e.cell_type as EditableType;
+    row.cells[type === 'seller_warehouse' ? e.store_key! : type] = buildCell({ userProductId: e.user_product_id!, type, storeKey: e.store_key ?? '' }, null, row.version, list);
+  }
+  return { total: s.total.get(opts.sellerId)!.n, columns, rows };
+}
+
+/** The history of a cell, newest first. */
+export function history(db: Db, ref: CellRef, limit = 50): HistoryRow[] {
+  return syncRepo(db).historyOf(cellKey(ref.userProductId, ref.type, ref.storeKey), limit);
+}

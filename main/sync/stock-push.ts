@@ -1,0 +1,267 @@
+import type { Writes } from './relaxed-writes.js';
+import type { RemoteLocation } from '../db/repos/mirror.js';
+import type { OutboxRow } from '../db/repos/sync.js';
+import type { Clock } from '../service/clock.js';
+import { MAX_QUANTITY } from '../service/stock/locations.js';
+import { type RemoteClient, RemoteError, type RemoteResponse, classifyStatus, parseRetryAfter, serverMessage } from './client.js';
+import { type Outbox, cellKey, cellOf } from './outbox.js';
+
+/**
+ * Pushing one stock entry: the request is computed from the mirror (the last known remote
+ * state), persisted (`sent_*`) in the same group-commit op as the claim, and sent with the entry's
+ * idempotency key. A transient failure resends exactly that request later (same key: if the first
+ * one was applied, the remote replays its answer). On 409 the stock is read again (new x-version),
+ * the mirror updated, and the entry rebased:
+ * - an adjustment re-applies its delta to the fresh quantity (never a conflict);
+ * - a count is sent as is when the remote quantity of its cell still equals its base quantity
+ *   (a version bump from another cell is not a conflict); otherwise it becomes a conflict holding
+ *   base, local and remote, and waits for the user. A conflict is only ever declared against a
+ *   fresh read of the remote, never against a possibly stale mirror.
+ * An adjustment that would take the remote below 0 (or above the maximum) fails with a message.
+ */
+
+/** Re-reads after 409 before the entry backs off (a very busy cell); each one is a fresh CAS attempt. */
+export const MAX_REBASES = 8;
+/**
+ * A request that has been on the wire, outcome unknown, for longer than this is checked against
+ * the remote before it is resent: idempotency keys live 24 hours on the remote.
+ */
+export const STALE_SENT_MS = 23 * 3600_000;
+
+export interface StockSnapshot {
+  version: bigint;
+  userId: number;
+  locations: RemoteLocation[];
+}
+
+export type Plan =
+  | { type: 'send'; version: bigint; quantity: number }
+  | { type: 'read'; why: 'verify' | 'stale_sent' }
+  | { type: 'conflict'; version: bigint; quantity: number }
+  | { type: 'fail'; message: string };
+
+/**
+ * How a push ended. A final outcome carries its writes (`commit`) instead of making them: the
+ * engine runs them in the same transaction that records the outcome and claims the next entries.
+ */
+export type PushOutcome =
+  /** `commit` marks the entry done (and moves the mirror); it returns a user product to re-read, or null. */
+  | { type: 'done'; replayed: boolean; commit: () => string | null }
+  | { type: 'conflict'; commit: () => void }
+  | { type: 'retry'; offline: boolean; status: number | null; error: string; retryAfterMs?: number }
+  | { type: 'failed'; status: number | null; error: string };
+
+export const retryOutcome = (e: unknown): PushOutcome => {
+  if (e instanceof RemoteError) return { type: 'retry', offline: e.kind === 'offline', status: null, error: e.message };
+  return { type: 'retry', offline: false, status: null, error: e instanceof Error ? e.message : String(e) };
+};
+
+/** The outcome of a non-2xx answer that is not a 409 (handled by the caller). */
+export function answerOutcome(res: RemoteResponse, now: number): PushOutcome {
+  const kind = classifyStatus(res.status);
+  if (kind === 'rejected') return { type: 'failed', status: res.status, error: serverMessage(res) };
+  const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now);
+  const error = kind === 'auth' ? `Authentication failed: ${serverMessage(res)}` : serverMessage(res);
+  return { type: 'retry', offline: false, status: res.status, error, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+}
+
+const locKey = (type: string, storeKey: string) => `${type}|${storeKey}`;
+
+/**
+ * Writes a remote stock snapshot into the mirror when it is newer than what the mirror holds
+ * (versions only go forward), with a "synced from the marketplace" history row for each editable
+ * cell whose remote quantity changed. Call inside a transaction. Returns true when it wrote.
+ */
+export function applyStockSnapshot(outbox: Outbox, clock: Clock, userProductId: string, snap: StockSnapshot): boolean {
+  const current = outbox.mirror.product(userProductId);
+  if (current && snap.version <= current.version) return false;
+  const before = new Map(outbox.mirror.cells(userProductId).map((c) => [locKey(c.type, c.store_key), c.quantity]));
+  outbox.mirror.replaceStock(userProductId, snap.userId, snap.version, snap.locations);
+  if (!current) return true;
+  for (const l of snap.locations) {
+    if (l.type === 'platform_facility') continue;
+    const storeKey = l.type === 'seller_warehouse' ? (l.store_id ?? '') : '';
+    const from = before.get(locKey(l.type, storeKey)) ?? null;
+    if (from === l.quantity) continue;
+    outbox.repo.insertHistory({
+      cell: cellKey(userProductId, l.type, storeKey),
+      user_product_id: userProductId,
+      cell_type: l.type,
+      store_key: storeKey,
+      kind: 'synced',
+      author: 'marketplace',
+      at: clock.now(),
+      from_quantity: from,
+      to_quantity: l.quantity,
+      delta: from === null ? null : l.quantity - from,
+      entry_id: null,
+      ref: null,
+      note: `version ${snap.version}`,
+    });
+  }
+  return true;
+}
+
+/** GET /user-products/{id}/stock as a snapshot, or the outcome that ends the push. */
+export async function readStock(client: RemoteClient, userProductId: string, now: () => number, signal?: AbortSignal): Promise<StockSnapshot | PushOutcome> {
+  let res: RemoteResponse<{ user_id?: number; locations?: RemoteLocation[] }>;
+  try {
+    res = await client.request('GET', `/user-products/${encodeURIComponent(userProductId)}/stock`, signal ? { signal } : {});
+  } catch (e) {
+    return retryOutcome(e);
+  }
+  if (res.status !== 200) return answerOutcome(res, now());
+  const version = res.headers['x-version'];
+  if (typeof version !== 'string' || !/^[0-9]{1,19}$/.test(version) || !res.body || !Array.isArray(res.body.locations)) {
+    return { type: 'retry', offline: false, status: res.status, error: 'The stock answer had no x-version or no locations' };
+  }
+  return { version: BigInt(version), userId: Number(res.body.user_id), locations: res.body.locations };
+}
+
+const isSnapshot = (x: StockSnapshot | PushOutcome): x is StockSnapshot => 'locations' in x;
+
+export class StockPusher {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly client: RemoteClient,
+    private readonly writes: Writes,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * The next request of a claimed entry (call inside the claim's op, with the row just read).
+   * `fresh`: the mirror was just read from the remote, so a mismatch is real.
+   */
+  plan(row: OutboxRow, fresh: boolean): Plan {
+    const now = this.clock.now();
+    if (row.sent_version !== null) {
+      if (now - (row.sent_at ?? now) > STALE_SENT_MS) return { type: 'read', why: 'stale_sent' };
+      return { type: 'send', version: BigInt(row.sent_version), quantity: row.sent_quantity ?? 0 };
+    }
+    const c = cellOf(row);
+    const product = this.outbox.mirror.product(c.userProductId);
+    if (!product) return fresh ? { type: 'fail', message: `User product not found: ${c.userProductId}` } : { type: 'read', why: 'verify' };
+    const remote = this.outbox.mirror.cellQuantity(c.userProductId, c.type, c.storeKey) ?? 0;
+    let target: number;
+    if (row.op === 'adjust') {
+      target = remote + (row.delta ?? 0);
+      if (target < 0 || target > MAX_QUANTITY) {
+        if (!fresh) return { type: 'read', why: 'verify' };
+        return { type: 'fail', message: `The adjustment of ${row.delta} would take the stock ${target < 0 ? 'below 0' : `above ${MAX_QUANTITY}`}: the marketplace has ${remote}` };
+      }
+    } else {
+      if (remote !== row.base_quantity) return fresh ? { type: 'conflict', version: product.version, quantity: remote } : { type: 'read', why: 'verify' };
+      target = row.quantity ?? 0;
+    }
+    this.outbox.repo.setSent(row.id, product.version, target, now);
+    row.sent_version = product.version.toString();
+    row.sent_quantity = target;
+    row.sent_at = now;
+    return { type: 'send', version: product.version, quantity: target };
+  }
+
+  /** Pushes a claimed entry until it is done, in conflict, or must wait (retry) or fail. */
+  async push(row: OutboxRow, first: Plan): Promise<PushOutcome> {
+    let plan = first;
+    let reads = 0;
+    for (;;) {
+      switch (plan.type) {
+        case 'fail':
+          return { type: 'failed', status: null, error: plan.message };
+        case 'conflict': {
+          const { version, quantity } = plan;
+          return { type: 'conflict', commit: () => void this.outbox.repo.markConflict(row.id, version, quantity, this.clock.now()) };
+        }
+        case 'read': {
+          if (++reads > MAX_REBASES) return { type: 'retry', offline: false, status: 409, error: `Version mismatch ${MAX_REBASES} times in a row` };
+          const snap = await readStock(this.client, row.user_product_id!, () => this.clock.now());
+          if (!isSnapshot(snap)) return snap;
+          const why = plan.why;
+          const next = await this.writes.run((): Plan | 'applied' => {
+            applyStockSnapshot(this.outbox, this.clock, row.user_product_id!, snap);
+            if (why === 'stale_sent') {
+              const c = cellOf(row);
+              const cell = snap.locations.find((l) => l.type === c.type && (l.type !== 'seller_warehouse' || l.store_id === c.storeKey));
+              if (snap.version > BigInt(row.sent_version!) && cell?.quantity === row.sent_quantity) return 'applied';
+              this.outbox.repo.clearSent(row.id);
+              row.sent_version = null;
+              row.sent_quantity = null;
+            }
+            return this.plan(row, true);
+          });
+          if (next === 'applied') {
+            const commit = () => {
+              this.outbox.repo.markDone(row.id, { result_version: null, result: 'assumed applied (idempotency key expired)', status: 200 }, this.clock.now());
+              return null;
+            };
+            return { type: 'done', replayed: false, commit };
+          }
+          plan = next;
+          continue;
+        }
+        case 'send': {
+          let res: RemoteResponse<{ locations?: RemoteLocation[] }>;
+          try {
+            res = await this.put(row, plan);
+          } catch (e) {
+            return retryOutcome(e);
+          }
+          const kind = classifyStatus(res.status);
+          if (kind === 'ok') {
+            const sent = plan;
+            const answer = res;
+            return { type: 'done', replayed: res.replayed, commit: () => this.complete(row, sent, answer) };
+          }
+          if (kind !== 'conflict') return answerOutcome(res, this.clock.now());
+          // 409: this request was not applied (a stored success would have been replayed): re-read and rebase.
+          if (++reads > MAX_REBASES) return { type: 'retry', offline: false, status: 409, error: `Version mismatch ${MAX_REBASES} times in a row` };
+          const snap = await readStock(this.client, row.user_product_id!, () => this.clock.now());
+          if (!isSnapshot(snap)) return snap;
+          plan = await this.writes.run(() => {
+            applyStockSnapshot(this.outbox, this.clock, row.user_product_id!, snap);
+            this.outbox.repo.clearSent(row.id);
+            row.sent_version = null;
+            row.sent_quantity = null;
+            return this.plan(row, true);
+          });
+          continue;
+        }
+      }
+    }
+  }
+
+  private put(row: OutboxRow, plan: { version: bigint; quantity: number }) {
+    const c = cellOf(row);
+    const path = `/user-products/${encodeURIComponent(c.userProductId)}/stock/type/${c.type}`;
+    const json = c.type === 'seller_warehouse' ? { locations: [{ store_id: c.storeKey, quantity: plan.quantity }] } : { quantity: plan.quantity };
+    return this.client.request<{ locations?: RemoteLocation[] }>('PUT', path, {
+      json,
+      headers: { 'x-version': plan.version.toString() },
+      idempotencyKey: row.idempotency_key,
+    });
+  }
+
+  /**
+   * A 2xx: the entry is done; the mirror moves to the answer's version when it was at the version
+   * the request was based on (then our change is the only one in between). Otherwise the user
+   * product is returned for a re-read. Runs inside the engine's transaction that settles the entry.
+   */
+  private complete(row: OutboxRow, sent: { version: bigint; quantity: number }, res: RemoteResponse<{ locations?: RemoteLocation[] }>): string | null {
+    const c = cellOf(row);
+    const raw = res.headers['x-version'];
+    const resultVersion = typeof raw === 'string' && /^[0-9]{1,19}$/.test(raw) ? BigInt(raw) : sent.version + 1n;
+    const product = this.outbox.mirror.product(c.userProductId);
+    let refresh: string | null = null;
+    if (product && product.version === sent.version) {
+      // The mirror held the remote at the version the request was based on, and the remote
+      // applied exactly this request on top of it: only this cell changed.
+      const answered = c.type === 'seller_warehouse' ? res.body?.locations?.find((l) => l.type === 'seller_warehouse' && l.store_id === c.storeKey) : undefined;
+      this.outbox.mirror.setCell(c.userProductId, c.type, c.storeKey, answered?.network_node_id ?? null, answered?.quantity ?? sent.quantity);
+      this.outbox.mirror.setVersion(c.userProductId, resultVersion);
+    } else if (!product || product.version < resultVersion) {
+      refresh = c.userProductId;
+    }
+    this.outbox.repo.markDone(row.id, { result_version: resultVersion, result: null, status: res.status }, this.clock.now());
+    return refresh;
+  }
+}

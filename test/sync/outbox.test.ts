@@ -1,0 +1,283 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadFixtures, parseFixtures } from '../../main/fixtures/load.js';
+import type { OutboxRow } from '../../main/db/repos/sync.js';
+import { staticTokenProvider } from '../../main/sync/client.js';
+import { SyncEngine } from '../../main/sync/engine.js';
+import { type CellRef, Outbox, cellKey, overlay } from '../../main/sync/outbox.js';
+import { cellView, gridRows, history } from '../../main/sync/read-model.js';
+import { backoffDelay, DEFAULT_RETRY } from '../../main/sync/retry.js';
+import { demo, demoFixtures } from '../support/fixtures.js';
+import { manualClock } from '../support/messages.js';
+import { type Replica, newReplica } from '../support/sync-harness.js';
+
+/**
+ * The outbox without a network: a replica whose mirror holds the demo marketplace (as a pull
+ * would leave it), an engine in offline mode for the queue-time checks.
+ */
+let replica: Replica;
+let outbox: Outbox;
+let engine: SyncEngine;
+const clock = manualClock('2026-11-20T12:00:00.000Z');
+const termoPalermo: CellRef = { userProductId: demo.userProducts.termo, type: 'seller_warehouse', storeKey: demo.stores.palermo };
+
+beforeEach(() => {
+  replica = newReplica();
+  loadFixtures(replica.db, parseFixtures(demoFixtures()));
+  outbox = new Outbox(replica.db, clock);
+  engine = new SyncEngine({
+    db: replica.db,
+    sellerId: demo.seller.id,
+    baseUrl: 'http://127.0.0.1:9',
+    auth: staticTokenProvider(demo.seller.token, demo.app),
+    mode: 'offline',
+    filesDir: replica.filesDir,
+    clock,
+  });
+});
+afterEach(async () => {
+  await engine.stop();
+  replica.remove();
+});
+
+const active = (c: CellRef = termoPalermo) => outbox.repo.activeOfCell(cellKey(c.userProductId, c.type, c.storeKey));
+const row = (id: number | null) => outbox.repo.byId(id!)!;
+/** Puts an entry on the wire as the worker would (claimed, request persisted). */
+function sendEntry(id: number) {
+  outbox.repo.claim(id, clock.now());
+  outbox.repo.setSent(id, 1n, 99, clock.now());
+}
+
+describe('queueing: one transaction, history, overlay', () => {
+  it('an adjustment writes its entry and its history row, and the grid shows mirror + intent', () => {
+    const r = engine.queueAdjustment({ userProductId: demo.userProducts.termo, type: 'seller_warehouse', storeId: demo.stores.palermo, delta: 5, author: 'ana', ref: 'r1' });
+    expect(r).toMatchObject({ how: 'queued', shown: 17 });
+    expect(row(r.entryId)).toMatchObject({ state: 'pending', op: 'adjust', delta: 5, attempts: 0, kind: 'stock', lane: `up:${demo.userProducts.termo}` });
+    expect(row(r.entryId).idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+    const h = history(replica.db, termoPalermo);
+    expect(h).toHaveLength(1);
+    expect(h[0]).toMatchObject({ kind: 'adjustment', author: 'ana', from_quantity: 12, to_quantity: 17, delta: 5, entry_id: r.entryId, ref: 'r1' });
+    const view = cellView(replica.db, termoPalermo);
+    expect(view).toMatchObject({ remote: { quantity: 12, version: '1' }, shown: 17, state: 'pending' });
+    expect(engine.status()).toMatchObject({ mode: 'offline', online: false });
+  });
+
+  it('a failing queue call leaves nothing behind', () => {
+    expect(() => engine.queueAdjustment({ userProductId: demo.userProducts.termo, type: 'seller_warehouse', storeId: demo.stores.palermo, delta: -13 })).toThrow(
+      'The adjustment of -13 would take the stock below 0 (it shows 12)',
+    );
+    expect(active()).toEqual([]);
+    expect(history(replica.db, termoPalermo)).toEqual([]);
+  });
+
+  it.each([
+    [{ type: 'platform_facility', storeId: undefined, delta: 1 }, 'Stock of type platform_facility is managed by the platform and cannot be edited'],
+    [{ type: 'warehouse', storeId: undefined, delta: 1 }, 'Unknown stock location type: warehouse'],
+    [{ type: 'seller_warehouse', storeId: undefined, delta: 1 }, 'Store cannot be null or empty'],
+    [{ type: 'seller_warehouse', storeId: '99999', delta: 1 }, 'Store not found: 99999'],
+    [{ type: 'seller_warehouse', storeId: demo.stores.otherSellers, delta: 1 }, `Store does not belong to seller: ${demo.stores.otherSellers}`],
+    [{ type: 'seller_warehouse', storeId: demo.stores.showroom, delta: 1 }, 'Store is not configured to be a stock location'],
+    [{ type: 'selling_address', storeId: undefined, delta: 1 }, /cannot hold selling_address and seller_warehouse/],
+    [{ type: 'seller_warehouse', storeId: demo.stores.palermo, delta: 0 }, /non-zero integer/],
+    [{ type: 'seller_warehouse', storeId: demo.stores.palermo, delta: 1.5 }, /non-zero integer/],
+  ])('refuses %j before queueing (%s)', (input, message) => {
+    expect(() => engine.queueAdjustment({ userProductId: demo.userProducts.termo, ...input })).toThrow(message);
+    expect(outbox.repo.activeAll()).toEqual([]);
+  });
+
+  it("refuses another seller's user product and an unknown one", () => {
+    expect(() => engine.queueCount({ userProductId: demo.userProducts.otherSellers, type: 'seller_warehouse', storeId: demo.stores.otherSellers, quantity: 1 })).toThrow(/Access denied/);
+    expect(() => engine.queueCount({ userProductId: 'MLAU999', type: 'selling_address', quantity: 1 })).toThrow('User product not found: MLAU999');
+    expect(() => engine.queueCount({ userProductId: demo.userProducts.mate, type: 'selling_address', quantity: -1 })).toThrow(/A count is an integer/);
+  });
+});
+
+describe('coalescing', () => {
+  const adjust = (delta: number, c = termoPalermo) => outbox.adjust(c, delta);
+  const count = (q: number, c = termoPalermo) => outbox.count(c, q);
+
+  it('adjust + adjust → one adjustment of the sum; summing to 0 removes it', () => {
+    const a = adjust(5);
+    const b = adjust(3);
+    expect(b).toMatchObject({ entryId: a.entryId, how: 'merged', shown: 20 });
+    expect(active().map((e) => e.delta)).toEqual([8]);
+    const c = adjust(-8);
+    expect(c).toMatchObject({ entryId: null, how: 'cancelled', shown: 12 });
+    expect(active()).toEqual([]);
+    // The history keeps every edit the person made.
+    expect(history(replica.db, termoPalermo).map((h) => h.delta)).toEqual([-8, 3, 5]);
+  });
+
+  it('count then adjust → the count with quantity + delta, same base', () => {
+    const c = count(40);
+    const a = adjust(-2);
+    expect(a).toMatchObject({ entryId: c.entryId, how: 'merged', shown: 38 });
+    expect(active()).toMatchObject([{ op: 'count', quantity: 38, base_quantity: 12, base_version: '1' }]);
+  });
+
+  it('adjust then count → the count supersedes the unsent adjustment (its base is the remote, not the adjusted value)', () => {
+    adjust(7);
+    const c = count(30);
+    expect(c).toMatchObject({ how: 'queued', shown: 30 });
+    expect(active()).toMatchObject([{ op: 'count', quantity: 30, base_quantity: 12 }]);
+  });
+
+  it('count then count → the later count keeps the earlier base', () => {
+    const first = count(40);
+    const second = count(45);
+    expect(second).toMatchObject({ entryId: first.entryId, how: 'merged' });
+    expect(active()).toMatchObject([{ op: 'count', quantity: 45, base_quantity: 12 }]);
+  });
+
+  it('never into an entry on the wire: a new entry follows it, and a count after it counts on its effect', () => {
+    const a = adjust(5);
+    sendEntry(a.entryId!);
+    const b = adjust(2);
+    expect(b.how).toBe('queued');
+    expect(b.entryId).not.toBe(a.entryId);
+    const c = count(50);
+    // The adjustment on the wire is not superseded; the count's base includes its +5 and the +2 was dropped.
+    expect(active()).toMatchObject([
+      { id: a.entryId, op: 'adjust', delta: 5 },
+      { op: 'count', quantity: 50, base_quantity: 17, id: c.entryId },
+    ]);
+    // A pending entry whose request already went out once (a transient failure) is on the wire too.
+    outbox.repo.reschedule(a.entryId!, clock.now(), 500, 'boom', false, clock.now());
+    expect(adjust(1, termoPalermo).how).toBe('merged');
+    expect(row(a.entryId).delta).toBe(5);
+  });
+
+  it('other cells never coalesce together', () => {
+    const avellaneda: CellRef = { ...termoPalermo, storeKey: demo.stores.avellaneda };
+    const a = adjust(1);
+    const b = adjust(1, avellaneda);
+    expect(b.entryId).not.toBe(a.entryId);
+  });
+});
+
+describe('conflicts and their resolution', () => {
+  function conflictOf(local: number, remote: number) {
+    const c = outbox.count(termoPalermo, local);
+    outbox.repo.claim(c.entryId!, clock.now());
+    outbox.repo.markConflict(c.entryId!, 3n, remote, clock.now());
+    return c.entryId!;
+  }
+
+  it('a conflict holds base, local and remote and stays visible', () => {
+    const id = conflictOf(40, 15);
+    expect(cellView(replica.db, termoPalermo)).toMatchObject({
+      state: 'conflict',
+      shown: 40,
+      conflict: { entryId: id, base: { quantity: 12, version: '1' }, local: 40, remote: { quantity: 15, version: '3' } },
+    });
+  });
+
+  it('keep mine re-queues the count at the new base', () => {
+    const id = conflictOf(40, 15);
+    engine.resolveConflict(id, { action: 'keep_mine' }, { author: 'ana' });
+    expect(row(id)).toMatchObject({ state: 'pending', op: 'count', quantity: 40, base_quantity: 15, base_version: '3', attempts: 0 });
+    expect(history(replica.db, termoPalermo)[0]).toMatchObject({ kind: 'conflict_resolution', note: 'keep mine', author: 'ana' });
+  });
+
+  it('take theirs drops it; a new count replaces the quantity', () => {
+    const id = conflictOf(40, 15);
+    engine.resolveConflict(id, { action: 'new_count', quantity: 33 });
+    expect(row(id)).toMatchObject({ state: 'pending', quantity: 33, base_quantity: 15 });
+    outbox.repo.claim(id, clock.now());
+    outbox.repo.markConflict(id, 4n, 16, clock.now());
+    engine.resolveConflict(id, { action: 'take_theirs' });
+    expect(outbox.repo.byId(id)).toBeUndefined();
+    expect(() => engine.resolveConflict(id, { action: 'keep_mine' })).toThrow(`Outbox entry ${id} not found`);
+  });
+
+  it('later edits of the cell wait behind the conflict; a count typed on the cell resolves it', () => {
+    const id = conflictOf(40, 15);
+    const a = outbox.adjust(termoPalermo, 2);
+    expect(a.how).toBe('queued');
+    expect(cellView(replica.db, termoPalermo).shown).toBe(42);
+    const c = outbox.count(termoPalermo, 50);
+    // The unsent adjustment is superseded, and the conflict resolved with the new count.
+    expect(c).toMatchObject({ entryId: id, how: 'resolved' });
+    expect(active()).toMatchObject([{ id, state: 'pending', quantity: 50, base_quantity: 15 }]);
+  });
+
+  it('taking theirs corrects the base of a later count that had counted on the dropped one', () => {
+    const id = conflictOf(40, 15);
+    // A count queued while the conflict waited could only come from an entry already on the wire; build it by hand.
+    const later = outbox.repo.insert({ kind: 'stock', lane: `up:${termoPalermo.userProductId}`, idempotency_key: 'k-later', now: clock.now(), user_product_id: termoPalermo.userProductId, cell_type: 'seller_warehouse', store_key: termoPalermo.storeKey, cell: cellKey(termoPalermo.userProductId, 'seller_warehouse', termoPalermo.storeKey), op: 'adjust', delta: 3 });
+    const later2 = outbox.repo.insert({ kind: 'stock', lane: `up:${termoPalermo.userProductId}`, idempotency_key: 'k-later2', now: clock.now(), user_product_id: termoPalermo.userProductId, cell_type: 'seller_warehouse', store_key: termoPalermo.storeKey, cell: cellKey(termoPalermo.userProductId, 'seller_warehouse', termoPalermo.storeKey), op: 'count', quantity: 60, base_quantity: 43 });
+    engine.resolveConflict(id, { action: 'take_theirs' });
+    expect(row(later).delta).toBe(3);
+    expect(row(later2).base_quantity).toBe(18);
+  });
+
+  it('only conflicts can be resolved; entries on the wire cannot be discarded', () => {
+    const a = outbox.adjust(termoPalermo, 1);
+    expect(() => engine.resolveConflict(a.entryId!, { action: 'keep_mine' })).toThrow('is not a conflict');
+    sendEntry(a.entryId!);
+    expect(() => engine.discard(a.entryId!)).toThrow(/being sent/);
+    expect(() => engine.retry(a.entryId!)).toThrow('has not failed');
+  });
+});
+
+describe('failed entries', () => {
+  it('retry reopens (attempts start over), discard removes with a history row', () => {
+    const a = outbox.adjust(termoPalermo, 4);
+    outbox.repo.claim(a.entryId!, clock.now());
+    outbox.repo.markFailed(a.entryId!, 400, 'Store is not configured to be a stock location', clock.now());
+    expect(cellView(replica.db, termoPalermo)).toMatchObject({ state: 'failed', error: { entryId: a.entryId, status: 400, message: 'Store is not configured to be a stock location' } });
+    engine.retry(a.entryId!);
+    expect(row(a.entryId)).toMatchObject({ state: 'pending', attempts: 0, last_error: null });
+    outbox.repo.claim(a.entryId!, clock.now());
+    outbox.repo.markFailed(a.entryId!, 400, 'again', clock.now());
+    engine.discard(a.entryId!, { author: 'ana' });
+    expect(outbox.repo.byId(a.entryId!)).toBeUndefined();
+    expect(history(replica.db, termoPalermo)[0]).toMatchObject({ kind: 'discarded', from_quantity: 16, to_quantity: 12, author: 'ana' });
+  });
+
+  it('a count supersedes a failed adjustment, and replaces (and retries) a failed count', () => {
+    const a = outbox.adjust(termoPalermo, 4);
+    outbox.repo.claim(a.entryId!, clock.now());
+    outbox.repo.markFailed(a.entryId!, 400, 'no', clock.now());
+    const c = outbox.count(termoPalermo, 20);
+    expect(active()).toMatchObject([{ id: c.entryId, op: 'count', quantity: 20, base_quantity: 12 }]);
+    outbox.repo.claim(c.entryId!, clock.now());
+    outbox.repo.markFailed(c.entryId!, 400, 'no', clock.now());
+    const again = outbox.count(termoPalermo, 21);
+    expect(again).toMatchObject({ entryId: c.entryId, how: 'merged' });
+    expect(row(c.entryId)).toMatchObject({ state: 'pending', quantity: 21, attempts: 0 });
+  });
+});
+
+describe('read model', () => {
+  it('gridRows pages the seller user products with every location, intents applied', () => {
+    outbox.adjust(termoPalermo, 3);
+    outbox.count({ userProductId: demo.userProducts.mate, type: 'selling_address', storeKey: '' }, 9);
+    const grid = gridRows(replica.db, { sellerId: demo.seller.id, limit: 2 });
+    expect(grid.total).toBe(5);
+    expect(grid.columns.map((c) => c.key)).toEqual([demo.stores.palermo, demo.stores.avellaneda, demo.stores.showroom, 'selling_address', 'platform_facility']);
+    expect(grid.rows.map((r) => r.userProductId)).toEqual([demo.userProducts.termo, demo.userProducts.mate]);
+    const termo = grid.rows[0]!;
+    expect(termo.title).not.toBeNull();
+    expect(termo.cells[demo.stores.palermo]).toMatchObject({ shown: 15, state: 'pending', remote: { quantity: 12 } });
+    expect(termo.cells[demo.stores.avellaneda]).toMatchObject({ shown: 30, state: 'synced' });
+    expect(termo.cells.platform_facility).toMatchObject({ shown: 8, editable: false });
+    expect(grid.rows[1]!.cells.selling_address).toMatchObject({ shown: 9, state: 'pending', remote: { quantity: 5 } });
+  });
+
+  it('overlay applies intents in order', () => {
+    const e = (op: 'adjust' | 'count', v: number) => ({ op, delta: op === 'adjust' ? v : null, quantity: op === 'count' ? v : null }) as Pick<OutboxRow, 'op' | 'delta' | 'quantity'>;
+    expect(overlay(10, [e('adjust', 2), e('count', 7), e('adjust', -1)])).toBe(6);
+  });
+});
+
+describe('retry policy', () => {
+  it('grows exponentially with jitter, is capped, and never retries before Retry-After', () => {
+    const p = { ...DEFAULT_RETRY, baseMs: 100, maxMs: 1000 };
+    expect(backoffDelay(1, p, () => 0)).toBe(50);
+    expect(backoffDelay(1, p, () => 1)).toBe(100);
+    expect(backoffDelay(3, p, () => 1)).toBe(400);
+    expect(backoffDelay(20, p, () => 1)).toBe(1000);
+    expect(backoffDelay(1, p, () => 0, 5000)).toBe(5000);
+    expect(backoffDelay(1, { ...p, retryAfterCapMs: 2000 }, () => 0, 5000)).toBe(2000);
+  });
+});
