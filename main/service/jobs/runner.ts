@@ -75,12 +75,19 @@ export class JobRunner {
     await this.current;
   }
 
-  /** Runs every job that is due now, then resolves (tests, and shutdown flushes). */
+  /**
+   * Runs every job that is due now, then resolves (tests, and shutdown flushes). A background loop
+   * that a timer starts meanwhile is waited for too, so "drained" means no due job is left and none
+   * is still running.
+   */
   async drain(): Promise<void> {
-    await this.current;
     for (;;) {
+      if (this.running) {
+        await this.current;
+        continue;
+      }
       const ran = await this.runOne();
-      if (!ran) return;
+      if (!ran && !this.running) return;
     }
   }
 
