@@ -1,22 +1,42 @@
-import { mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
 import { FixtureError } from './fixtures/load.js';
-import { startServer } from './http/server.js';
+import { buildNeeded, electronBinary } from './desktop/launch.js';
+import { projectRoot, runWeb } from './web/run.js';
 
 /**
- * `npm start`: the embedded marketplace service on loopback with a persistent local database
- * (demo data the first time), so the app's data survives restarts. The Electron shell and the
- * screens are built on top of this entry.
+ * `npm start`: the desktop app when the Electron binary is installed (building first when the
+ * sources are newer than dist/), else one line saying so and the browser mode on the same data.
  */
 async function main(): Promise<void> {
-  const dataDir = process.env.STOCKROOM_DATA ?? join(homedir(), '.stockroom');
-  mkdirSync(dataDir, { recursive: true });
-  const server = await startServer({ dbFile: join(dataDir, 'stockroom.db'), port: Number(process.env.PORT ?? 8787) });
-  console.log(`Stockroom local service on ${server.url} (data: ${dataDir}); demo token APP_USR-5503910054141466-demo-seller`);
-  const shutdown = () => void server.close().then(() => process.exit(0));
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  const root = projectRoot();
+  const electron = electronBinary(root);
+  if (electron) {
+    if (buildNeeded(root)) {
+      const built = spawnSync('npm', ['run', 'build:app'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+      if (built.status !== 0) process.exit(built.status ?? 1);
+    }
+    const env = { ...process.env };
+    delete env.ELECTRON_RUN_AS_NODE;
+    const child = spawn(electron, [root], { cwd: root, stdio: 'inherit', env });
+    const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+    process.on('SIGINT', forward('SIGINT'));
+    process.on('SIGTERM', forward('SIGTERM'));
+    child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+    return;
+  }
+  const web = await runWeb();
+  console.log(`Electron is not installed on this machine; starting the browser mode at ${web.server.url} (data: ${web.core.dataDir})`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    web.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 }
 
 main().catch((e: unknown) => {

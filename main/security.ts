@@ -1,0 +1,104 @@
+import type { BrowserWindowConstructorOptions } from 'electron';
+
+/**
+ * The security settings of the desktop window, as pure values and functions (no Electron import at
+ * runtime) so that test/desktop/security.test.ts asserts exactly what main/app.ts uses. Electron's
+ * security checklist: https://www.electronjs.org/docs/latest/tutorial/security
+ */
+
+/** The packaged renderer is served from this standard, secure custom scheme (never file://). */
+export const APP_SCHEME = 'app';
+export const APP_HOST = 'stockroom';
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+export const APP_INDEX_URL = `${APP_ORIGIN}/index.html`;
+
+/**
+ * The Content-Security-Policy of every page of the app (Electron window and browser mode): scripts,
+ * styles, fonts and connections only from the app's own origin, no inline script, no eval, no
+ * plugins, no frames, no forms, no <base>. Images may also come from https (brand logos of the
+ * marketplace), data: and blob: (previews of attachments). `dev` adds what the Vite dev server
+ * needs (its inline React refresh preamble and HMR web socket) and is never used for a packaged app.
+ */
+export function contentSecurityPolicy(options: { dev?: { origin: string } } = {}): string {
+  const dev = options.dev;
+  const ws = dev ? dev.origin.replace(/^http/, 'ws') : '';
+  const directives: [string, string][] = [
+    ['default-src', "'none'"],
+    ['script-src', dev ? `'self' 'unsafe-inline' ${dev.origin}` : "'self'"],
+    ['style-src', dev ? "'self' 'unsafe-inline'" : "'self'"],
+    ['img-src', "'self' data: blob: https:"],
+    ['font-src', "'self'"],
+    ['connect-src', dev ? `'self' ${dev.origin} ${ws}` : "'self'"],
+    ['object-src', "'none'"],
+    ['base-uri', "'none'"],
+    ['form-action', "'none'"],
+    ['frame-src', "'none'"],
+    ['frame-ancestors', "'none'"],
+    ['worker-src', "'none'"],
+    ['manifest-src', "'none'"],
+  ];
+  return directives.map(([k, v]) => `${k} ${v}`).join('; ');
+}
+
+/** The window: isolated, sandboxed, no Node in the page, nothing the page does not need. */
+export function windowOptions(o: { preload: string; title?: string }): BrowserWindowConstructorOptions {
+  return {
+    title: o.title ?? 'Stockroom',
+    width: 1280,
+    height: 800,
+    minWidth: 900,
+    minHeight: 560,
+    show: false,
+    backgroundColor: '#f6f7f9',
+    autoHideMenuBar: false,
+    webPreferences: {
+      preload: o.preload,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      enableBlinkFeatures: '',
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+      spellcheck: true,
+      devTools: true,
+    },
+  };
+}
+
+/** `scheme://host[:port]` of a URL (URL.origin is "null" for custom schemes), or null when it does not parse. */
+export function originOf(raw: string): string | null {
+  try {
+    const u = new URL(raw);
+    if (u.host === '') return null;
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether an IPC message comes from the app's own page: the frame's URL must be on the packaged
+ * app origin (app://stockroom) or, in development only, the Vite dev server's origin.
+ */
+export function isAllowedSenderUrl(url: string | undefined | null, allowedOrigins: readonly string[]): boolean {
+  if (typeof url !== 'string' || url === '') return false;
+  const origin = originOf(url);
+  return origin !== null && allowedOrigins.includes(origin);
+}
+
+/** The origins the window may be on: the packaged app, plus the dev server when one is used. */
+export function appOrigins(devServerUrl?: string | undefined): string[] {
+  const dev = devServerUrl ? originOf(devServerUrl) : null;
+  return dev ? [APP_ORIGIN, dev] : [APP_ORIGIN];
+}
+
+/** Permissions the page may get (camera, geolocation, notifications from the page...): none. Notifications are shown by the main process. */
+export function permissionAllowed(_permission: string): boolean {
+  return false;
+}

@@ -1,0 +1,81 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DesktopCore } from '../desktop/core.js';
+import { defaultDataDir } from '../desktop/paths.js';
+import { languageOf } from '../desktop/settings.js';
+import { openWithSystem } from './open-browser.js';
+import { type WebServer, startWebServer } from './server.js';
+
+/** The repository (or installed app) folder: the nearest folder above this file with a package.json. */
+export function projectRoot(from = dirname(fileURLToPath(import.meta.url))): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+export interface WebOptions {
+  port?: number;
+  dataDir?: string;
+  /** Serve the renderer sources through Vite (no build), instead of dist/renderer. */
+  dev?: boolean;
+}
+
+export interface RunningWeb {
+  core: DesktopCore;
+  server: WebServer;
+  close(): Promise<void>;
+}
+
+/** Builds the renderer with Vite when dist/renderer is missing. */
+async function ensureRenderer(root: string): Promise<string> {
+  const dir = join(root, 'dist', 'renderer');
+  if (existsSync(join(dir, 'index.html'))) return dir;
+  const { build } = await import('vite');
+  await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
+  return dir;
+}
+
+/**
+ * The browser mode: the desktop core on the user-data folder, served with the renderer on
+ * 127.0.0.1. Same data folder as the desktop app (one of the two at a time: the folder is locked).
+ */
+export async function runWeb(o: WebOptions = {}): Promise<RunningWeb> {
+  const root = projectRoot();
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  const core = await DesktopCore.open({
+    dataDir: o.dataDir ?? defaultDataDir(),
+    host: { shell: 'browser', openExternal: openWithSystem },
+    language: languageOf(Intl.DateTimeFormat().resolvedOptions().locale),
+    version,
+  });
+  try {
+    let server: WebServer;
+    if (o.dev) {
+      const { createServer } = await import('vite');
+      const vite = await createServer({ configFile: join(root, 'vite.config.ts'), server: { middlewareMode: true, hmr: false }, appType: 'spa', logLevel: 'warn' });
+      const middlewares = (req: IncomingMessage, res: ServerResponse, next: () => void) => vite.middlewares(req, res, next);
+      server = await startWebServer({ core, port: o.port ?? 0, dev: { middlewares } });
+      const close = server.close.bind(server);
+      server.close = async () => {
+        await close();
+        await vite.close();
+      };
+    } else {
+      server = await startWebServer({ core, port: o.port ?? 0, rendererDir: await ensureRenderer(root) });
+    }
+    return {
+      core,
+      server,
+      async close() {
+        await server.close();
+        await core.close();
+      },
+    };
+  } catch (e) {
+    await core.close();
+    throw e;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * The names of the channels and the constants of the wire, without the schemas: this is all the
+ * preload bundles (no zod in the sandboxed preload). The list is checked against the contract at
+ * compile time in both directions, so a channel cannot be added to one and forgotten in the other.
+ */
+import type { Contract } from './contract.js';
+
+/** Prefix of every invoke channel: `stockroom:<area>.<function>`. */
+export const CHANNEL_PREFIX = 'stockroom:';
+/** The one IPC channel events travel on (main → renderer). */
+export const EVENT_CHANNEL = 'stockroom:event';
+
+/** Codes the desktop shell itself answers (service errors keep their own `error` code). */
+export const ERROR_CODES = {
+  badRequest: 'bad_request',
+  forbiddenSender: 'forbidden_sender',
+  unknownChannel: 'unknown_channel',
+  unsupported: 'unsupported',
+  notSignedIn: 'not_signed_in',
+  sessionExpired: 'session_expired',
+  signInAborted: 'sign_in_aborted',
+  localOnly: 'local_only',
+  offline: 'offline',
+  busy: 'busy',
+  internal: 'internal_error',
+} as const;
+
+export const CHANNEL_NAMES = {
+  app: ['info', 'openExternal'],
+  settings: ['get', 'update'],
+  session: ['status', 'signIn', 'cancelSignIn', 'signOut'],
+  stock: ['grid', 'locate', 'rows', 'cell', 'history', 'adjust', 'count', 'resolveConflict', 'stores', 'createListing'],
+  outbox: ['list', 'retry', 'discard'],
+  messages: ['conversations', 'thread', 'send', 'stageFile', 'pickFiles', 'discardFile', 'readAttachment', 'saveAttachment', 'quickReplies', 'saveQuickReplies'],
+  brands: ['list', 'detail'],
+  sync: ['status', 'pullNow'],
+} as const satisfies { [A in keyof Contract]: readonly (keyof Contract[A])[] };
+
+// Every function of the contract is listed, and every listed area exists in the contract.
+type Listed = { [A in keyof typeof CHANNEL_NAMES]: (typeof CHANNEL_NAMES)[A][number] };
+type Unlisted = { [A in keyof Contract]: Exclude<keyof Contract[A], A extends keyof Listed ? Listed[A] : never> }[keyof Contract];
+type UnknownAreas = Exclude<keyof typeof CHANNEL_NAMES, keyof Contract>;
+export const CHANNELS_COMPLETE: [Unlisted | UnknownAreas] extends [never] ? true : { missing: Unlisted | UnknownAreas } = true;
+
+export const channelName = (area: string, fn: string) => `${CHANNEL_PREFIX}${area}.${fn}`;
+
+/** Every channel: area, function and channel name. */
+export const CHANNELS: readonly { area: string; fn: string; channel: string }[] = Object.entries(CHANNEL_NAMES).flatMap(([area, fns]) =>
+  fns.map((fn) => ({ area, fn, channel: channelName(area, fn) })),
+);

@@ -1,0 +1,121 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { StockroomApi } from '../../preload/api.js';
+import type { SyncStatusView } from '../../preload/contract.js';
+import { t, useI18nStore } from '../i18n/index.js';
+import { InboxScreen } from '../inbox/InboxScreen.js';
+import { BrandsScreen } from '../brands/BrandsScreen.js';
+import { SettingsScreen } from '../settings/SettingsScreen.js';
+import { StockTab, createStockStore, useStockActivity } from '../stock/StockTab.js';
+import { StatusBar } from './StatusBar.js';
+import { type Words, wordsFor } from './words.js';
+
+type Tab = 'stock' | 'inbox' | 'brands' | 'settings';
+/** Screens that keep their state while another tab is shown (mounted the first time they are opened). */
+const KEPT: readonly Tab[] = ['inbox', 'stock'];
+
+/**
+ * The frame: the tab bar, the current screen, the status bar. The screens are placeholders showing
+ * real numbers from the API until the screens land; the status bar is the real one (sync status
+ * and its events).
+ */
+export function App({ api }: { api: StockroomApi }) {
+  const [tab, setTab] = useState<Tab>('stock');
+  const [opened, setOpened] = useState<ReadonlySet<Tab>>(() => new Set([tab]));
+  const show = (next: Tab) => {
+    setTab(next);
+    setOpened((o) => (o.has(next) ? o : new Set([...o, next])));
+  };
+  // The app's language lives in the i18n store (renderer/i18n): the settings set it, every screen reads it.
+  const language = useI18nStore((s) => s.language);
+  const setLanguage = useI18nStore((s) => s.setLanguage);
+  const [status, setStatus] = useState<SyncStatusView | null>(null);
+  const [summary, setSummary] = useState<{ products: number; conversations: number; unread: number; brands: number | null } | null>(null);
+  const [refresh, setRefresh] = useState(0);
+  const refreshSummary = useCallback(() => setRefresh((n) => n + 1), []);
+  // The stock screens' state lives for the window (filters, scroll, the focused cell survive a tab switch).
+  const stock = useMemo(() => createStockStore(api), [api]);
+  const stockActivity = useStockActivity(stock);
+
+  useEffect(() => {
+    let live = true;
+    void api.settings.get().then((r) => live && r.ok && setLanguage(r.value.language));
+    void api.sync.status().then((r) => live && r.ok && setStatus(r.value));
+    const offs = [
+      api.subscribe('sync.status', (e) => setStatus(e.status)),
+      api.subscribe('settings.changed', (e) => setLanguage(e.settings.language)),
+      api.subscribe('stock.changed', () => setRefresh((n) => n + 1)),
+      api.subscribe('messages.new', () => setRefresh((n) => n + 1)),
+    ];
+    return () => {
+      live = false;
+      for (const off of offs) off();
+    };
+  }, [api]);
+
+  useEffect(() => {
+    let live = true;
+    void Promise.all([api.stock.grid({ limit: 1 }), api.messages.conversations({ limit: 1 }), api.messages.conversations({ filter: 'unread', limit: 1 }), api.brands.list()]).then(
+      ([grid, all, unread, brands]) => {
+        if (!live) return;
+        setSummary({
+          products: grid.ok ? grid.value.total : 0,
+          conversations: all.ok ? all.value.total : 0,
+          unread: unread.ok ? unread.value.total : 0,
+          brands: brands.ok ? (brands.value.list?.brands.length ?? null) : null,
+        });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, refresh]);
+
+  const words = wordsFor(language);
+  const tabs: [Tab, string][] = [
+    ['stock', words.stock],
+    ['inbox', summary && summary.unread > 0 ? `${words.inbox} (${summary.unread})` : words.inbox],
+    ['brands', words.brands],
+    ['settings', t('frame.settings')],
+  ];
+  return (
+    <div className="frame">
+      <nav className="tab-bar" role="tablist">
+        {tabs.map(([id, label]) => (
+          <button key={id} role="tab" type="button" aria-selected={tab === id} aria-controls={`panel-${id}`} id={`tab-${id}`} onClick={() => show(id)}>
+            {label}
+          </button>
+        ))}
+      </nav>
+      <main className="screen" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === 'brands' ? <BrandsScreen api={api} /> : tab === 'settings' ? <SettingsScreen api={api} /> : KEPT.includes(tab) ? null : <Placeholder tab={tab} words={words} summary={summary} />}
+        {opened.has('stock') ? (
+          <div className="kept-screen" hidden={tab !== 'stock'}>
+            <StockTab store={stock} />
+          </div>
+        ) : null}
+        {opened.has('inbox') ? (
+          <div className="kept-screen" hidden={tab !== 'inbox'}>
+            <InboxScreen api={api} onUnreadChanged={refreshSummary} />
+          </div>
+        ) : null}
+      </main>
+      <StatusBar
+        status={status}
+        words={words}
+        locale={language}
+        activity={stockActivity}
+        onShowConflicts={() => {
+          show('stock');
+          stock.getState().showConflicts();
+        }}
+      />
+    </div>
+  );
+}
+
+function Placeholder({ tab, words, summary }: { tab: Tab; words: Words; summary: { products: number; conversations: number; unread: number; brands: number | null } | null }) {
+  if (!summary) return <p>{words.loading}</p>;
+  if (tab === 'stock') return <p className="summary">{words.products(summary.products)}</p>;
+  if (tab === 'inbox') return <p className="summary">{words.conversations(summary.conversations, summary.unread)}</p>;
+  return <p className="summary">{summary.brands === null ? words.noBrands : words.brandCount(summary.brands)}</p>;
+}

@@ -1,0 +1,19 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import type { StockroomApi } from '../preload/api.js';
+import { createBrowserBridge } from './bridge/browser.js';
+import { takeToken } from './bridge/token.js';
+import { App } from './frame/App.js';
+import { NoToken } from './frame/NoToken.js';
+import './styles.css';
+
+/** `window.stockroom` from the preload in the desktop app; the browser bridge in a plain browser. */
+function pickApi(): StockroomApi | null {
+  if (window.stockroom) return window.stockroom;
+  const token = takeToken(window.location, window.sessionStorage, window.history);
+  return token ? createBrowserBridge({ origin: window.location.origin, token }) : null;
+}
+
+const api = pickApi();
+const root = createRoot(document.getElementById('root')!);
+root.render(<StrictMode>{api ? <App api={api} /> : <NoToken />}</StrictMode>);

@@ -1,0 +1,156 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildNeeded } from '../../main/desktop/launch.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const require = createRequire(import.meta.url);
+const temps: string[] = [];
+const tmp = (prefix: string) => {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(d);
+  return d;
+};
+
+/** Builds dist/ (main, preload, renderer) when it is missing or older than the sources. */
+function ensureBuilt(): void {
+  if (!buildNeeded(root)) return;
+  const r = spawnSync('npm', ['run', 'build:app'], { cwd: root, encoding: 'utf8', shell: process.platform === 'win32' });
+  if (r.status !== 0) throw new Error(`npm run build:app failed:\n${r.stdout}\n${r.stderr}`);
+}
+
+beforeAll(() => {
+  ensureBuilt();
+}, 120_000);
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
+
+describe('packaging (electron-builder --dir with a stand-in Electron)', () => {
+  let resources: string;
+  let files: string[];
+
+  beforeAll(() => {
+    // What TOOLCHAIN.md describes: Electron cannot be downloaded here, so a folder stands in for it.
+    const electronDist = tmp('stockroom-electron-dist-');
+    mkdirSync(join(electronDist, 'resources'));
+    writeFileSync(join(electronDist, 'electron'), '#!/bin/sh\nexit 0\n');
+    chmodSync(join(electronDist, 'electron'), 0o755);
+    writeFileSync(join(electronDist, 'LICENSE'), 'stand-in');
+    writeFileSync(join(electronDist, 'LICENSES.chromium.html'), '<html></html>');
+    const out = tmp('stockroom-release-');
+    const cli = require.resolve('electron-builder/cli.js');
+    const r = spawnSync(process.execPath, [cli, '--dir', '--linux', `-c.electronDist=${electronDist}`, '-c.npmRebuild=false', `-c.directories.output=${out}`], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+    });
+    if (r.status !== 0) throw new Error(`electron-builder failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+    resources = join(out, 'linux-unpacked', 'resources');
+    const asar = require('@electron/asar') as { listPackage(archive: string, options: { isPack: boolean }): string[] };
+    files = asar.listPackage(join(resources, 'app.asar'), { isPack: false }).map((f) => f.replaceAll('\\', '/'));
+  }, 90_000);
+
+  it('puts the main process, the preload, the renderer and the demo data into app.asar', () => {
+    for (const f of ['/package.json', '/dist/main/app.js', '/dist/main/desktop/core.js', '/dist/main/fixtures/demo.json', '/dist/preload/index.cjs', '/dist/renderer/index.html']) {
+      expect(files, f).toContain(f);
+    }
+    expect(files.some((f) => /^\/dist\/renderer\/assets\/index-[\w-]+\.js$/.test(f))).toBe(true);
+    const asar = require('@electron/asar') as { extractFile(archive: string, file: string): Buffer };
+    const pkg = JSON.parse(asar.extractFile(join(resources, 'app.asar'), 'package.json').toString('utf8')) as { main: string };
+    expect(pkg.main).toBe('dist/main/app.js');
+  });
+
+  it("holds better-sqlite3's JavaScript, and its native module unpacked beside the archive", () => {
+    expect(files).toContain('/node_modules/better-sqlite3/lib/index.js');
+    expect(files).toContain('/node_modules/better-sqlite3/package.json');
+    expect(existsSync(join(resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'))).toBe(true);
+    // Not the SQLite sources it was compiled from.
+    expect(files.some((f) => f.startsWith('/node_modules/better-sqlite3/deps/') || f.endsWith('sqlite3.c'))).toBe(false);
+  });
+
+  it('leaves out the sources, the tests and every devDependency', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    for (const dev of Object.keys(pkg.devDependencies)) expect(files, dev).not.toContain(`/node_modules/${dev}`);
+    const own = files.filter((f) => !f.startsWith('/node_modules'));
+    expect(own.filter((f) => f.endsWith('.ts') || /^\/(test|main|renderer|preload|bench|assets|build|\.github)\//.test(f))).toEqual([]);
+    expect(own.filter((f) => !/^\/(dist|package\.json)/.test(f))).toEqual([]);
+    expect(files.some((f) => f.endsWith('.map'))).toBe(false);
+    expect(files.some((f) => f.startsWith('/node_modules/react/'))).toBe(false);
+  });
+});
+
+describe('the configuration for the other platforms', () => {
+  const yml = readFileSync(join(root, 'electron-builder.yml'), 'utf8');
+
+  it('builds a per-user NSIS installer with shortcuts, DMGs for both Mac architectures with a hardened runtime, and an AppImage', () => {
+    expect(yml).toMatch(/win:\s+target:\s+- target: nsis/);
+    expect(yml).toMatch(/perMachine: false/);
+    expect(yml).toMatch(/oneClick: false/);
+    expect(yml).toMatch(/createStartMenuShortcut: true/);
+    expect(yml).toMatch(/- target: dmg\s+arch: \[x64, arm64\]/);
+    expect(yml).toMatch(/hardenedRuntime: true/);
+    expect(yml).toMatch(/entitlements: build\/entitlements\.mac\.plist/);
+    expect(yml).toMatch(/linux:\s+target:\s+- target: AppImage/);
+    expect(yml).toMatch(/npmRebuild: true/);
+    expect(existsSync(join(root, 'build', 'entitlements.mac.plist'))).toBe(true);
+    expect(readFileSync(join(root, 'build', 'entitlements.mac.plist'), 'utf8')).toContain('com.apple.security.cs.allow-jit');
+  });
+
+  it('has PNG icons of 512 and 1024 pixels', () => {
+    for (const [file, size] of [['icon.png', 1024], ['icon-512.png', 512]] as const) {
+      const png = readFileSync(join(root, 'assets', file));
+      expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size, size]);
+    }
+  });
+
+  it('has a workflow for Windows and macOS runners with Node 22', () => {
+    const wf = readFileSync(join(root, '.github', 'workflows', 'installers.yml'), 'utf8');
+    expect(wf).toMatch(/os: \[windows-latest, macos-latest\]/);
+    expect(wf).toMatch(/node-version: 22/);
+    expect(wf).toMatch(/npm ci/);
+    expect(wf).toMatch(/electron-builder --publish never/);
+  });
+});
+
+describe('npm start where Electron is not installed', () => {
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    child?.kill('SIGKILL');
+  });
+
+  it('says so in one line, serves the browser mode, and stops cleanly', async () => {
+    const data = tmp('stockroom-start-');
+    const noElectron = tmp('stockroom-no-electron-');
+    const tsx = require.resolve('tsx/cli');
+    child = spawn(process.execPath, [tsx, 'main/start.ts'], { cwd: root, env: { ...process.env, STOCKROOM_DATA: data, ELECTRON_OVERRIDE_DIST_PATH: noElectron }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+    const end = Date.now() + 30_000;
+    while (!out.includes('\n') && Date.now() < end && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    expect(err).toBe('');
+    const line = out.split('\n')[0]!;
+    expect(line).toMatch(/^Electron is not installed on this machine; starting the browser mode at http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+ \(data: .+\)$/);
+    const url = /(http:\/\/127\.0\.0\.1:\d+)\/#token=([\w-]+)/.exec(line)!;
+    const page = await fetch(`${url[1]}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+    expect(await page.text()).toMatch(/<div id="root"><\/div>/);
+    const status = await fetch(`${url[1]}/bridge/sync.status`, { method: 'POST', headers: { authorization: `Bearer ${url[2]}` } });
+    expect(await status.json()).toMatchObject({ ok: true, value: { mode: 'local-only' } });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(out.trim().split('\n')).toHaveLength(1);
+    const exited = new Promise<number | null>((r) => child!.once('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    // The data folder was released (no lock left behind) and the database is there.
+    expect(existsSync(join(data, 'stockroom.lock'))).toBe(false);
+    expect(existsSync(join(data, 'stockroom.db'))).toBe(true);
+  }, 60_000);
+});

@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_EXTERNAL_HOSTS, externalUrlAllowed } from '../../main/desktop/external.js';
+import { menuTemplate } from '../../main/menu.js';
+import { APP_INDEX_URL, APP_ORIGIN, appOrigins, contentSecurityPolicy, isAllowedSenderUrl, originOf, permissionAllowed, windowOptions } from '../../main/security.js';
+
+const directives = (csp: string) => new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k!, v]));
+
+describe('the window (Electron security checklist)', () => {
+  const prefs = windowOptions({ preload: '/app/dist/preload/index.cjs' }).webPreferences!;
+
+  it('isolates the page: context isolation and the sandbox on, Node integration off everywhere', () => {
+    expect(prefs.contextIsolation).toBe(true);
+    expect(prefs.sandbox).toBe(true);
+    expect(prefs.nodeIntegration).toBe(false);
+    expect(prefs.nodeIntegrationInWorker).toBe(false);
+    expect(prefs.nodeIntegrationInSubFrames).toBe(false);
+    expect(prefs.preload).toBe('/app/dist/preload/index.cjs');
+  });
+
+  it('keeps web security on and every risky feature off', () => {
+    expect(prefs.webSecurity).toBe(true);
+    expect(prefs.allowRunningInsecureContent).toBe(false);
+    expect(prefs.experimentalFeatures).toBe(false);
+    expect(prefs.enableBlinkFeatures).toBe('');
+    expect(prefs.webviewTag).toBe(false);
+    expect(prefs.navigateOnDragDrop).toBe(false);
+  });
+
+  it('is what main/app.ts creates the window with', () => {
+    const app = readFileSync(new URL('../../main/app.ts', import.meta.url), 'utf8');
+    expect(app).toMatch(/new BrowserWindow\(\{ \.\.\.windowOptions\(\{ preload: preloadFile \}\)/);
+    // Navigation and new windows are denied for every web contents.
+    expect(app).toMatch(/'will-navigate', \(event, url\) => \{\s*\/\/[^\n]*\n\s*event\.preventDefault\(\);/);
+    expect(app).toMatch(/setWindowOpenHandler\(\(\{ url \}\) => \{\s*openOutside\(url\);\s*return \{ action: 'deny' \};/);
+    expect(app).toMatch(/'will-attach-webview', \(event\) => event\.preventDefault\(\)/);
+    expect(app).toMatch(/setPermissionRequestHandler/);
+    expect(app).toMatch(/'Content-Security-Policy': \[csp\]/);
+    expect(app).toMatch(/requestSingleInstanceLock\(\)/);
+    // No other place opens a BrowserWindow or loads remote content.
+    expect(app.match(/new BrowserWindow/g)).toHaveLength(1);
+    expect(app).not.toMatch(/nodeIntegration:\s*true|contextIsolation:\s*false|sandbox:\s*false|webSecurity:\s*false/);
+  });
+});
+
+describe('Content-Security-Policy', () => {
+  const csp = contentSecurityPolicy();
+  const d = directives(csp);
+
+  it('allows scripts, styles and connections from the app itself only: no inline script, no eval, no remote code', () => {
+    expect(d.get('default-src')).toEqual(["'none'"]);
+    expect(d.get('script-src')).toEqual(["'self'"]);
+    expect(d.get('style-src')).toEqual(["'self'"]);
+    expect(d.get('connect-src')).toEqual(["'self'"]);
+    expect(d.get('font-src')).toEqual(["'self'"]);
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|wasm-unsafe-eval|\*/);
+  });
+
+  it('forbids plugins, frames, forms, <base> and workers; images only from the app, data:, blob: and https', () => {
+    for (const k of ['object-src', 'base-uri', 'form-action', 'frame-src', 'frame-ancestors', 'worker-src', 'manifest-src']) expect(d.get(k)).toEqual(["'none'"]);
+    expect(d.get('img-src')).toEqual(["'self'", 'data:', 'blob:', 'https:']);
+  });
+
+  it('relaxes only for the dev server, and only towards it', () => {
+    const dev = directives(contentSecurityPolicy({ dev: { origin: 'http://localhost:5173' } }));
+    expect(dev.get('script-src')).toEqual(["'self'", "'unsafe-inline'", 'http://localhost:5173']);
+    expect(dev.get('connect-src')).toEqual(["'self'", 'http://localhost:5173', 'ws://localhost:5173']);
+    expect(dev.get('object-src')).toEqual(["'none'"]);
+  });
+});
+
+describe('IPC senders', () => {
+  it('accepts the packaged app origin only (and the dev server when used)', () => {
+    expect(APP_ORIGIN).toBe('app://stockroom');
+    expect(isAllowedSenderUrl(APP_INDEX_URL, appOrigins())).toBe(true);
+    expect(isAllowedSenderUrl('app://stockroom/some/route?x=1', appOrigins())).toBe(true);
+    for (const url of ['app://stockroom.evil/', 'app://evil/', 'file:///C:/app/index.html', 'https://stockroom/', 'about:blank', '', 'not a url']) {
+      expect(isAllowedSenderUrl(url, appOrigins())).toBe(false);
+    }
+    expect(isAllowedSenderUrl(undefined, appOrigins())).toBe(false);
+    expect(originOf('app://stockroom/index.html')).toBe('app://stockroom');
+  });
+
+  it('grants the page no permission (camera, geolocation, notifications...)', () => {
+    for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen']) expect(permissionAllowed(p)).toBe(false);
+  });
+});
+
+describe('shell.openExternal allow-list', () => {
+  const policy = { hosts: DEFAULT_EXTERNAL_HOSTS, origins: ['http://127.0.0.1:8787'] };
+
+  it('opens https links to allowed hosts and their subdomains', () => {
+    expect(externalUrlAllowed('https://example.com/tienda/aurora', policy)).toBe(true);
+    expect(externalUrlAllowed('https://www.example.com/x', policy)).toBe(true);
+  });
+
+  it('refuses other schemes, hosts that only look alike, credentials in the URL and plain http', () => {
+    for (const url of [
+      'http://example.com/',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'smb://example.com/share',
+      'https://example.com.evil.net/',
+      'https://evilexample.com/',
+      'https://user:pass@example.com/',
+      'https://example.com@evil.net/',
+      'ms-settings:',
+      'not a url',
+    ]) {
+      expect(externalUrlAllowed(url, policy), url).toBe(false);
+    }
+  });
+
+  it("allows the configured marketplace's own origin (its sign-in page), also as http on loopback only", () => {
+    expect(externalUrlAllowed('http://127.0.0.1:8787/authorization?client_id=1', policy)).toBe(true);
+    expect(externalUrlAllowed('http://127.0.0.1:9999/authorization', policy)).toBe(false);
+    expect(externalUrlAllowed('http://192.168.0.10:8787/authorization', { hosts: [], origins: ['http://192.168.0.10:8787'] })).toBe(false);
+    expect(externalUrlAllowed('https://api.market.test/authorization', { hosts: [], origins: ['https://api.market.test'] })).toBe(true);
+  });
+});
+
+describe('application menu', () => {
+  const roles = (items: ReturnType<typeof menuTemplate>): string[] =>
+    items.flatMap((i) => [...(i.role ? [i.role] : []), ...(Array.isArray(i.submenu) ? roles(i.submenu) : [])]);
+
+  it('has the usual roles on every platform, and the app menu on macOS', () => {
+    const win = roles(menuTemplate({ isMac: false, appName: 'Stockroom', dev: false, openDataFolder: () => undefined }));
+    expect(win).toEqual(expect.arrayContaining(['fileMenu', 'quit', 'editMenu', 'reload', 'zoomIn', 'zoomOut', 'resetZoom', 'togglefullscreen', 'windowMenu', 'help', 'about']));
+    expect(win).not.toContain('toggleDevTools');
+    const mac = roles(menuTemplate({ isMac: true, appName: 'Stockroom', dev: true, openDataFolder: () => undefined }));
+    expect(mac).toEqual(expect.arrayContaining(['about', 'hide', 'hideOthers', 'unhide', 'quit', 'close', 'toggleDevTools']));
+  });
+});

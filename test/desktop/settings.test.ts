@@ -1,0 +1,90 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SettingsStore, defaultSettings, languageOf } from '../../main/desktop/settings.js';
+import { defaultDataDir } from '../../main/desktop/paths.js';
+import { loadWindowState, restoreBounds, saveWindowState } from '../../main/window-state.js';
+import type { Cipher } from '../../main/sync/auth/index.js';
+
+const dirs: string[] = [];
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'stockroom-settings-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A cipher that really changes the bytes (XOR), so a plain token in the file would show. */
+const xor: Cipher = {
+  encrypt: (s) => Buffer.from(Buffer.from(s, 'utf8').map((b) => b ^ 0x5a)),
+  decrypt: (b) => Buffer.from(b.map((x) => x ^ 0x5a)).toString('utf8'),
+};
+
+describe('settings', () => {
+  it('start local-only the first time, and persist every change', async () => {
+    const dir = tmp();
+    const store = await SettingsStore.open(dir, xor, defaultSettings('pt-BR'));
+    expect(store.get()).toEqual({ mode: 'local-only', baseUrl: null, applicationId: null, userId: null, language: 'pt-BR' });
+    await store.update({ baseUrl: 'https://api.market.test', applicationId: 42, userId: 7, mode: 'online', accessToken: 'APP_USR-secret-token' });
+    const again = await SettingsStore.open(dir, xor);
+    expect(again.get()).toEqual({ mode: 'online', baseUrl: 'https://api.market.test', applicationId: 42, userId: 7, language: 'pt-BR' });
+    expect(again.accessToken()).toBe('APP_USR-secret-token');
+    expect(readFileSync(join(dir, 'settings.json'), 'utf8')).not.toContain('secret');
+    await again.update({ accessToken: null });
+    expect((await SettingsStore.open(dir, xor)).accessToken()).toBeNull();
+  });
+
+  it('are written atomically: no temporary file is left, and a broken file means the defaults', async () => {
+    const dir = tmp();
+    const store = await SettingsStore.open(dir, xor);
+    for (let i = 0; i < 5; i++) await store.update({ language: i % 2 ? 'en' : 'es' });
+    expect(readdirSync(dir)).toEqual(['settings.json']);
+    writeFileSync(join(dir, 'settings.json'), '{"version": 1, "mode": "onl');
+    expect((await SettingsStore.open(dir, xor)).get().mode).toBe('local-only');
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ version: 1, mode: 'sideways' }));
+    expect((await SettingsStore.open(dir, xor)).get().mode).toBe('local-only');
+  });
+
+  it('drop a token that cannot be decrypted (another keychain) instead of failing', async () => {
+    const dir = tmp();
+    await (await SettingsStore.open(dir, xor)).update({ accessToken: 'APP_USR-x-token' });
+    const broken: Cipher = { encrypt: xor.encrypt, decrypt: () => Promise.reject(new Error('wrong key')) };
+    const store = await SettingsStore.open(dir, broken);
+    expect(store.accessToken()).toBeNull();
+  });
+
+  it('pick the language from the system locale', () => {
+    expect(languageOf('pt-BR')).toBe('pt-BR');
+    expect(languageOf('en-US')).toBe('en');
+    expect(languageOf('es-AR')).toBe('es');
+    expect(languageOf(undefined)).toBe('es');
+  });
+
+  it('live in the same user-data folder as Electron uses', () => {
+    expect(defaultDataDir({}, 'linux', '/home/ana')).toBe('/home/ana/.config/Stockroom');
+    expect(defaultDataDir({ XDG_CONFIG_HOME: '/x' }, 'linux', '/home/ana')).toBe('/x/Stockroom');
+    expect(defaultDataDir({}, 'darwin', '/Users/ana')).toBe('/Users/ana/Library/Application Support/Stockroom');
+    expect(defaultDataDir({ APPDATA: 'C:\\Users\\ana\\AppData\\Roaming' }, 'win32', 'C:\\Users\\ana')).toContain('Stockroom');
+    expect(defaultDataDir({ STOCKROOM_DATA: '/data' }, 'linux', '/home/ana')).toBe('/data');
+  });
+});
+
+describe('window state', () => {
+  const screen = [{ x: 0, y: 0, width: 1920, height: 1040 }];
+
+  it('is saved and restored when it fits a display', () => {
+    const file = join(tmp(), 'window-state.json');
+    saveWindowState(file, { x: 100, y: 80, width: 1200, height: 800, maximized: true });
+    expect(restoreBounds(loadWindowState(file), screen)).toEqual({ x: 100, y: 80, width: 1200, height: 800, maximized: true });
+  });
+
+  it('is ignored when the display it was on is gone, and clamped to a smaller one', () => {
+    expect(restoreBounds({ x: 2500, y: 100, width: 1200, height: 800, maximized: false }, screen)).toBeNull();
+    expect(restoreBounds({ x: 1800, y: 10, width: 3000, height: 2000, maximized: false }, screen)).toEqual({ x: 0, y: 0, width: 1920, height: 1040, maximized: false });
+    expect(restoreBounds(null, screen)).toBeNull();
+    expect(loadWindowState('/nonexistent/window-state.json')).toBeNull();
+  });
+});
