@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // Tests start real servers and child processes; two cores, so keep parallelism modest.
     pool: 'forks',
     maxWorkers: 2,

@@ -1,6 +1,8 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { benchMessages } from './messages.js';
 import { benchStock } from './stock.js';
+import { benchSync } from './sync.js';
+import { benchUi } from './ui.js';
 import { type Row, printTable, verdict } from './lib/report.js';
 
 /**
@@ -12,6 +14,8 @@ async function main(): Promise<void> {
   const sections: [string, () => Promise<Row[]>][] = [
     ['stock', benchStock],
     ['messages', benchMessages],
+    ['sync', benchSync],
+    ['ui', benchUi],
   ];
   const rows: Row[] = [];
   for (const [name, run] of sections) {

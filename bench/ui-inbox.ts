@@ -1,0 +1,154 @@
+/**
+ * Inbox figures in real headless Chromium through the browser mode (the real core, the bridge, the
+ * React screen): an inbox of 2,000 conversations of 50 messages each, seeded straight into the
+ * browser mode's SQLite file before the core opens it. Measured in the page: from the click on a
+ * conversation to the frame where its 50 messages are on screen (the bridge call, the service's
+ * read with mark-as-read, the render).
+ *
+ * Called by bench/ui.ts (`benchUi`); alone: `npx tsx bench/ui-inbox.ts`.
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from '../main/db/open.js';
+import { DEMO_FIXTURES, loadFixtures, readFixtureFile } from '../main/fixtures/load.js';
+import { DB_FILE } from '../main/desktop/profile.js';
+import { startBrowserApp } from '../test/e2e/support/browser.js';
+import { type Row, percentile, printTable } from './lib/report.js';
+
+const SELLER = 1780493260;
+const BUYER = 1780493262;
+const FIRST_ORDER = 3_000_000_000_001;
+
+/**
+ * The demo data plus `conversations` orders of the demo seller, each with `perConversation`
+ * messages alternating buyer / seller, clean, read, one minute apart; the newest conversation has
+ * the highest order id. One transaction of prepared inserts (about a second for 100,000 rows).
+ */
+export function seedInbox(dataDir: string, conversations: number, perConversation: number): void {
+  const db = openDatabase(join(dataDir, DB_FILE));
+  try {
+    loadFixtures(db, readFixtureFile(DEMO_FIXTURES));
+    const order = db.prepare(
+      `INSERT INTO orders (id, pack_id, seller_id, buyer_id, site_id, status, logistic_type, delivered, mediation_in_process, status_date)
+       VALUES (?, NULL, ?, ?, 'MLA', 'paid', 'cross_docking', 1, 0, ?)`,
+    );
+    const message = db.prepare(
+      `INSERT INTO messages (id, order_id, from_user_id, to_user_id, pack_key, site_id, client_id, subject, text,
+         date_created, date_received, date_available, date_notified, date_read,
+         moderation_status, moderation_reason, moderation_source, moderation_date, conversation_first_message, text_hash, seq)
+       VALUES (?, ?, ?, ?, ?, 'MLA', NULL, NULL, ?, ?, ?, ?, ?, ?, 'clean', NULL, 'online', ?, ?, NULL, ?)`,
+    );
+    let seq = (db.prepare('SELECT coalesce(max(seq), 0) AS n FROM messages').get() as { n: number }).n;
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    db.transaction(() => {
+      for (let c = 0; c < conversations; c++) {
+        const id = FIRST_ORDER + c;
+        const base = start + c * perConversation * 60_000;
+        order.run(id, SELLER, BUYER, new Date(base).toISOString());
+        for (let m = 0; m < perConversation; m++) {
+          const fromBuyer = m % 2 === 0;
+          const at = new Date(base + m * 60_000).toISOString();
+          const text = fromBuyer ? `Consulta ${m + 1} de la venta ${id}: ¿cuándo llega el pedido?` : `Respuesta ${m + 1}: sale mañana por la mañana, te aviso con el seguimiento.`;
+          message.run(randomBytes(16).toString('hex'), id, fromBuyer ? BUYER : SELLER, fromBuyer ? SELLER : BUYER, id, text, at, at, at, at, at, at, m === 0 ? 1 : 0, ++seq);
+        }
+      }
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Runs in the page (kept as source text: the bundler that runs this file would otherwise add
+ * helpers the page does not have): clicks a conversation and resolves with the milliseconds until
+ * the frame after its messages are on screen.
+ */
+const OPEN_AND_WAIT = `function (order, expected) {
+  return new Promise(function (resolve, reject) {
+    var button = document.querySelector('button.conversation[data-pack="' + order + '"]');
+    if (!button) return reject(new Error('no conversation ' + order + ' on the page'));
+    var done = false;
+    function ready() {
+      var shown = document.querySelectorAll('.thread ol.messages li.message').length;
+      var current = document.querySelector('button.conversation[data-pack="' + order + '"][aria-current="true"]');
+      return shown === expected && current;
+    }
+    var observer = new MutationObserver(function () {
+      if (done || !ready()) return;
+      done = true;
+      observer.disconnect();
+      clearTimeout(timer);
+      var inDom = performance.now() - t0;
+      // The messages are in the document: the frame that shows them is the next one.
+      requestAnimationFrame(function () { setTimeout(function () { resolve([performance.now() - t0, inDom]); }, 0); });
+    });
+    observer.observe(document.body, { childList: true, subtree: true, attributes: true });
+    var timer = setTimeout(function () { observer.disconnect(); reject(new Error('conversation ' + order + ' not shown after 10 s')); }, 10000);
+    var t0 = performance.now();
+    button.click();
+  });
+}`;
+
+export interface InboxBenchOptions {
+  conversations?: number;
+  perConversation?: number;
+  /** Conversations opened and timed. */
+  samples?: number;
+}
+
+export async function benchInbox(o: InboxBenchOptions = {}): Promise<Row[]> {
+  const conversations = o.conversations ?? 2000;
+  const perConversation = o.perConversation ?? 50;
+  const samples = o.samples ?? 30;
+  let seedMs = 0;
+  const app = await startBrowserApp({
+    prepare: (dir) => {
+      const t0 = performance.now();
+      seedInbox(dir, conversations, perConversation);
+      seedMs = performance.now() - t0;
+    },
+  });
+  try {
+    const page = app.page;
+    const listStart = performance.now();
+    await page.getByRole('tab', { name: /Inbox/ }).click();
+    const nav = page.getByRole('navigation', { name: 'Conversations' });
+    await nav.getByRole('button', { name: /Order 3000000002000/ }).waitFor({ timeout: 60_000 });
+    const listMs = performance.now() - listStart;
+
+    const times: number[] = [];
+    const domTimes: number[] = [];
+    // Alternate between the conversations of the first page (every open is a new thread).
+    for (let i = 0; i < samples + 3; i++) {
+      const order = FIRST_ORDER + conversations - 1 - (i % 40);
+      const [ms, inDom] = (await page.evaluate(`(${OPEN_AND_WAIT})(${order}, ${Math.min(perConversation, 50)})`)) as [number, number];
+      // The first opens warm up the page, the bridge and SQLite's cache.
+      if (i >= 3) {
+        times.push(ms);
+        domTimes.push(inDom);
+      }
+    }
+    times.sort((a, b) => a - b);
+    domTimes.sort((a, b) => a - b);
+    const note = `${conversations.toLocaleString('en')} conversations × ${perConversation} messages, Chromium, browser mode`;
+    return [
+      { section: 'ui-inbox', name: 'open a conversation (click → 50 messages painted), median', value: percentile(times, 50), unit: 'ms', limit: { max: 100, unit: 'ms' }, note },
+      { section: 'ui-inbox', name: 'open a conversation, p95', value: percentile(times, 95), unit: 'ms', limit: { max: 100, unit: 'ms' } },
+      { section: 'ui-inbox', name: 'open a conversation, click → messages in the document, median', value: percentile(domTimes, 50), unit: 'ms', note: 'before the paint' },
+      { section: 'ui-inbox', name: 'first page of the conversation list on screen', value: listMs, unit: 'ms', note: 'tab click → list painted' },
+      { section: 'ui-inbox', name: 'seed the database directly', value: seedMs, unit: 'ms', note: `${(conversations * perConversation).toLocaleString('en')} messages, one transaction` },
+    ];
+  } finally {
+    await app.close();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  benchInbox()
+    .then((rows) => printTable(rows))
+    .catch((e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,168 @@
+import { useId, useMemo, useRef } from 'react';
+import { useI18n } from '../i18n/index.js';
+import { type Segment, checkComposer, segments, warningsByReason } from './compose.js';
+import { useInbox, useInboxActions } from './context.js';
+import { DraftFiles } from './DropZone.js';
+import { QuickReplies } from './QuickReplies.js';
+import { BUYER_MAX_MESSAGE_LENGTH, SELLER_MAX_MESSAGE_LENGTH } from './rules.js';
+import { blockedText, failureText, warningText } from './words.js';
+
+export interface ComposerProps {
+  packId: number;
+  /** Why sending is blocked (SPEC 7.6), or null: a blocked composer says why and is disabled. */
+  blocked: string | null;
+  /** Who writes: a seller has 350 characters, a buyer 3,500 (the thread's answer may say otherwise). */
+  role?: 'seller' | 'buyer';
+  max?: number;
+}
+
+/**
+ * The reply box: a live counter against the limit, the characters the marketplace would refuse
+ * highlighted in place (a layer under the transparent text area) and listed in words, the
+ * moderation warnings of the same rules as the server, the files, the quick replies, and Send
+ * (Ctrl+Enter). Sending works offline: the answer is "queued" and the thread shows it until sent.
+ */
+export function Composer({ packId, blocked, role = 'seller', max }: ComposerProps) {
+  const i = useI18n();
+  const { t } = i;
+  const id = useId();
+  const actions = useInboxActions();
+  const text = useInbox((s) => s.drafts[packId]?.text ?? '');
+  const files = useInbox((s) => s.drafts[packId]?.files);
+  const sending = useInbox((s) => s.sending[packId] ?? IDLE);
+  const backdrop = useRef<HTMLDivElement>(null);
+  const limit = max ?? (role === 'buyer' ? BUYER_MAX_MESSAGE_LENGTH : SELLER_MAX_MESSAGE_LENGTH);
+  const check = useMemo(() => checkComposer(text, limit), [text, limit]);
+  const parts: Segment[] = useMemo(() => segments(text, check.unsupported), [text, check.unsupported]);
+  const warnings = useMemo(() => warningsByReason(check.warnings), [check.warnings]);
+  const filesBusy = (files ?? []).some((f) => f.state === 'reading' || f.state === 'staging');
+  const disabled = blocked !== null;
+  const canSend = !disabled && check.sendable && !filesBusy && sending.status !== 'sending';
+
+  const send = () => {
+    if (canSend) void actions.send(packId);
+  };
+
+  const problemsId = `${id}-problems`;
+  const counterId = `${id}-counter`;
+  return (
+    <section className="composer" aria-label={t('composer.label')} data-blocked={disabled}>
+      {blocked ? (
+        <p className="blocked" role="note">
+          <span aria-hidden="true">⊘ </span>
+          {blockedText(i, blocked)}
+        </p>
+      ) : null}
+      <label htmlFor={id} className="visually-hidden">
+        {t('composer.label')}
+      </label>
+      <div className="composer-field">
+        <div className="composer-backdrop" ref={backdrop} aria-hidden="true" data-testid="composer-highlight">
+          {parts.map((p, n) => (p.refused ? <mark key={n}>{p.text}</mark> : <span key={n}>{p.text}</span>))}
+          {'\n'}
+        </div>
+        <textarea
+          id={id}
+          value={text}
+          rows={4}
+          disabled={disabled}
+          placeholder={t('composer.placeholder')}
+          aria-describedby={`${counterId} ${problemsId}`}
+          aria-invalid={check.unsupported.length > 0 || check.over > 0}
+          onChange={(e) => actions.setText(packId, e.target.value)}
+          onScroll={(e) => {
+            if (backdrop.current) backdrop.current.scrollTop = e.currentTarget.scrollTop;
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+              e.preventDefault();
+              send();
+            }
+          }}
+        />
+      </div>
+      <div className="composer-status">
+        <span id={counterId} className="counter" data-over={check.over > 0} aria-label={t('composer.counterLabel', { length: check.length, max: limit })}>
+          {check.over > 0 ? <span aria-hidden="true">⚠ </span> : null}
+          {t('composer.counter', { length: check.length, max: limit })}
+        </span>
+        <span className="shortcut">{t('composer.shortcut')}</span>
+      </div>
+      <div id={problemsId} className="composer-problems" aria-live="polite">
+        {check.over > 0 ? (
+          <p className="problem too-long">
+            <span aria-hidden="true">✕ </span>
+            {t('composer.tooLong', { count: check.over, max: limit })}
+          </p>
+        ) : null}
+        {check.unsupported.length > 0 ? (
+          <p className="problem unsupported">
+            <span aria-hidden="true">✕ </span>
+            {t('composer.unsupported', {
+              count: check.unsupported.length,
+              chars: i.formatList([...new Set(check.unsupported.map((u) => `${u.char} (${u.codePoint})`))]),
+            })}
+          </p>
+        ) : null}
+        {warnings.length > 0 ? (
+          <div className="warnings" role="group" aria-label={t('composer.warnings')}>
+            <ul>
+              {warnings.map((w) => (
+                <li key={`${w.reason}-${w.index}`} className="warning" data-reason={w.reason}>
+                  <span aria-hidden="true">⚠ </span>
+                  {warningText(i, w.reason, w.match)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </div>
+      <DraftFiles packId={packId} disabled={disabled} />
+      <div className="composer-actions">
+        <QuickReplies packId={packId} disabled={disabled} text={text} />
+        <button type="button" className="primary send" disabled={!canSend} onClick={send}>
+          {sending.status === 'sending' ? t('composer.sending') : t('composer.send')}
+        </button>
+      </div>
+      <SendState packId={packId} />
+    </section>
+  );
+}
+
+const IDLE = { status: 'idle' } as const;
+
+function SendState({ packId }: { packId: number }) {
+  const i = useI18n();
+  const { t } = i;
+  const actions = useInboxActions();
+  const s = useInbox((st) => st.sending[packId] ?? IDLE);
+  // Once the open thread holds nothing queued any more, "queued" is old news (the message shows as sent).
+  const queuedInThread = useInbox((st) => (st.thread.packId === packId && st.thread.view ? st.thread.view.queued.length : null));
+  if (s.status === 'sent')
+    return (
+      <p className="send-state sent" role="status">
+        <span aria-hidden="true">✓ </span>
+        {t('composer.sent')}
+      </p>
+    );
+  if (s.status === 'queued' && queuedInThread !== 0)
+    return (
+      <p className="send-state queued" role="status">
+        <span aria-hidden="true">◷ </span>
+        {t('composer.queued')}
+      </p>
+    );
+  if (s.status === 'failed')
+    return (
+      <div className="send-state failed" role="alert">
+        <p>
+          <span aria-hidden="true">✕ </span>
+          {t('composer.sendFailed', { reason: failureText(i, s.error.message, s.error.cause) })}
+        </p>
+        <button type="button" onClick={() => void actions.send(packId)}>
+          {t('thread.retry')}
+        </button>
+      </div>
+    );
+  return null;
+}

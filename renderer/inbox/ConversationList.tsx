@@ -1,0 +1,131 @@
+import { type KeyboardEvent, memo } from 'react';
+import type { ConversationView } from '../../preload/contract.js';
+import { useI18n } from '../i18n/index.js';
+import { useInbox, useInboxActions } from './context.js';
+import type { Filter } from './store.js';
+import { buyerName, ordersText } from './words.js';
+
+const FILTERS: Filter[] = ['all', 'unread', 'to_reply'];
+
+/** Arrow keys move between the conversations (Tab leaves the list; Enter or Space opens one). */
+function moveFocus(e: KeyboardEvent<HTMLUListElement>) {
+  if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
+  const buttons = Array.from(e.currentTarget.querySelectorAll<HTMLButtonElement>('button.conversation'));
+  if (buttons.length === 0) return;
+  const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+  const next = e.key === 'Home' ? 0 : e.key === 'End' ? buttons.length - 1 : e.key === 'ArrowDown' ? Math.min(buttons.length - 1, at + 1) : Math.max(0, at - 1);
+  e.preventDefault();
+  buttons[next]?.focus();
+}
+
+export function ConversationList() {
+  const i = useI18n();
+  const { t } = i;
+  const filter = useInbox((s) => s.filter);
+  const list = useInbox((s) => s.list);
+  const selected = useInbox((s) => s.selected?.packId ?? null);
+  const actions = useInboxActions();
+
+  return (
+    <nav className="inbox-list" aria-label={t('inbox.list')}>
+      <div className="filters" role="group" aria-label={t('inbox.filters')}>
+        {FILTERS.map((f) => (
+          <button key={f} type="button" aria-pressed={filter === f} onClick={() => void actions.setFilter(f)}>
+            {t(`inbox.filter.${f}`)}
+          </button>
+        ))}
+      </div>
+      {list.status === 'loading' || list.status === 'idle' ? (
+        <p className="state loading" role="status">
+          {t('common.loading')}
+        </p>
+      ) : list.status === 'error' ? (
+        <div className="state error" role="alert">
+          <p>
+            <span aria-hidden="true">⚠ </span>
+            {t('common.error', { message: list.error?.message ?? '' })}
+          </p>
+          <button type="button" onClick={() => void actions.loadList()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : list.conversations.length === 0 ? (
+        <p className="state empty">{t(`inbox.empty.${filter}`)}</p>
+      ) : (
+        <>
+          <p className="count" aria-live="polite">
+            {t('inbox.count', { count: list.total })}
+          </p>
+          <ul className="conversations" onKeyDown={moveFocus}>
+            {list.conversations.map((c) => (
+              <li key={c.packId}>
+                <ConversationItem conversation={c} current={c.packId === selected} onOpen={actions.open} />
+              </li>
+            ))}
+          </ul>
+          {list.conversations.length < list.total ? (
+            <button type="button" className="more" disabled={list.loadingMore} onClick={() => void actions.loadMore()}>
+              {list.loadingMore ? t('common.loading') : t('inbox.more')}
+            </button>
+          ) : null}
+        </>
+      )}
+    </nav>
+  );
+}
+
+/** One row; memoized, so opening a conversation re-renders the two rows that change, not the page. */
+const ConversationItem = memo(function ConversationItem({ conversation: c, current, onOpen }: { conversation: ConversationView; current: boolean; onOpen: (c: ConversationView) => Promise<void> }) {
+  const i = useI18n();
+  const { t } = i;
+  const last = c.lastMessage;
+  return (
+    <button type="button" className="conversation" aria-current={current ? 'true' : undefined} data-pack={c.packId} onClick={() => void onOpen(c)}>
+      <span className="line">
+        <strong className="buyer">{buyerName(i, c.buyer)}</strong>
+        {last ? (
+          <time dateTime={last.date} title={i.formatDate(last.date)}>
+            {i.formatRelative(last.date)}
+          </time>
+        ) : null}
+      </span>
+      <span className="orders">{ordersText(i, c.orderIds)}</span>
+      <span className="preview">
+        {last ? (
+          <>
+            {last.fromSeller ? `${t('inbox.you')}: ` : ''}
+            {last.text}
+          </>
+        ) : (
+          t('inbox.noMessages')
+        )}
+      </span>
+      <span className="badges">
+        {c.unread > 0 ? (
+          <span className="badge unread">
+            <span aria-hidden="true">● </span>
+            {t('inbox.unread', { count: c.unread })}
+          </span>
+        ) : null}
+        {c.needsReply ? (
+          <span className="badge to-reply">
+            <span aria-hidden="true">↩ </span>
+            {t('inbox.toReply')}
+          </span>
+        ) : null}
+        {c.queued > 0 ? (
+          <span className="badge queued">
+            <span aria-hidden="true">◷ </span>
+            {t('inbox.queuedCount', { count: c.queued })}
+          </span>
+        ) : null}
+        {c.blocked ? (
+          <span className="badge blocked">
+            <span aria-hidden="true">⊘ </span>
+            {t('inbox.blockedShort')}
+          </span>
+        ) : null}
+      </span>
+    </button>
+  );
+});

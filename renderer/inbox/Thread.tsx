@@ -1,0 +1,252 @@
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { AttachmentView, ConversationView, MessageView, QueuedMessageView } from '../../preload/contract.js';
+import { useI18n } from '../i18n/index.js';
+import { useInbox, useInboxActions, useInboxApi } from './context.js';
+import { buyerName, failureText, moderationStatus, reasonText } from './words.js';
+
+/** The messages of the open conversation, oldest at the top, then what still waits in the outbox. */
+export function Thread({ conversation }: { conversation: ConversationView }) {
+  const i = useI18n();
+  const { t } = i;
+  const thread = useInbox((s) => s.thread);
+  const actions = useInboxActions();
+  const end = useRef<HTMLDivElement>(null);
+  const view = thread.view;
+  const newest = view?.messages[0]?.id;
+  const queued = view?.queued.length ?? 0;
+
+  // Show the newest message when a conversation opens or a message arrives (not when older ones load).
+  useLayoutEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [conversation.packId, newest, queued]);
+
+  if (thread.status === 'loading' || thread.status === 'idle' || (thread.status === 'ready' && !view)) {
+    return (
+      <p className="state loading" role="status">
+        {t('common.loading')}
+      </p>
+    );
+  }
+  if (thread.status === 'error' || !view) {
+    return (
+      <div className="state error" role="alert">
+        <p>
+          <span aria-hidden="true">⚠ </span>
+          {t('common.error', { message: thread.error?.message ?? '' })}
+        </p>
+        <button type="button" onClick={() => void actions.open(conversation)}>
+          {t('common.retry')}
+        </button>
+      </div>
+    );
+  }
+  const total = view.paging?.total ?? view.messages.length;
+  const messages = [...view.messages].reverse();
+  return (
+    <div className="thread">
+      {view.messages.length < total ? (
+        <button type="button" className="older" disabled={thread.loadingOlder} onClick={() => void actions.loadOlder()}>
+          {thread.loadingOlder ? t('common.loading') : t('thread.older')}
+        </button>
+      ) : null}
+      {messages.length === 0 && view.queued.length === 0 ? <p className="state empty">{t('thread.empty')}</p> : null}
+      <ol className="messages" aria-label={t('thread.messages')}>
+        {messages.map((m) => (
+          <Message key={m.id} message={m} conversation={conversation} />
+        ))}
+        {view.queued.map((q) => (
+          <Queued key={`q${q.entryId}`} entry={q} />
+        ))}
+      </ol>
+      <div ref={end} />
+    </div>
+  );
+}
+
+const Message = memo(function Message({ message: m, conversation }: { message: MessageView; conversation: ConversationView }) {
+  const i = useI18n();
+  const { t } = i;
+  const own = m.from.user_id !== conversation.buyer.id;
+  const status = moderationStatus(i, m.message_moderation.status);
+  const rejected = m.message_moderation.status === 'rejected';
+  return (
+    <li className={`message ${own ? 'own' : 'theirs'}`} data-id={m.id} data-moderation={m.message_moderation.status}>
+      <p className="meta">
+        <span className="who">{own ? t('thread.fromYou') : t('thread.fromBuyer', { buyer: buyerName(i, conversation.buyer) })}</span>{' '}
+        <time dateTime={m.message_date.created}>{i.formatDate(m.message_date.created)}</time>
+      </p>
+      <p className="text">{m.text}</p>
+      {m.message_attachments && m.message_attachments.length > 0 ? (
+        <ul className="attachments" aria-label={t('thread.attachments')}>
+          {m.message_attachments.map((a) => (
+            <li key={a.filename}>
+              <Attachment attachment={a} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {own ? (
+        <p className="state-line">
+          <span className={`moderation ${m.message_moderation.status}`}>
+            <span aria-hidden="true">{status.icon} </span>
+            {status.text}
+          </span>
+          {!rejected ? (
+            <span className="read">
+              {' · '}
+              {m.message_date.read ? t('thread.readAt', { date: i.formatDate(m.message_date.read) }) : t('thread.notRead')}
+            </span>
+          ) : null}
+        </p>
+      ) : null}
+      {own && rejected ? (
+        <p className="rejection" role="note">
+          <strong>{t('thread.rejected')}</strong> {reasonText(i, m.message_moderation.reason)}
+        </p>
+      ) : null}
+    </li>
+  );
+});
+
+function Queued({ entry: q }: { entry: QueuedMessageView }) {
+  const i = useI18n();
+  const { t } = i;
+  const actions = useInboxActions();
+  const failed = q.state === 'failed' || q.state === 'conflict';
+  return (
+    <li className={`message own queued ${q.state}`} data-entry={q.entryId} data-state={q.state}>
+      <p className="meta">
+        <span className="who">{t('thread.fromYou')}</span> <time dateTime={new Date(q.createdAt).toISOString()}>{i.formatDate(q.createdAt)}</time>
+      </p>
+      <p className="text">{q.text}</p>
+      {q.files.length > 0 ? (
+        <ul className="attachments" aria-label={t('thread.attachments')}>
+          {q.files.map((f, n) => (
+            <li key={n}>
+              <span aria-hidden="true">▤ </span>
+              {f}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <p className="state-line" role={failed ? 'alert' : undefined}>
+        {q.state === 'pending' ? (
+          <>
+            <span aria-hidden="true">◷ </span>
+            {t('thread.queued')}
+          </>
+        ) : q.state === 'in_flight' ? (
+          <>
+            <span aria-hidden="true">↗ </span>
+            {t('thread.sending')}
+          </>
+        ) : (
+          <>
+            <span aria-hidden="true">✕ </span>
+            {q.lastError ? t(q.state === 'conflict' ? 'thread.conflict' : 'thread.failed', { reason: failureText(i, q.lastError) }) : t('thread.failedNoReason')}
+          </>
+        )}
+      </p>
+      {failed ? (
+        <p className="actions">
+          <button type="button" onClick={() => void actions.retry(q.entryId)}>
+            {t('thread.retry')}
+          </button>{' '}
+          <button type="button" onClick={() => void actions.discard(q.entryId)}>
+            {t('thread.discard')}
+          </button>
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+/** Bytes of a Blob part (a copy on a plain ArrayBuffer, as Blob's types want). */
+const blobOf = (bytes: Uint8Array, type: string) => new Blob([new Uint8Array(bytes)], { type });
+
+/** An attachment: images previewed (bytes through the API, never a path), other files saved through the main process. */
+function Attachment({ attachment: a }: { attachment: AttachmentView }) {
+  const i = useI18n();
+  const { t } = i;
+  const api = useInboxApi();
+  const actions = useInboxActions();
+  const image = a.type.startsWith('image/') && !a.potential_security_threat;
+  const [preview, setPreview] = useState<{ url: string | null; error: string | null }>({ url: null, error: null });
+
+  useEffect(() => {
+    if (!image) return;
+    let live = true;
+    let url: string | null = null;
+    void api.messages.readAttachment({ attachmentId: a.filename }).then((r) => {
+      if (!live) return;
+      if (r.ok) {
+        url = URL.createObjectURL(blobOf(r.value.bytes, r.value.type));
+        setPreview({ url, error: null });
+      } else setPreview({ url: null, error: r.error.message });
+    });
+    return () => {
+      live = false;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [api, a.filename, image]);
+
+  const save = async () => {
+    const r = await api.messages.saveAttachment({ attachmentId: a.filename });
+    if (r.ok) {
+      actions.setNotice({ kind: 'info', text: r.value.saved && r.value.path ? t('thread.attachmentSaved', { path: r.value.path }) : t('thread.attachmentNotSaved') });
+      return;
+    }
+    if (r.error.code !== 'unsupported') {
+      actions.setNotice({ kind: 'error', text: r.error.message });
+      return;
+    }
+    // The browser mode has no save dialog in the main process: the browser's own download saves the bytes.
+    const bytes = await api.messages.readAttachment({ attachmentId: a.filename });
+    if (!bytes.ok) {
+      actions.setNotice({ kind: 'error', text: bytes.error.message });
+      return;
+    }
+    const url = URL.createObjectURL(blobOf(bytes.value.bytes, 'application/octet-stream'));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = a.original_filename;
+    link.rel = 'noopener';
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+
+  const label = t('thread.attachment', { name: a.original_filename, size: i.formatBytes(a.size) });
+  return (
+    <figure className="attachment" data-type={a.type}>
+      {image ? (
+        preview.url ? (
+          <img src={preview.url} alt={t('thread.preview', { name: a.original_filename })} />
+        ) : preview.error ? (
+          <p className="error">{t('thread.attachmentError', { name: a.original_filename, message: preview.error })}</p>
+        ) : (
+          <p className="loading">{t('thread.attachmentLoading', { name: a.original_filename })}</p>
+        )
+      ) : null}
+      <figcaption>
+        <span aria-hidden="true">▤ </span>
+        {label}
+        {a.potential_security_threat ? (
+          <span className="threat">
+            {' '}
+            <span aria-hidden="true">⚠ </span>
+            {t('thread.attachmentThreat')}
+          </span>
+        ) : (
+          <>
+            {' '}
+            <button type="button" onClick={() => void save()}>
+              {t('thread.attachmentSave', { name: a.original_filename })}
+            </button>
+          </>
+        )}
+      </figcaption>
+    </figure>
+  );
+}

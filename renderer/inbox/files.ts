@@ -1,0 +1,55 @@
+/**
+ * The attachment rules checked on drop, before any byte is read (SPEC 7.6 and 8): 25 MB per file,
+ * 25 files per message, no path separators or control characters in the name, a name of 1-255
+ * characters, no empty file. The server checks the same again on send.
+ */
+
+export const MAX_FILE_BYTES = 25 * 1024 * 1024;
+export const MAX_FILES = 25;
+export const MAX_NAME_LENGTH = 255;
+
+export type RefusalReason = 'tooBig' | 'empty' | 'tooMany' | 'badName' | 'controlName' | 'longName' | 'emptyName' | 'duplicate';
+
+export interface Refusal {
+  name: string;
+  reason: RefusalReason;
+}
+
+export interface FileLike {
+  name: string;
+  size: number;
+}
+
+/** Why a file's name is refused, or null. */
+export function nameProblem(name: string): RefusalReason | null {
+  if (/[/\\]/.test(name)) return 'badName';
+  if (name.trim() === '') return 'emptyName';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'controlName';
+  if ([...name].length > MAX_NAME_LENGTH) return 'longName';
+  return null;
+}
+
+/**
+ * Splits dropped files into accepted and refused, given how many are already attached. Files are
+ * taken in order until the message holds MAX_FILES; each later one is refused as `tooMany`. The same
+ * name and size as a file already attached is refused as a duplicate (a double drop).
+ */
+export function admitFiles<F extends FileLike>(already: readonly FileLike[], dropped: readonly F[]): { accepted: F[]; refused: Refusal[] } {
+  const accepted: F[] = [];
+  const refused: Refusal[] = [];
+  const held = [...already];
+  for (const f of dropped) {
+    const bad = nameProblem(f.name);
+    if (bad) refused.push({ name: f.name, reason: bad });
+    else if (f.size > MAX_FILE_BYTES) refused.push({ name: f.name, reason: 'tooBig' });
+    else if (f.size === 0) refused.push({ name: f.name, reason: 'empty' });
+    else if (held.some((h) => h.name === f.name && h.size === f.size)) refused.push({ name: f.name, reason: 'duplicate' });
+    else if (held.length >= MAX_FILES) refused.push({ name: f.name, reason: 'tooMany' });
+    else {
+      accepted.push(f);
+      held.push(f);
+    }
+  }
+  return { accepted, refused };
+}

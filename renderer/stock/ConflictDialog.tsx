@@ -1,0 +1,136 @@
+/**
+ * A count that met a different marketplace value: base, mine and theirs side by side, and three
+ * choices — keep my count, use the marketplace's, or enter a new count.
+ */
+import { useEffect, useState } from 'react';
+import type { CellView } from '../../preload/contract.js';
+import { Modal } from './Modal.js';
+import { parseEdit } from './parse.js';
+import { columnLabel, findRow, useStock, useStockStore } from './store.js';
+import { useStockWords } from './words.js';
+
+export function ConflictDialog() {
+  const store = useStockStore();
+  const w = useStockWords();
+  const address = useStock((s) => s.conflict);
+  const pages = useStock((s) => s.pages);
+  const allColumns = useStock((s) => s.allColumns);
+  const [fresh, setFresh] = useState<CellView | null>(null);
+  const [mode, setMode] = useState<'choose' | 'new'>('choose');
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const located = address ? findRow({ pages }, address.userProductId) : null;
+  const column = address ? allColumns.find((c) => c.key === address.column) : undefined;
+  const cell = fresh ?? (located && column ? located.row.cells[column.key] : undefined);
+
+  // The latest view of the cell (with the times of the count and of the marketplace's change).
+  useEffect(() => {
+    if (!address || !column) return;
+    let live = true;
+    void store
+      .getState()
+      .api.stock.cell({ userProductId: address.userProductId, type: column.type, ...(column.storeId ? { storeId: column.storeId } : {}) })
+      .then((r) => live && r.ok && setFresh(r.value));
+    return () => {
+      live = false;
+    };
+  }, [store, address, column]);
+
+  if (!address || !column) return null;
+  const close = () => store.getState().closeConflict();
+  const product = located?.row.title ?? address.userProductId;
+  const title = w.t('conflict.title', { column: columnLabel(column, w.t), product });
+  const c = cell?.conflict;
+  if (!cell || !c) {
+    return (
+      <Modal title={title} onClose={close}>
+        <p>{w.t('conflict.gone')}</p>
+        <div className="modal-actions">
+          <button type="button" onClick={close}>
+            {w.t('close')}
+          </button>
+        </div>
+      </Modal>
+    );
+  }
+  const n = (q: number | null) => (q === null ? w.t('conflict.unknown') : w.formatNumber(q));
+  const text1 =
+    c.countedAt && c.seenAt
+      ? w.t('conflict.text', { local: n(c.local), countedAt: w.formatDate(c.countedAt, 'time'), base: n(c.base.quantity), remote: n(c.remote.quantity), seenAt: w.formatDate(c.seenAt, 'time') })
+      : w.t('conflict.textNoTime', { local: n(c.local), base: n(c.base.quantity), remote: n(c.remote.quantity) });
+
+  const resolve = async (resolution: Parameters<ReturnType<typeof store.getState>['resolveConflict']>[1]) => {
+    setBusy(true);
+    setError(null);
+    const e = await store.getState().resolveConflict(c.entryId, resolution);
+    setBusy(false);
+    if (e) setError(w.t('conflict.failed', { message: e.message }));
+  };
+  const saveNew = () => {
+    const edit = parseEdit(text);
+    if (edit.kind !== 'count') {
+      setError(w.t(edit.kind === 'adjust' ? 'edit.negative' : edit.kind === 'error' && edit.reason === 'range' ? 'edit.range' : 'edit.bad'));
+      return;
+    }
+    void resolve({ action: 'new_count', quantity: edit.quantity });
+  };
+
+  return (
+    <Modal title={title} onClose={close} describedBy="conflict-text" className="conflict-dialog">
+      <p id="conflict-text">{text1}</p>
+      <dl className="conflict-values">
+        <div>
+          <dt>{w.t('conflict.base')}</dt>
+          <dd>{n(c.base.quantity)}</dd>
+        </div>
+        <div>
+          <dt>{w.t('conflict.local')}</dt>
+          <dd>{n(c.local)}</dd>
+        </div>
+        <div>
+          <dt>{w.t('conflict.remote')}</dt>
+          <dd>{n(c.remote.quantity)}</dd>
+        </div>
+      </dl>
+      {mode === 'choose' ? (
+        <div className="modal-actions">
+          <button type="button" data-autofocus disabled={busy} onClick={() => void resolve({ action: 'keep_mine' })}>
+            {w.t('conflict.keepMine', { local: n(c.local) })}
+          </button>
+          <button type="button" disabled={busy || c.remote.quantity === null} onClick={() => void resolve({ action: 'take_theirs' })}>
+            {w.t('conflict.useTheirs', { remote: n(c.remote.quantity) })}
+          </button>
+          <button type="button" disabled={busy} onClick={() => setMode('new')}>
+            {w.t('conflict.newCount')}
+          </button>
+        </div>
+      ) : (
+        <form
+          className="modal-actions"
+          onSubmit={(e) => {
+            e.preventDefault();
+            saveNew();
+          }}
+        >
+          <label>
+            {w.t('conflict.newCountLabel')}{' '}
+            <input data-autofocus autoFocus inputMode="numeric" value={text} aria-invalid={error !== null} aria-describedby={error ? 'conflict-error' : undefined} onChange={(e) => setText(e.target.value)} />
+          </label>
+          <button type="submit" disabled={busy}>
+            {w.t('conflict.save')}
+          </button>
+          <button type="button" onClick={() => setMode('choose')}>
+            {w.t('csv.cancel')}
+          </button>
+        </form>
+      )}
+      {error ? (
+        <p className="form-error" id="conflict-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </Modal>
+  );
+}

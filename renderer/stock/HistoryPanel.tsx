@@ -1,0 +1,90 @@
+/** Who changed the focused cell, when, from what to what, and how (adjustment, count, synced, conflict resolution). */
+import { useEffect, useState } from 'react';
+import type { HistoryEntryView } from '../../preload/contract.js';
+import { columnLabel, rowAt, useStock, useStockStore, visibleColumns } from './store.js';
+import { useStockWords } from './words.js';
+
+export function HistoryPanel() {
+  const store = useStockStore();
+  const w = useStockWords();
+  const active = useStock((s) => s.active);
+  const row = useStock((s) => rowAt(s, s.active.row));
+  const column = useStock((s) => visibleColumns(s)[s.active.col]);
+  const stockSeq = useStock((s) => s.stockSeq);
+  const [entries, setEntries] = useState<HistoryEntryView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const userProductId = row?.userProductId;
+  const editable = column && column.type !== 'platform_facility';
+  useEffect(() => {
+    if (!userProductId || !column || !editable) {
+      setEntries(null);
+      return;
+    }
+    let live = true;
+    // A short wait: moving with the arrow keys does not read every cell passed.
+    const timer = setTimeout(() => {
+      void store
+        .getState()
+        .api.stock.history({ userProductId, type: column.type, ...(column.storeId ? { storeId: column.storeId } : {}), limit: 50 })
+        .then((r) => {
+          if (!live) return;
+          if (r.ok) {
+            setEntries(r.value);
+            setError(null);
+          } else setError(r.error.message);
+        });
+    }, 120);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [store, userProductId, column, editable, stockSeq, active.row]);
+
+  const heading = row && column ? w.t('history.of', { column: columnLabel(column, w.t), product: row.title ?? row.userProductId }) : w.t('history.title');
+  return (
+    <aside className="history-panel" aria-labelledby="stock-history-title">
+      <div className="history-head">
+        <h2 id="stock-history-title">{heading}</h2>
+        <button type="button" onClick={() => store.getState().toggleHistory(false)}>
+          {w.t('history.hide')}
+        </button>
+      </div>
+      {!row || !column ? (
+        <p>{w.t('history.pick')}</p>
+      ) : !editable ? (
+        <p>{w.t('lock.platform_managed')}</p>
+      ) : error ? (
+        <p role="alert">{w.t('error', { message: error })}</p>
+      ) : entries === null ? (
+        <p>{w.t('loading')}</p>
+      ) : entries.length === 0 ? (
+        <p>{w.t('history.empty')}</p>
+      ) : (
+        <table className="history-table">
+          <thead>
+            <tr>
+              <th scope="col">{w.t('history.col.when')}</th>
+              <th scope="col">{w.t('history.col.who')}</th>
+              <th scope="col">{w.t('history.col.kind')}</th>
+              <th scope="col">{w.t('history.col.change')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr key={e.id} data-kind={e.kind}>
+                <td>{w.formatDate(e.at, 'datetime')}</td>
+                <td>{e.kind === 'synced' ? w.t('history.marketplace') : e.author}</td>
+                <td>
+                  {w.t(`history.kind.${e.kind}`)}
+                  {e.delta !== null && e.delta !== 0 ? ` (${e.delta > 0 ? '+' : ''}${w.formatNumber(e.delta)})` : ''}
+                </td>
+                <td>{w.t('history.fromTo', { from: e.from_quantity === null ? '—' : w.formatNumber(e.from_quantity), to: e.to_quantity === null ? '—' : w.formatNumber(e.to_quantity) })}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </aside>
+  );
+}

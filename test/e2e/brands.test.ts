@@ -1,0 +1,57 @@
+/**
+ * Brands end to end: real Chromium, the browser mode, the real core on the demo data. The demo
+ * seller has no brands (the marketplace's 404 B00001, shown as a state); the demo brand account
+ * (MARCA_AURORA) has two. Links go through the core's openExternal allow-list: the host records
+ * what it was asked to open.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BrowserApp, startBrowserApp } from './support/browser.js';
+
+const BRAND_ACCOUNT = '1780493261';
+let app: BrowserApp;
+const opened: string[] = [];
+
+beforeAll(async () => {
+  app = await startBrowserApp({ core: { host: { shell: 'browser', openExternal: async (url: string) => void opened.push(url) } } });
+  await app.page.getByRole('tab', { name: 'Brands' }).click();
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('brands in Chromium', () => {
+  it('says the seller has no linked brands, then lists the brand account’s brands', async () => {
+    const page = app.page;
+    await page.getByText('This account has no linked brands (official stores).').waitFor();
+    await page.getByRole('textbox', { name: 'Account (user id)' }).fill(BRAND_ACCOUNT);
+    await page.getByRole('textbox', { name: 'Account (user id)' }).press('Enter');
+    await page.getByRole('heading', { name: `Brands of user ${BRAND_ACCOUNT}` }).waitFor();
+    const cards = page.getByRole('button', { name: /Open the profile of/ });
+    await cards.first().waitFor();
+    expect(await cards.count()).toBe(2);
+    expect(await page.getByRole('button', { name: 'Open the profile of Aurora', exact: true }).textContent()).toContain('Top brand');
+    // No network here: the logo cannot load, the initials stand in.
+    await page.getByRole('button', { name: 'Open the profile of Aurora Kids' }).getByRole('img', { name: 'Logo of Aurora Kids' }).getByText('AK').waitFor();
+    await app.screenshot('brands-list');
+  });
+
+  it('opens a brand profile with the keyboard and shows its facts and links', async () => {
+    const page = app.page;
+    await page.getByRole('button', { name: 'Open the profile of Aurora', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const profile = page.getByRole('region', { name: 'Brand profile' });
+    await profile.getByRole('heading', { level: 2, name: 'Aurora' }).waitFor();
+    const text = (await profile.textContent()) ?? '';
+    for (const expected of ['Aurora Deportes', 'Official store 4021', 'Top brand', 'Active', 'No. 3', 'MLA1276 (main)', 'MLA109027', 'On since Sep 30, 2026', 'May 14, 2018', 'Oct 2, 2026']) {
+      expect(text).toContain(expected);
+    }
+    await app.screenshot('brands-profile');
+    await profile.getByRole('button', { name: /Store page/ }).click();
+    await page.getByRole('status').getByText('Opened in your browser.').waitFor();
+    expect(opened).toEqual(['https://example.com/aurora']);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: /Open the profile of/ }).first().waitFor();
+    expect(app.errors.filter((e) => !e.includes('example.com'))).toEqual([]);
+  });
+});

@@ -1,0 +1,168 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import Papa from 'papaparse';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useI18nStore } from '../../../renderer/i18n/index.js';
+import { exportCsv } from '../../../renderer/stock/csv-export.js';
+import { type Plan, diffImport, gridCsv, planImport } from '../../../renderer/stock/csv.js';
+import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
+import { lockText } from '../../../renderer/stock/store.js';
+import { COLUMNS, fakeStockroom, giveGridASize, id, sampleRows } from './fake-api.js';
+
+beforeAll(() => giveGridASize());
+beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
+afterEach(() => cleanup());
+
+const lookup = (rows = sampleRows(5)) => ({ columns: COLUMNS, rows, missing: [], aliases: { MLA1400000002: id(1) } });
+const words = (reason: string, column: (typeof COLUMNS)[number]) => lockText(reason, column);
+const plan = (text: string) => {
+  const p = planImport(text);
+  if ('error' in p) throw new Error(`unexpected ${p.error.key}`);
+  return p as Plan;
+};
+
+describe('CSV import: the dry run', () => {
+  it('reads counts and adjustments in the long format, with every change listed (line, product, store, old, new, kind)', () => {
+    const csv = ['user_product_id,store,count,adjustment', `${id(0)},64712,40,`, `${id(1)},Depósito Avellaneda,,+5`, 'MLA1400000002,64712,,-1', `${id(3)},64713,13,`].join('\n');
+    const d = diffImport(plan(csv), lookup(), words);
+    expect(d.changes.map((c) => [c.line, c.userProductId, c.column.key, c.old, c.new, c.edit.kind])).toEqual([
+      [2, id(0), '64712', 0, 40, 'count'],
+      [3, id(1), '64713', 11, 16, 'adjust'],
+      [4, id(1), '64712', 1, 0, 'adjust'],
+    ]);
+    // Line 5 counts what the cell already shows: unchanged, not an edit.
+    expect(d.unchanged).toBe(1);
+    expect(d.rejected).toEqual([]);
+  });
+
+  it('lists every bad line with its line number and reason, and never guesses', () => {
+    const csv = [
+      'item_id,store,value',
+      `${id(0)},64712,abc`, // 2 not a number
+      'MLAU999,64712,3', // 3 unknown product
+      `${id(0)},99999,3`, // 4 unknown store
+      `${id(0)},platform_facility,+3`, // 5 platform managed
+      `${id(2)},selling_address,4`, // 6 selling address without inventory id
+      `${id(0)},64713,-50`, // 7 below zero (10 - 50)
+      `${id(0)},64713,+0`, // 8 zero adjustment
+      `${id(0)},64713,+2`, // 9 fine
+      `${id(0)},64713,7`, // 10 same cell again
+      ',64712,3', // 11 no product
+      `${id(2)},64712,3`, // 12 a selling-address product has no store stock
+    ].join('\n');
+    const d = diffImport(plan(csv), lookup(), words);
+    expect(d.changes.map((c) => c.line)).toEqual([9]);
+    const reasons = d.rejected.map((r) => [r.line, r.reason.key]);
+    expect(reasons).toEqual([
+      [2, 'csv.err.value'],
+      [3, 'csv.err.unknownProduct'],
+      [4, 'csv.err.unknownStore'],
+      [5, 'csv.err.locked'],
+      [6, 'csv.err.locked'],
+      [7, 'csv.err.negative'],
+      [8, 'csv.err.zero'],
+      [10, 'csv.err.duplicate'],
+      [11, 'csv.err.noProduct'],
+      [12, 'csv.err.locked'],
+    ]);
+    expect(d.rejected.find((r) => r.line === 6)!.reason.vars).toEqual({ reason: 'Selling address stock cannot be changed: the item has no inventory id.' });
+    expect(d.rejected.find((r) => r.line === 10)!.reason.vars).toEqual({ line: 9 });
+  });
+
+  it('refuses a file without the needed columns, an empty file, and unreadable CSV', () => {
+    expect(planImport('foo,bar\n1,2')).toEqual({ error: { key: 'csv.err.header' } });
+    expect(planImport('user_product_id,store\nX,1')).toEqual({ error: { key: 'csv.err.header' } });
+    expect(planImport('user_product_id,store,count')).toEqual({ error: { key: 'csv.err.empty' } });
+    expect(planImport('')).toMatchObject({ error: {} });
+  });
+
+  it('round-trips the export: an exported grid edited in a spreadsheet imports only the changed cells', () => {
+    const rows = sampleRows(4);
+    const csv = gridCsv(COLUMNS, rows);
+    const parsed = Papa.parse<string[]>(csv).data;
+    expect(parsed[0]).toEqual(['user_product_id', 'title', 'item_ids', 'Depósito Palermo [64712]', 'Depósito Avellaneda [64713]', 'Selling address [selling_address]', 'Platform fulfillment [platform_facility]', 'total']);
+    expect(parsed[1]).toEqual([id(0), 'Producto 0', 'MLA1400000001', '0', '10', '', '5', '15']);
+    // Unchanged file: nothing to apply.
+    expect(diffImport(plan(csv), lookup(rows), words).changes).toEqual([]);
+    parsed[2]![3] = '25';
+    parsed[4]![4] = '+4';
+    parsed[1]![6] = '9'; // platform stock cannot change here
+    const edited = Papa.unparse(parsed);
+    const d = diffImport(plan(edited), lookup(rows), words);
+    expect(d.changes.map((c) => [c.userProductId, c.column.key, c.old, c.new, c.edit.kind])).toEqual([
+      [id(1), '64712', 1, 25, 'count'],
+      [id(3), '64713', 13, 17, 'adjust'],
+    ]);
+    expect(d.rejected.map((r) => [r.line, r.reason.key])).toEqual([[2, 'csv.err.locked']]);
+  });
+
+  it('exports what the grid shows, page by page, without running formulas', async () => {
+    const rows = sampleRows(450);
+    rows[0]!.title = '=HYPERLINK("x")';
+    const f = fakeStockroom(rows);
+    const store = createStockStore(f.api);
+    await store.getState().load();
+    let saved = '';
+    expect(await exportCsv(store, (_name, text) => (saved = text))).toBe(true);
+    expect(f.callsOf('stock.grid').slice(1)).toEqual([
+      { limit: 200, offset: 0 },
+      { limit: 200, offset: 200 },
+      { limit: 200, offset: 400 },
+    ]);
+    const data = Papa.parse<string[]>(saved.trim()).data;
+    expect(data).toHaveLength(451);
+    expect(data[1]![1]).toBe(`'=HYPERLINK("x")`);
+    expect(store.getState().activity).toBeNull();
+  });
+});
+
+describe('CSV import dialog', () => {
+  it('shows the preview and the rejected lines, and queues nothing until Apply', async () => {
+    const f = fakeStockroom();
+    const store = createStockStore(f.api);
+    const user = userEvent.setup();
+    render(<StockTab store={store} />);
+    await screen.findByRole('grid');
+    await user.click(screen.getByRole('button', { name: 'Import CSV' }));
+    const dialog = screen.getByRole('dialog', { name: 'Import counts or adjustments' });
+    const file = new File([['user_product_id,store,count,adjustment', `${id(0)},64712,40,`, `${id(1)},64713,,+5`, 'MLAU999,64712,1,'].join('\n')], 'conteo.csv', { type: 'text/csv' });
+    await user.upload(within(dialog).getByLabelText('Choose a CSV file'), file);
+    const preview = await within(dialog).findByRole('table', { name: 'Changes to apply' });
+    const cells = within(preview)
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));
+    expect(cells).toEqual([
+      ['2', `Producto 0 ${id(0)}`, 'Depósito Palermo', '0', '40', 'count'],
+      ['3', `Producto 1 ${id(1)}`, 'Depósito Avellaneda', '11', '16', 'adjustment +5'],
+    ]);
+    const rejected = within(dialog).getByRole('table', { name: 'Rows not imported' });
+    expect(within(rejected).getAllByRole('row')[1]!.textContent).toBe('4MLAU99964712unknown product MLAU999');
+    // The dry run asked the core for the rows only.
+    expect(f.callsOf('stock.rows')).toEqual([{ ids: [id(0), id(1), 'MLAU999'] }]);
+    expect(f.callsOf('stock.count')).toEqual([]);
+    expect(f.callsOf('stock.adjust')).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Apply 2 changes' }));
+    await within(dialog).findByText('Applied 2 changes.');
+    expect(f.callsOf('stock.count')).toEqual([{ userProductId: id(0), type: 'seller_warehouse', storeId: '64712', quantity: 40, ref: 'CSV conteo.csv line 2' }]);
+    expect(f.callsOf('stock.adjust')).toEqual([{ userProductId: id(1), type: 'seller_warehouse', storeId: '64713', delta: 5, ref: 'CSV conteo.csv line 3' }]);
+  });
+
+  it('Cancel closes without queuing anything, and a bad file is refused in words', async () => {
+    const f = fakeStockroom();
+    const store = createStockStore(f.api);
+    const user = userEvent.setup();
+    render(<StockTab store={store} />);
+    await screen.findByRole('grid');
+    await user.click(screen.getByRole('button', { name: 'Import CSV' }));
+    const dialog = screen.getByRole('dialog');
+    await user.upload(within(dialog).getByLabelText('Choose a CSV file'), new File(['a,b\n1,2'], 'x.csv', { type: 'text/csv' }));
+    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toContain('Missing columns'));
+    await user.upload(within(dialog).getByLabelText('Choose a CSV file'), new File([`user_product_id,store,count\n${id(0)},64712,3`], 'y.csv', { type: 'text/csv' }));
+    await within(dialog).findByRole('table', { name: 'Changes to apply' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(f.callsOf('stock.count')).toEqual([]);
+  });
+});
