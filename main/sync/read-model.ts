@@ -3,6 +3,7 @@ import { mirrorRepo } from '../db/repos/mirror.js';
 import type { LocationType } from '../db/repos/stock.js';
 import { type EditableType, type HistoryRow, type OutboxRow, syncRepo } from '../db/repos/sync.js';
 import { type CellRef, cellKey, onTheWire, overlay } from './outbox.js';
+import type { CellState, CellView, EntryView } from '../../preload/contract.js';
 
 /**
  * What the grid shows. The service tables hold the mirror (last known remote quantity and
@@ -13,37 +14,8 @@ import { type CellRef, cellKey, onTheWire, overlay } from './outbox.js';
  * Cell state, most important first: conflict > failed > sending (a request on the wire) > pending > synced.
  */
 
-export type CellState = 'synced' | 'pending' | 'sending' | 'conflict' | 'failed';
-
-export interface EntryView {
-  id: number;
-  op: 'adjust' | 'count';
-  delta: number | null;
-  quantity: number | null;
-  state: OutboxRow['state'];
-  onTheWire: boolean;
-  attempts: number;
-  nextAttemptAt: number;
-  lastStatus: number | null;
-  lastError: string | null;
-}
-
-export interface CellView {
-  userProductId: string;
-  type: LocationType;
-  /** The store of a seller_warehouse cell; null otherwise. */
-  storeId: string | null;
-  cell: string;
-  /** The mirror: the remote as last known. */
-  remote: { quantity: number | null; version: string | null };
-  /** What the grid shows: remote + intents. */
-  shown: number;
-  state: CellState;
-  editable: boolean;
-  entries: EntryView[];
-  conflict: { entryId: number; base: { version: string | null; quantity: number | null }; local: number; remote: { version: string | null; quantity: number | null } } | null;
-  error: { entryId: number; status: number | null; message: string } | null;
-}
+// The shapes the screens receive are defined once, in the preload contract (no Node imports there).
+export type { CellState, CellView, EntryView };
 
 const entryView = (e: OutboxRow): EntryView => ({
   id: e.id,
