@@ -137,20 +137,27 @@ export function stockService(repo: StockRepo, stores: StoresService, jobs: JobRu
       }
       return writes.run(() => guarded(guard, () => {
         const resolved = locations.map((l) => ({ store: stores.requireStockLocation(l.store_id!, principal.userId), quantity: l.quantity }));
-        assertPairing(up.id, [...locationTypes(up.id), 'seller_warehouse']);
+        const current = repo.locationsOf(up.id);
+        assertPairing(up.id, [...current.map((l) => l.type), 'seller_warehouse']);
         if (!repo.bumpVersionIf(up.id, expected)) throw versionMismatch();
+        // The answer is built from what this write read and wrote (no second read): existing
+        // locations keep their order, stores new to the product are appended, as stored.
+        const after = current.filter((l) => l.type === 'seller_warehouse');
         for (const { store, quantity: q } of resolved) {
           // network_node_id in the body is "not validated" (SPEC 4.5): the store's own node is kept.
           repo.upsertLocation(up.id, { type: 'seller_warehouse', store_id: store.id, network_node_id: store.network_node_id, quantity: q });
+          const row = { type: 'seller_warehouse' as const, store_key: store.id, network_node_id: store.network_node_id, quantity: q };
+          const i = after.findIndex((l) => l.store_key === store.id);
+          if (i >= 0) after[i] = row;
+          else after.push(row);
         }
-        const fresh = repo.userProductById(up.id)!;
         const stock: UserProductStock = {
-          id: fresh.id,
-          user_id: Number(fresh.user_id),
-          locations: repo.locationsOf(up.id).filter((l) => l.type === 'seller_warehouse').map(toLocation),
-          product_release_date: fresh.product_release_date,
+          id: up.id,
+          user_id: Number(up.user_id),
+          locations: after.map(toLocation),
+          product_release_date: up.product_release_date,
         };
-        return { stock, version: fresh.version };
+        return { stock, version: expected + 1n };
       }));
     },
 
