@@ -205,6 +205,7 @@ export interface ItemView {
   listing_type_id: string;
   channels: string[];
   official_store_id?: number;
+  available_quantity?: number | null;
   stock_locations?: { store_id: string; quantity: number; network_node_id: string }[];
   date_created: string;
 }

@@ -1,3 +1,4 @@
+import type { ItemView } from '../../../preload/contract.js';
 import { z } from 'zod';
 import type { GroupCommit } from '../../db/group-commit.js';
 import type { ItemRow, NewLocation, StockRepo } from '../../db/repos/stock.js';
@@ -56,24 +57,9 @@ export const itemBody = z.object({
     .max(100),
 });
 
-/** Item response of SPEC 2.4 (the `stock_locations` only on creation, rule 4.3.3). */
-export interface ItemView {
-  id: string;
-  site_id: string;
-  title: string;
-  seller_id: number;
-  category_id: string;
-  user_product_id: string;
-  price: number;
-  base_price: number;
-  currency_id: string;
-  listing_type_id: string;
-  channels: string[];
-  official_store_id?: number;
-  available_quantity?: number | null;
-  stock_locations?: { store_id: string; quantity: number; network_node_id: string }[];
-  date_created: string;
-}
+// Item response of SPEC 2.4 (`stock_locations` only on creation, rule 4.3.3): the shape the screens
+// receive too, defined once in the preload contract.
+export type { ItemView };
 
 export function toItemView(r: ItemRow): ItemView {
   const view: ItemView = {
