@@ -42,6 +42,8 @@ export interface StockQuery {
 export const PAGE_SIZE = 50;
 /** Pages kept in memory (the farthest from the viewport go first). */
 export const MAX_PAGES = 80;
+/** Recent ensureRows ranges whose pages are kept first (the viewport's, the focused row's, one spare). */
+const WANTED_RANGES = 3;
 export const DEFAULT_LOW_STOCK = 5;
 const MAX_PAGES_PER_CALL = 6;
 
@@ -176,6 +178,8 @@ export function createStockStore(api: StockroomApi) {
   let noticeSeq = 0;
   let changed: Set<string> | null = new Set();
   let changeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The page ranges of the latest ensureRows calls (the viewport's and the focused row's), newest first. */
+  let wanted: { from: number; to: number }[] = [];
   return createStore<StockState>()((set, get) => {
     /** Fetches one page of the current generation; drops the answer if the query changed meanwhile. */
     async function fetchPage(page: number, generation: number): Promise<void> {
@@ -187,10 +191,13 @@ export function createStockStore(api: StockroomApi) {
         delete loadingPages[page];
         if (!r.ok) return { loadingPages, ...(s.status === 'loading' ? { status: 'error' as const, error: r.error } : {}) };
         const pages = { ...s.pages, [page]: r.value.rows };
-        // Keep the pages nearest the one just read.
+        // Keep the pages nearest the places recently asked for (the viewport and the focused row):
+        // keeping only those nearest the page just read would drop the focused row's page when the
+        // viewport is far from it, read it again, drop the viewport's pages for it, and so on.
         const keys = Object.keys(pages).map(Number);
         if (keys.length > MAX_PAGES) {
-          keys.sort((a, b) => Math.abs(b - page) - Math.abs(a - page));
+          const distance = (k: number) => Math.min(Math.abs(k - page), ...wanted.map((w) => (k < w.from ? w.from - k : k > w.to ? k - w.to : 0)));
+          keys.sort((a, b) => distance(b) - distance(a));
           for (const k of keys.slice(0, keys.length - MAX_PAGES)) delete pages[k];
         }
         const total = r.value.total;
@@ -275,6 +282,7 @@ export function createStockStore(api: StockroomApi) {
         const from = Math.max(0, Math.floor(first / PAGE_SIZE));
         // Never more than a screenful of pages at once, whatever the caller asks.
         const to = Math.min(from + MAX_PAGES_PER_CALL - 1, Math.max(from, Math.floor(Math.max(first, last) / PAGE_SIZE)));
+        wanted = [{ from, to }, ...wanted.filter((w) => w.from !== from || w.to !== to)].slice(0, WANTED_RANGES);
         for (let p = from; p <= to; p++) {
           if (s.pages[p] || s.loadingPages[p]) continue;
           if (p > 0 && p * PAGE_SIZE >= s.total) continue;
