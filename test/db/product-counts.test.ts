@@ -1,0 +1,52 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { migrations } from '../../main/db/migrations/index.js';
+import { openDatabase } from '../../main/db/open.js';
+
+const addUser = (db: Database.Database, id: number) =>
+  db.prepare("INSERT INTO users (id, nickname, registration_date, first_name, last_name, country_id, site_id) VALUES (?, 'n', '2020-01-01', 'a', 'b', 'AR', 'MLA')").run(id);
+
+/** The kept count next to the real one, per seller. */
+function counts(db: Database.Database) {
+  const kept = db.prepare('SELECT user_id, n FROM user_product_counts WHERE n > 0 ORDER BY user_id').all();
+  const real = db.prepare('SELECT user_id, count(*) AS n FROM user_products GROUP BY user_id ORDER BY user_id').all();
+  return { kept, real };
+}
+
+describe('user_product_counts (migration 008)', () => {
+  it('follows inserts, deletes and a product moving to another seller, and a rolled-back insert counts nothing', () => {
+    const db = openDatabase(':memory:');
+    addUser(db, 1);
+    addUser(db, 2);
+    const insert = db.prepare('INSERT INTO user_products (id, user_id) VALUES (?, ?)');
+    for (let i = 0; i < 30; i++) insert.run(`U${i}`, i % 3 === 0 ? 2 : 1);
+    db.prepare("DELETE FROM user_products WHERE id IN ('U1', 'U2', 'U3')").run();
+    db.prepare("UPDATE user_products SET user_id = 2 WHERE id = 'U4'").run();
+    expect(() => db.transaction(() => {
+      insert.run('U100', 1);
+      throw new Error('undone');
+    })()).toThrow('undone');
+    const { kept, real } = counts(db);
+    expect(kept).toEqual(real);
+    expect(kept).toEqual([{ user_id: 1, n: 17 }, { user_id: 2, n: 10 }]);
+  });
+
+  it('counts the products already there when an older database is migrated', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'db-')), 'old.db');
+    // A database as release 7 left it, with products in it.
+    const old = new Database(file);
+    for (const m of migrations.filter((m) => m.version <= 7)) old.exec(m.sql);
+    old.pragma('user_version = 7');
+    old.pragma('foreign_keys = ON');
+    addUser(old, 5);
+    const insert = old.prepare('INSERT INTO user_products (id, user_id) VALUES (?, 5)');
+    for (let i = 0; i < 12; i++) insert.run(`U${i}`);
+    old.close();
+    const db = openDatabase(file);
+    expect(counts(db).kept).toEqual([{ user_id: 5, n: 12 }]);
+    db.close();
+  });
+});
