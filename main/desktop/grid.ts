@@ -282,7 +282,7 @@ export function locate(db: Db, sellerId: number, q: GridFilters & { search: stri
       null;
     const rest: GridFilters = { filter: q.filter, store: q.store, lowStock: q.lowStock };
     if (!narrowing(rest)) {
-      const total = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM user_products WHERE user_id = ?').get(sellerId)!.n;
+      const total = db.prepare<[number], { n: number }>('SELECT n FROM user_product_counts WHERE user_id = ?').get(sellerId)?.n ?? 0;
       if (found === null) return { userProductId: null, index: null, total };
       const index = db.prepare<[number, string], { n: number }>('SELECT count(*) AS n FROM user_products WHERE user_id = ? AND id < ?').get(sellerId, found)!.n;
       return { userProductId: found, index, total };

@@ -25,6 +25,7 @@ export const TOTAL_WIDTH = 96;
 /** Rows per millisecond above which the grid waits for the scroll to slow before fetching (500 rows/s). */
 export const FAST_ROWS_PER_MS = 0.5;
 const SETTLE_MS = 60;
+const NOT_SAVING: Record<string, true> = {};
 
 export const cellId = (row: number, col: number) => `stock-cell-${row}-${col}`;
 
@@ -440,6 +441,9 @@ export function StockGrid({ label }: { label: string }) {
   };
 
   const rowFor = (index: number) => rowAt({ pages }, index);
+  // Only the rows with a cell being saved get the saving map: the others keep their props, so
+  // starting or finishing a save re-renders one row, not every row on screen.
+  const savingRows = useMemo(() => new Set(Object.keys(saving).map((k) => k.slice(0, k.indexOf('|')))), [saving]);
 
   return (
     <div
@@ -480,21 +484,24 @@ export function StockGrid({ label }: { label: string }) {
             {w.t('col.total')}
           </div>
         </div>
-        {rowItems.map((r) => (
-          <Row
-            key={r.index}
-            index={r.index}
-            top={r.start}
-            row={rowFor(r.index)}
-            columns={columns}
-            colItems={colItems}
-            activeCol={active.row === r.index ? active.col : null}
-            editing={editing && editing.row === r.index ? editing : null}
-            saving={saving}
-            width={width}
-            w={w}
-          />
-        ))}
+        {rowItems.map((r) => {
+          const row = rowFor(r.index);
+          return (
+            <Row
+              key={r.index}
+              index={r.index}
+              top={r.start}
+              row={row}
+              columns={columns}
+              colItems={colItems}
+              activeCol={active.row === r.index ? active.col : null}
+              editing={editing && editing.row === r.index ? editing : null}
+              saving={row && savingRows.has(row.userProductId) ? saving : NOT_SAVING}
+              width={width}
+              w={w}
+            />
+          );
+        })}
       </div>
     </div>
   );
