@@ -366,8 +366,10 @@ export function StockGrid({ label }: { label: string }) {
     return () => clearTimeout(timer);
   }, [store, first, last, total, pages]);
 
-  // Move focus to the active cell when asked (keys, a scan, the end of an edit or a dialog).
-  useEffect(() => {
+  // Move focus to the active cell when asked (keys, a scan, the end of an edit or a dialog), in
+  // the same task as the render that asked: an edit's input is gone by then, and keys typed
+  // before the focus lands (a fast typist, a scanner) would go to the page instead of the grid.
+  useLayoutEffect(() => {
     if (focusSeq === 0) return;
     const { row, col } = activeRef.current;
     rowV.scrollToIndex(row, { align: 'auto' });
@@ -381,7 +383,8 @@ export function StockGrid({ label }: { label: string }) {
       if (el && !el.contains(document.activeElement)) el.focus({ preventScroll: true });
       else if (!el && tries++ < 5) requestAnimationFrame(focus);
     };
-    requestAnimationFrame(focus);
+    // A cell far away is rendered once the virtualizer has scrolled to it: then the next frames.
+    focus();
     // Only a new focus request moves focus (not every change of the virtualizers).
   }, [focusSeq]); // focus requests only
 
