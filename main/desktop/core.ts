@@ -200,7 +200,11 @@ export class DesktopCore {
           const work = this.callContext.run(token, () => impl(parsed.data));
           this.inflight.set(token, work);
           try {
-            return { ok: true, value: await work };
+            const value = await work;
+            // As the HTTP adapter: nothing is told before the commits it could have seen are on disk.
+            const writes = this.profile?.service.writes;
+            if (writes && !writes.settled) await writes.durable();
+            return { ok: true, value };
           } catch (e) {
             return { ok: false, error: toApiError(e, this.log) };
           } finally {

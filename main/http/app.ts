@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Principal } from '../service/auth/auth.js';
 import type { Service } from '../service/index.js';
+import { durabilityBarrier } from './durability.js';
 import { errorHandler } from './errors.js';
 import { attachmentsRoutes } from './routes/attachments.js';
 import { brandsRoutes } from './routes/brands.js';
@@ -40,6 +41,7 @@ export function buildHttpApp(service: Service, options: HttpOptions = {}): Fasti
   app.decorate('principal', (req: FastifyRequest) =>
     service.auth.authenticate(service.auth.bearerToken(req.headers.authorization)),
   );
+  durabilityBarrier(app, service.writes);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((req, reply) => {
     void reply.status(404).send({ error: 'not_found', message: `Resource ${req.method} ${req.url.split('?')[0]} not found`, status: 404, cause: [] });

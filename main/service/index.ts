@@ -46,7 +46,7 @@ export interface ServiceOptions {
 export function createService(db: Db, options: ServiceOptions = {}) {
   const clock = options.clock ?? systemClock;
   const jobs = new JobRunner(db, { clock, pollMs: options.jobPollMs ?? 1000 });
-  /** Every acknowledged write goes through here: one fsync per batch, not per request. */
+  /** Every acknowledged write goes through here: one fsync per batch, not per request, off the event loop. */
   const writes = new GroupCommit(db);
   const repos = { auth: authRepo(db), users: usersRepo(db), stock: stockRepo(db) };
 
@@ -99,9 +99,10 @@ export function createService(db: Db, options: ServiceOptions = {}) {
     start(): void {
       jobs.start();
     },
-    /** Stops background work, waiting for the job in progress; the caller closes the database. */
+    /** Stops background work, waiting for the job in progress and the last flush; the caller closes the database. */
     async stop(): Promise<void> {
       await jobs.stop();
+      await writes.close();
     },
   };
 }

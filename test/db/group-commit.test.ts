@@ -56,3 +56,94 @@ describe('GroupCommit', () => {
     expect(seen).toBe(1);
   });
 });
+
+/** A sync seam the test releases by hand: each call is one fdatasync "on the disk" until released. */
+function manualSync() {
+  const calls: { release: () => void; fail: (e: Error) => void }[] = [];
+  const sync = () => new Promise<void>((resolve, reject) => calls.push({ release: resolve, fail: reject }));
+  return { sync, calls };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('GroupCommit durability (the fdatasync off the event loop)', () => {
+  function withSync() {
+    const file = join(mkdtempSync(join(tmpdir(), 'gc-')), 'g.db');
+    const db = openDatabase(file);
+    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER NOT NULL)');
+    const s = manualSync();
+    return { db, file, ...s, writes: new GroupCommit(db, { sync: s.sync }), insert: db.prepare('INSERT INTO t (k, v) VALUES (?, ?)') };
+  }
+
+  it('answers a write only once an fdatasync started after its commit has ended', async () => {
+    const { writes, insert, calls } = withSync();
+    let answered = false;
+    const done = writes.run(() => insert.run('a', 1)).then(() => (answered = true));
+    await tick();
+    expect(calls).toHaveLength(1);
+    expect(writes.settled).toBe(false);
+    await tick();
+    expect(answered).toBe(false);
+    calls[0]!.release();
+    await done;
+    expect(writes.settled).toBe(true);
+  });
+
+  it('a batch committed while an fdatasync runs gets its own, and waits for it, not for the first', async () => {
+    const { writes, insert, calls } = withSync();
+    const order: string[] = [];
+    const first = writes.run(() => insert.run('a', 1)).then(() => order.push('a'));
+    await tick();
+    const second = writes.run(() => insert.run('b', 2)).then(() => order.push('b'));
+    await tick();
+    expect(calls).toHaveLength(2);
+    // The second fdatasync ends first: it covers both commits (it started after both).
+    calls[1]!.release();
+    await Promise.all([first, second]);
+    expect(order.sort()).toEqual(['a', 'b']);
+    calls[0]!.release();
+  });
+
+  it('durable() waits for the commits made so far, and resolves at once when all are on disk', async () => {
+    const { writes, insert, calls } = withSync();
+    await expect(writes.durable()).resolves.toBeUndefined();
+    const write = writes.run(() => insert.run('a', 1));
+    await tick();
+    let seen = false;
+    const barrier = writes.durable().then(() => (seen = true));
+    await tick();
+    expect(seen).toBe(false);
+    calls[0]!.release();
+    await Promise.all([write, barrier]);
+    expect(seen).toBe(true);
+  });
+
+  it('a failed fdatasync refuses the writes waiting for it and every later one', async () => {
+    const { writes, insert, calls } = withSync();
+    const waiting = writes.run(() => insert.run('a', 1));
+    await tick();
+    calls[0]!.fail(new Error('EIO: i/o error, fdatasync'));
+    await expect(waiting).rejects.toThrow('EIO');
+    await expect(writes.run(() => insert.run('b', 2))).rejects.toThrow('EIO');
+    await expect(writes.durable()).rejects.toThrow('EIO');
+  });
+
+  it.runIf(process.platform === 'linux')('by default flushes the database WAL file itself', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'gc-')), 'g.db');
+    const db = openDatabase(file);
+    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
+    const writes = new GroupCommit(db);
+    await writes.run(() => db.prepare("INSERT INTO t VALUES ('a')").run());
+    const { readdirSync, readlinkSync } = await import('node:fs');
+    const open = readdirSync('/proc/self/fd').map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    });
+    expect(open.filter((p) => p === `${file}-wal`).length).toBeGreaterThanOrEqual(2); // SQLite's and the flusher's
+    await writes.close();
+    db.close();
+  });
+});

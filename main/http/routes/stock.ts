@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Service } from '../../service/index.js';
+import { answeredByOwnWrite } from '../durability.js';
 import { guardFor, markReplay, sellerWarehouseCodec, sellingAddressCodec } from '../idempotency.js';
 
 type UpParams = { user_product_id: string };
@@ -30,11 +31,13 @@ export const stockRoutes = (service: Service) => async (app: FastifyInstance) =>
     if (type === 'seller_warehouse') {
       const guard = guardFor(service, req, principal.userId, sellerWarehouseCodec);
       const result = await service.stock.putSellerWarehouse(principal, id, version, req.body, guard);
+      answeredByOwnWrite(req);
       return markReplay(reply, guard).header('x-version', result.version.toString()).send(result.stock);
     }
     if (type === 'selling_address') {
       const guard = guardFor(service, req, principal.userId, sellingAddressCodec);
       const result = await service.stock.putSellingAddress(principal, id, version, req.body, guard);
+      answeredByOwnWrite(req);
       return markReplay(reply, guard).header('x-version', result.version.toString()).status(204).send();
     }
     return service.stock.rejectType(type);
