@@ -57,12 +57,33 @@ export function sellingAddressRule(items: Pick<ItemRow, 'logistic_type' | 'local
   return null;
 }
 
+/** The version header and the body of a seller_warehouse PUT, checked in the order of SPEC 7.2. */
+function sellerWarehouseRequest(versionHeader: string | string[] | undefined, body: unknown) {
+  const expected = parseVersionHeader(versionHeader);
+  const obj = requireObject(body);
+  if (obj.locations === undefined || obj.locations === null || (Array.isArray(obj.locations) && obj.locations.length === 0)) {
+    throw storeErrors.nullOrEmpty();
+  }
+  const { locations } = parseWith(sellerWarehouseBody, obj, 'body');
+  const seen = new Set<string>();
+  for (const l of locations) {
+    if (l.store_id === undefined || l.store_id === null || l.store_id.trim() === '') throw storeErrors.nullOrEmpty();
+    if (seen.has(l.store_id)) throw badRequest(`Store sent more than once: ${l.store_id}`);
+    seen.add(l.store_id);
+  }
+  return { expected, locations };
+}
+
 export function stockService(repo: StockRepo, stores: StoresService, jobs: JobRunner, writes: GroupCommit) {
   const locationTypes = (id: string): LocationType[] => repo.locationsOf(id).map((l) => l.type);
 
   /** 400 for a malformed id, 404 when absent, 403 when it belongs to another seller. */
   function ownedUserProduct(principal: Principal, rawId: string): UserProductRow {
-    const id = parseUserProductId(rawId);
+    return ownedRow(principal, parseUserProductId(rawId));
+  }
+
+  /** 404 when absent, 403 when it belongs to another seller (`id` already checked). */
+  function ownedRow(principal: Principal, id: string): UserProductRow {
     const up = repo.userProductById(id);
     if (!up) throw new ServiceError(404, 'not_found', `User product not found: ${id}`);
     if (Number(up.user_id) !== principal.userId) {
@@ -122,43 +143,45 @@ export function stockService(repo: StockRepo, stores: StoresService, jobs: JobRu
       // X-Idempotency-Key: the replay check and the stored answer run inside this same write.
       guard?: IdempotencyGuard<{ stock: UserProductStock; version: bigint }>,
     ) {
-      const up = ownedUserProduct(principal, rawId);
-      const expected = parseVersionHeader(versionHeader);
-      const obj = requireObject(body);
-      if (obj.locations === undefined || obj.locations === null || (Array.isArray(obj.locations) && obj.locations.length === 0)) {
-        throw storeErrors.nullOrEmpty();
+      const id = parseUserProductId(rawId);
+      // The checks of the request run now; a refusal is thrown inside the write, after the
+      // ownership check (404 / 403 come first), which reads inside the batch's transaction.
+      let request: { expected: bigint; locations: z.infer<typeof sellerWarehouseBody>['locations'] } | ServiceError;
+      try {
+        request = sellerWarehouseRequest(versionHeader, body);
+      } catch (e) {
+        if (!(e instanceof ServiceError)) throw e;
+        request = e;
       }
-      const { locations } = parseWith(sellerWarehouseBody, obj, 'body');
-      const seen = new Set<string>();
-      for (const l of locations) {
-        if (l.store_id === undefined || l.store_id === null || l.store_id.trim() === '') throw storeErrors.nullOrEmpty();
-        if (seen.has(l.store_id)) throw badRequest(`Store sent more than once: ${l.store_id}`);
-        seen.add(l.store_id);
-      }
-      return writes.run(() => guarded(guard, () => {
-        const resolved = locations.map((l) => ({ store: stores.requireStockLocation(l.store_id!, principal.userId), quantity: l.quantity }));
-        const current = repo.locationsOf(up.id);
-        assertPairing(up.id, [...current.map((l) => l.type), 'seller_warehouse']);
-        if (!repo.bumpVersionIf(up.id, expected)) throw versionMismatch();
-        // The answer is built from what this write read and wrote (no second read): existing
-        // locations keep their order, stores new to the product are appended, as stored.
-        const after = current.filter((l) => l.type === 'seller_warehouse');
-        for (const { store, quantity: q } of resolved) {
-          // network_node_id in the body is "not validated" (SPEC 4.5): the store's own node is kept.
-          repo.upsertLocation(up.id, { type: 'seller_warehouse', store_id: store.id, network_node_id: store.network_node_id, quantity: q });
-          const row = { type: 'seller_warehouse' as const, store_key: store.id, network_node_id: store.network_node_id, quantity: q };
-          const i = after.findIndex((l) => l.store_key === store.id);
-          if (i >= 0) after[i] = row;
-          else after.push(row);
-        }
-        const stock: UserProductStock = {
-          id: up.id,
-          user_id: Number(up.user_id),
-          locations: after.map(toLocation),
-          product_release_date: up.product_release_date,
-        };
-        return { stock, version: expected + 1n };
-      }));
+      return writes.run(() => {
+        const up = ownedRow(principal, id);
+        if (request instanceof ServiceError) throw request;
+        const { expected, locations } = request;
+        return guarded(guard, () => {
+          const resolved = locations.map((l) => ({ store: stores.requireStockLocation(l.store_id!, principal.userId), quantity: l.quantity }));
+          const current = repo.locationsOf(up.id);
+          assertPairing(up.id, [...current.map((l) => l.type), 'seller_warehouse']);
+          if (!repo.bumpVersionIf(up.id, expected)) throw versionMismatch();
+          // The answer is built from what this write read and wrote (no second read): existing
+          // locations keep their order, stores new to the product are appended, as stored.
+          const after = current.filter((l) => l.type === 'seller_warehouse');
+          for (const { store, quantity: q } of resolved) {
+            // network_node_id in the body is "not validated" (SPEC 4.5): the store's own node is kept.
+            repo.upsertLocation(up.id, { type: 'seller_warehouse', store_id: store.id, network_node_id: store.network_node_id, quantity: q });
+            const row = { type: 'seller_warehouse' as const, store_key: store.id, network_node_id: store.network_node_id, quantity: q };
+            const i = after.findIndex((l) => l.store_key === store.id);
+            if (i >= 0) after[i] = row;
+            else after.push(row);
+          }
+          const stock: UserProductStock = {
+            id: up.id,
+            user_id: Number(up.user_id),
+            locations: after.map(toLocation),
+            product_release_date: up.product_release_date,
+          };
+          return { stock, version: expected + 1n };
+        });
+      });
     },
 
     /** SPEC 4.6 with the rows of 7.3: 204, the items follow asynchronously. */
