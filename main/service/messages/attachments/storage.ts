@@ -46,6 +46,21 @@ async function io<T>(what: string, op: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Bytes gathered before one write: few syscalls, little memory. */
+const WRITE_BATCH = 1024 * 1024;
+
+/** Writes every byte of `buffers` at the file's position, one writev, then the rest of a short write. */
+async function writeAll(fh: FileHandle, buffers: Buffer[]): Promise<void> {
+  const total = buffers.reduce((n, b) => n + b.length, 0);
+  let { bytesWritten: written } = await fh.writev(buffers);
+  if (written === total) return;
+  const rest = Buffer.concat(buffers).subarray(written);
+  while (written < total) {
+    const { bytesWritten } = await fh.write(rest, written - (total - rest.length), total - written);
+    written += bytesWritten;
+  }
+}
+
 /** Makes a rename durable; directories cannot be opened for fsync on Windows, where this is a no-op. */
 function fsyncDirSync(dir: string): void {
   let fd: number | undefined;
@@ -100,6 +115,11 @@ export function fileStorage(dir: string) {
      * Streams `source` into a new temp file, hashing as it goes, and fsyncs it. Errors of the source
      * (client aborted, malformed body) propagate as they are; file-system errors as StorageFailure.
      * On any failure the temp file is removed.
+     *
+     * The chunks (64 KB or less) are written in batches of WRITE_BATCH bytes, one writev each, and
+     * the next batch fills while the last one is written on the thread pool: receiving, parsing
+     * and hashing overlap with the disk instead of waiting for every chunk's write. At most two
+     * batches are held (the one being written and the one filling): memory stays bounded.
      */
     async stage(source: Readable | AsyncIterable<Buffer>): Promise<StagedFile> {
       await io('create temp folder', () => mkdir(tmpDir, { recursive: true }));
@@ -109,6 +129,18 @@ export function fileStorage(dir: string) {
       const headParts: Buffer[] = [];
       let headLength = 0;
       let size = 0;
+      let batch: Buffer[] = [];
+      let batchBytes = 0;
+      let writing: Promise<void> = Promise.resolve();
+      const startWrite = async () => {
+        await writing;
+        const buffers = batch;
+        batch = [];
+        batchBytes = 0;
+        writing = io('write temp file', () => writeAll(fh, buffers));
+        // Observed here so a failure while the next batch fills is not unhandled; awaited below.
+        writing.catch(() => undefined);
+      };
       try {
         for await (const chunk of source as AsyncIterable<Buffer>) {
           hash.update(chunk);
@@ -118,15 +150,16 @@ export function fileStorage(dir: string) {
             headParts.push(Buffer.from(part));
             headLength += part.length;
           }
-          let written = 0;
-          while (written < chunk.length) {
-            const { bytesWritten } = await io('write temp file', () => fh.write(chunk, written, chunk.length - written));
-            written += bytesWritten;
-          }
+          batch.push(chunk);
+          batchBytes += chunk.length;
+          if (batchBytes >= WRITE_BATCH) await startWrite();
         }
+        if (batchBytes > 0) await startWrite();
+        await writing;
         await io('fsync temp file', () => fh.sync());
         await io('close temp file', () => fh.close());
       } catch (e) {
+        await writing.catch(() => undefined);
         await fh.close().catch(() => undefined);
         await rm(tmpPath, { force: true }).catch(() => undefined);
         throw e;

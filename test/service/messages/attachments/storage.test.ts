@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StorageFailure, fileStorage } from '../../../../main/service/messages/attachments/storage.js';
 import { filesUnder } from '../../../support/attachments.js';
@@ -71,6 +72,31 @@ describe('content-addressed storage', () => {
       },
     });
     await expect(store.stage(failing)).rejects.toThrow('client went away');
+    expect(filesUnder(store.dir)).toEqual([]);
+  });
+
+  it('stores exactly the bytes streamed, whatever the chunk sizes (writes are gathered into batches)', async () => {
+    const store = fileStorage(join(root, 'files'));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 300_000 }), { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 255 }), async (sizes, seed) => {
+        const chunks = sizes.map((n, i) => Buffer.alloc(n, (seed + i * 37) % 256));
+        const whole = Buffer.concat(chunks);
+        const staged = await store.stage(Readable.from(chunks));
+        expect(staged).toMatchObject({ sha256: sha(whole), size: whole.length });
+        expect(readFileSync(staged.tmpPath).equals(whole)).toBe(true);
+        await store.discard(staged);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('a source that fails after several batches were written leaves nothing behind', async () => {
+    const store = fileStorage(join(root, 'files'));
+    async function* failing() {
+      for (let i = 0; i < 40; i++) yield Buffer.alloc(64 * 1024, i);
+      throw new Error('client went away');
+    }
+    await expect(store.stage(Readable.from(failing()))).rejects.toThrow('client went away');
     expect(filesUnder(store.dir)).toEqual([]);
   });
 
