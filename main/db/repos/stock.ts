@@ -28,6 +28,9 @@ export interface LocationRow {
   quantity: number;
 }
 
+/** A user product's head (owner, version) with one of its locations, null fields when it has none. */
+export type StockRow = { user_id: number; version: bigint } & { [K in keyof LocationRow]: LocationRow[K] | null };
+
 export interface ItemRow {
   id: string;
   site_id: string;
@@ -88,13 +91,15 @@ export function stockRepo(db: Db) {
   const userProductById = db
     .prepare<[string], UserProductRow>('SELECT id, user_id, version, product_release_date FROM user_products WHERE id = ?')
     .safeIntegers(true);
+  // The read of every GET .../stock: raw rows, and the 64-bit version as text (made a BigInt
+  // once) instead of safeIntegers on every column, a third cheaper.
   const stockOf = db
-    .prepare<[string], { user_id: bigint; version: bigint } & { [K in keyof LocationRow]: LocationRow[K] | null }>(
-      `SELECT up.user_id, up.version, l.type, l.store_key, l.network_node_id, l.quantity
+    .prepare<[string], [number, string, LocationType | null, string | null, string | null, number | null]>(
+      `SELECT up.user_id, CAST(up.version AS TEXT), l.type, l.store_key, l.network_node_id, l.quantity
          FROM user_products up LEFT JOIN stock_locations l ON l.user_product_id = up.id
         WHERE up.id = ? ORDER BY l.position`,
     )
-    .safeIntegers(true);
+    .raw(true);
   // Rows as arrays (raw): on every stock write, and building the objects here costs a third less
   // than the driver's named rows.
   const locationsOf = db
@@ -150,8 +155,13 @@ export function stockRepo(db: Db) {
     locationsOf: (userProductId: string): LocationRow[] =>
       locationsOf.all(userProductId).map(([type, store_key, network_node_id, quantity]) => ({ type, store_key, network_node_id, quantity })),
     /** The user product's owner, version and locations in one statement (one snapshot). */
-    stockOf: (userProductId: string) =>
-      stockOf.all(userProductId).map((r) => ({ ...r, quantity: r.quantity === null ? null : Number(r.quantity) })),
+    /** The user product's owner and version with each of its locations (one row with null location fields when it has none); [] when absent. */
+    stockOf: (userProductId: string): StockRow[] => {
+      const rows = stockOf.all(userProductId);
+      if (rows.length === 0) return [];
+      const version = BigInt(rows[0]![1]);
+      return rows.map(([user_id, , type, store_key, network_node_id, quantity]) => ({ user_id, version, type, store_key, network_node_id, quantity }));
+    },
     insertUserProduct: (id: string, userId: number, version: bigint) => insertUserProduct.run(id, userId, version),
     /** Compare-and-set: true when `expected` was the current version and it is now expected + 1. */
     bumpVersionIf: (id: string, expected: bigint) => bumpVersionIf.run(id, expected).changes === 1,
