@@ -128,22 +128,29 @@ describe('GroupCommit durability (the fdatasync off the event loop)', () => {
     await expect(writes.durable()).rejects.toThrow('EIO');
   });
 
-  it.runIf(process.platform === 'linux')('by default flushes the database WAL file itself', async () => {
+  it.runIf(process.platform === 'linux')('a write alone commits with its own fsync; writes together are flushed by an fdatasync of the WAL file', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'gc-')), 'g.db');
     const db = openDatabase(file);
     db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
     const writes = new GroupCommit(db);
-    await writes.run(() => db.prepare("INSERT INTO t VALUES ('a')").run());
+    const insert = db.prepare('INSERT INTO t VALUES (?)');
     const { readdirSync, readlinkSync } = await import('node:fs');
-    const open = readdirSync('/proc/self/fd').map((fd) => {
-      try {
-        return readlinkSync(`/proc/self/fd/${fd}`);
-      } catch {
-        return '';
-      }
-    });
-    expect(open.filter((p) => p === `${file}-wal`).length).toBeGreaterThanOrEqual(2); // SQLite's and the flusher's
+    const walHandles = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === `${file}-wal`;
+        } catch {
+          return false;
+        }
+      }).length;
+    await writes.run(() => insert.run('alone'));
+    expect(writes.settled).toBe(true);
+    expect(walHandles()).toBe(1); // SQLite's own: the commit flushed inline
+    await Promise.all([writes.run(() => insert.run('a')), writes.run(() => insert.run('b'))]);
+    expect(writes.settled).toBe(true);
+    expect(walHandles()).toBe(2); // and the flusher's
     await writes.close();
+    expect(walHandles()).toBe(1);
     db.close();
   });
 });
