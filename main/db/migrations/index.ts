@@ -6,6 +6,7 @@ import { attachmentsMigration } from './005-attachments.js';
 import { oauthMigration } from './006-oauth.js';
 import { syncMigration } from './007-sync.js';
 import { productCountsMigration } from './008-product-counts.js';
+import { unreadIndexMigration } from './009-unread-index.js';
 
 export interface Migration {
   version: number;
@@ -15,4 +16,4 @@ export interface Migration {
 
 /** Applied in order at start-up; a migration never changes once it has shipped. */
 // 003 is reserved for brands, 005 for attachments.
-export const migrations: Migration[] = [stockMigration, jobsMigration, brandsMigration, messagesMigration, attachmentsMigration, oauthMigration, syncMigration, productCountsMigration];
+export const migrations: Migration[] = [stockMigration, jobsMigration, brandsMigration, messagesMigration, attachmentsMigration, oauthMigration, syncMigration, productCountsMigration, unreadIndexMigration];
