@@ -180,27 +180,21 @@ export async function benchMessages(): Promise<Row[]> {
     await server.stop();
     await bare.stop();
     const mbps = (seconds: number) => 25 / seconds;
+    /** A transfer's median rate against the median streamed copy of the same rounds. */
+    const transfer = (name: string, seconds: number[], note: string): Row => ({
+      section: 'attachments',
+      name,
+      value: mbps(median(seconds)),
+      unit: 'MB/s',
+      floor: { name: 'file copy (read and write streams)', value: mbps(median(copies)) },
+      target: 0.3,
+      note,
+    });
     return [
       { section: 'messages', name: 'send + moderate', value: sent.rps, unit: 'msg/s', floor: { name: 'bare node:http', value: bareSend.rps }, note: `${CONNECTIONS} connections, p99 ${sent.p99.toFixed(1)} ms` },
       { section: 'messages', name: 'list a pack of 5,000 messages, limit 50, p99', value: listed.p99, unit: 'ms', floor: { name: 'bare node:http p99', value: bareList.p99 }, lowerIsBetter: true, note: `${listed.rps.toFixed(0)} req/s` },
-      {
-        section: 'attachments',
-        name: 'upload 25 MB (fsynced before the answer)',
-        value: mbps(median(uploads)),
-        unit: 'MB/s',
-        floor: { name: 'file copy (read and write streams)', value: mbps(median(copies)) },
-        target: 0.3,
-        note: `median of ${ROUNDS}; in-kernel copyFile ${mbps(median(kernelCopies)).toFixed(0)} MB/s`,
-      },
-      {
-        section: 'attachments',
-        name: 'download 25 MB (written to a file)',
-        value: mbps(median(downloads)),
-        unit: 'MB/s',
-        floor: { name: 'file copy (read and write streams)', value: mbps(median(copies)) },
-        target: 0.3,
-        note: `median of ${ROUNDS}`,
-      },
+      transfer('upload 25 MB (fsynced before the answer)', uploads, `median of ${ROUNDS}; in-kernel copyFile ${mbps(median(kernelCopies)).toFixed(0)} MB/s`),
+      transfer('download 25 MB (written to a file)', downloads, `median of ${ROUNDS}`),
       { section: 'attachments', name: 'server memory above idle during a 25 MB upload (peak of the rounds)', value: memory.rise / MB, unit: 'MB', limit: { max: 64, unit: 'MB' }, note: `idle ${(memory.idle / MB).toFixed(0)} MB` },
     ];
   } finally {
