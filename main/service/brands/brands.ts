@@ -1,67 +1,22 @@
 import type { Db } from '../../db/open.js';
-import type { BrandRow, BrandsRepo, NewBrand, PictureRow } from '../../db/repos/brands.js';
+import type { BrandRow, BrandsRepo, NewBrand } from '../../db/repos/brands.js';
+import type { BrandDetailView, BrandListEntryView, BrandListView, PictureView } from '../../../preload/contract.js';
 import type { UserRow, UsersRepo } from '../../db/repos/users.js';
 import type { Principal } from '../auth/auth.js';
 import { ServiceError } from '../errors.js';
 import type { ListingCheck } from '../stock/items.js';
 import { normalizeName } from './normalize.js';
 
-/** Picture of SPEC 2.7. */
-export type Picture = PictureRow;
-
+// The shapes of SPEC 2.7 are defined once, in the preload contract: the HTTP API answers them
+// and the screens receive them as they are.
+export type Picture = PictureView;
 /** Brand, list form (SPEC 2.7), fields in the spec's order. */
-export interface BrandListEntry {
-  site_id: string;
-  official_store_id: number;
-  name: string;
-  type: string;
-  relevance_position: number;
-  status: string;
-  fantasy_name: string;
-  date_created: string;
-  return_policy: unknown;
-  landing_permalink: string;
-  pictures: Picture[];
-  tags: string[];
-  categories_ids: string[];
-  main_categories: { id: string }[];
-  permalink: string;
-  normalized_name: string;
-  last_updated: string;
-}
-
+export type BrandListEntry = BrandListEntryView;
 /** Brand list of a user (SPEC 2.7, 4.7). */
-export interface BrandList {
-  status: string;
-  cust_id: number;
-  site_id: string;
-  user_type: string;
-  brands: BrandListEntry[];
-  tags: string[];
-}
-
-export interface BrandUser {
-  cust_id: number;
-  tags: string[];
-  site_id: string;
-  user_type: string;
-}
-
+export type BrandList = NonNullable<BrandListView['list']>;
+export type BrandUser = BrandDetailView['users'][number];
 /** Brand, detail form (SPEC 2.7, 4.8), fields in the spec's order. */
-export interface BrandDetail {
-  tags: string[];
-  official_store_id: number;
-  categories_ids: string[];
-  fantasy_name: string;
-  users: BrandUser[];
-  site_id: string;
-  status: string;
-  name: string;
-  date_created: string;
-  pictures: Picture[];
-  boost: { is_active: boolean; last_update: string | null };
-  relevance_position: number;
-}
+export type BrandDetail = BrandDetailView;
 
 /** SPEC 7.4, in the order the brand calls check them. */
 export const brandErrors = {

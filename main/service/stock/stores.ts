@@ -1,21 +1,14 @@
 import { z } from 'zod';
 import type { StockRepo, StoreRow } from '../../db/repos/stock.js';
 import type { UsersRepo } from '../../db/repos/users.js';
+import type { StoreView } from '../../../preload/contract.js';
 import type { Principal } from '../auth/auth.js';
 import { badRequest, forbidden } from '../errors.js';
 import { parseUserId, parseWith } from '../params.js';
 import { userNotFound } from '../users/users.js';
 
-/** Store of SPEC 2.2. */
-export interface Store {
-  id: string;
-  user_id: string;
-  description: string;
-  status: string;
-  location: Record<string, unknown>;
-  tags: string[];
-  network_node_id: string;
-}
+/** Store of SPEC 2.2 (the shape is defined once, in the preload contract). */
+export type Store = StoreView;
 
 export const toStore = (r: StoreRow): Store => ({
   id: r.id,
