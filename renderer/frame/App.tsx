@@ -1,13 +1,12 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { StockroomApi } from '../../preload/api.js';
 import type { SyncStatusView } from '../../preload/contract.js';
-import { t, useI18nStore } from '../i18n/index.js';
+import { type I18n, useI18n, useI18nStore } from '../i18n/index.js';
 import { InboxScreen } from '../inbox/InboxScreen.js';
 import { BrandsScreen } from '../brands/BrandsScreen.js';
 import { SettingsScreen } from '../settings/SettingsScreen.js';
 import { StockTab, createStockStore, useStockActivity } from '../stock/StockTab.js';
 import { StatusBar } from './StatusBar.js';
-import { type Words, wordsFor } from './words.js';
 
 type Tab = 'stock' | 'inbox' | 'brands' | 'settings';
 /** Screens that keep their state while another tab is shown (mounted the first time they are opened). */
@@ -26,7 +25,8 @@ export function App({ api }: { api: StockroomApi }) {
     setOpened((o) => (o.has(next) ? o : new Set([...o, next])));
   };
   // The app's language lives in the i18n store (renderer/i18n): the settings set it, every screen reads it.
-  const language = useI18nStore((s) => s.language);
+  const i18n = useI18n();
+  const { t } = i18n;
   const setLanguage = useI18nStore((s) => s.setLanguage);
   const [status, setStatus] = useState<SyncStatusView | null>(null);
   const [summary, setSummary] = useState<{ products: number; conversations: number; unread: number; brands: number | null } | null>(null);
@@ -70,11 +70,10 @@ export function App({ api }: { api: StockroomApi }) {
     };
   }, [api, refresh]);
 
-  const words = wordsFor(language);
   const tabs: [Tab, string][] = [
-    ['stock', words.stock],
-    ['inbox', summary && summary.unread > 0 ? `${words.inbox} (${summary.unread})` : words.inbox],
-    ['brands', words.brands],
+    ['stock', t('frame.stock')],
+    ['inbox', summary && summary.unread > 0 ? t('frame.inboxUnread', { count: summary.unread }) : t('frame.inbox')],
+    ['brands', t('frame.brands')],
     ['settings', t('frame.settings')],
   ];
   return (
@@ -87,7 +86,7 @@ export function App({ api }: { api: StockroomApi }) {
         ))}
       </nav>
       <main className="screen" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'brands' ? <BrandsScreen api={api} /> : tab === 'settings' ? <SettingsScreen api={api} /> : KEPT.includes(tab) ? null : <Placeholder tab={tab} words={words} summary={summary} />}
+        {tab === 'brands' ? <BrandsScreen api={api} /> : tab === 'settings' ? <SettingsScreen api={api} /> : KEPT.includes(tab) ? null : <Placeholder tab={tab} i18n={i18n} summary={summary} />}
         {opened.has('stock') ? (
           <div className="kept-screen" hidden={tab !== 'stock'}>
             <StockTab store={stock} />
@@ -101,8 +100,7 @@ export function App({ api }: { api: StockroomApi }) {
       </main>
       <StatusBar
         status={status}
-        words={words}
-        locale={language}
+        i18n={i18n}
         activity={stockActivity}
         onShowConflicts={() => {
           show('stock');
@@ -113,9 +111,9 @@ export function App({ api }: { api: StockroomApi }) {
   );
 }
 
-function Placeholder({ tab, words, summary }: { tab: Tab; words: Words; summary: { products: number; conversations: number; unread: number; brands: number | null } | null }) {
-  if (!summary) return <p>{words.loading}</p>;
-  if (tab === 'stock') return <p className="summary">{words.products(summary.products)}</p>;
-  if (tab === 'inbox') return <p className="summary">{words.conversations(summary.conversations, summary.unread)}</p>;
-  return <p className="summary">{summary.brands === null ? words.noBrands : words.brandCount(summary.brands)}</p>;
+function Placeholder({ tab, i18n: { t }, summary }: { tab: Tab; i18n: I18n; summary: { products: number; conversations: number; unread: number; brands: number | null } | null }) {
+  if (!summary) return <p>{t('common.loading')}</p>;
+  if (tab === 'stock') return <p className="summary">{t('frame.products', { count: summary.products })}</p>;
+  if (tab === 'inbox') return <p className="summary">{t('frame.conversations', { count: summary.conversations, unread: summary.unread })}</p>;
+  return <p className="summary">{summary.brands === null ? t('frame.noBrands') : t('frame.brandCount', { count: summary.brands })}</p>;
 }

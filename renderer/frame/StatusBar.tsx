@@ -1,48 +1,48 @@
 import type { SyncStatusView } from '../../preload/contract.js';
-import type { Words } from './words.js';
+import type { I18n } from '../i18n/index.js';
 
 /** Connection, last sync, pending, conflicts and progress: always on screen, words and icons, never colour alone. */
 export function StatusBar({
   status,
-  words,
-  locale,
+  i18n,
   onShowConflicts,
   activity,
 }: {
   status: SyncStatusView | null;
-  words: Words;
-  locale: string;
+  /** The words and formatters of the app's language. */
+  i18n: I18n;
   /** The conflicts count is a button that shows the grid filtered to conflicts. */
   onShowConflicts?: () => void;
   /** A long import or export of the stock screens, in words, shown with a progress bar. */
   activity?: { label: string; done: number; total: number } | null;
 }) {
-  if (!status) return <footer className="status-bar" role="status">{words.loading}</footer>;
+  const { t } = i18n;
+  if (!status) return <footer className="status-bar" role="status">{t('common.loading')}</footer>;
   const connection =
-    status.mode === 'local-only' ? words.localOnly : status.mode === 'offline' ? words.offlineChosen : status.online ? words.online : words.offline;
+    status.mode === 'local-only' ? t('frame.localOnly') : status.mode === 'offline' ? t('frame.offlineChosen') : status.online ? t('frame.online') : t('frame.offline');
   const icon = status.mode === 'local-only' ? '◆' : status.online ? '●' : '○';
   const last = status.lastSyncAt ?? status.lastPullAt;
-  const time = last === null ? words.never : new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(last);
+  const time = last === null ? t('frame.never') : new Intl.DateTimeFormat(i18n.language, { hour: '2-digit', minute: '2-digit' }).format(last);
   const sending = status.progress.total > 0 && status.progress.done < status.progress.total;
   return (
     <footer className="status-bar" role="status" aria-live="polite">
       <span className="connection" data-mode={status.mode} data-online={status.online}>
         <span aria-hidden="true">{icon}</span> {connection}
-        {status.mode !== 'local-only' ? ` · ${words.synced} ${time}` : null}
+        {status.mode !== 'local-only' ? ` · ${t('frame.synced', { time })}` : null}
       </span>
-      <span className="pending" data-count={status.pending + status.inFlight}>{words.pending(status.pending + status.inFlight)}</span>
+      <span className="pending" data-count={status.pending + status.inFlight}>{t('frame.pending', { count: status.pending + status.inFlight })}</span>
       {onShowConflicts && status.conflicts > 0 ? (
         <button type="button" className="conflicts" data-count={status.conflicts} onClick={onShowConflicts}>
           <span aria-hidden="true">! </span>
-          {words.conflicts(status.conflicts)}
+          {t('frame.conflicts', { count: status.conflicts })}
         </button>
       ) : (
         <span className="conflicts" data-count={status.conflicts}>
           {status.conflicts > 0 ? <span aria-hidden="true">! </span> : null}
-          {words.conflicts(status.conflicts)}
+          {t('frame.conflicts', { count: status.conflicts })}
         </span>
       )}
-      {status.failed > 0 ? <span className="failed">{words.failed(status.failed)}</span> : null}
+      {status.failed > 0 ? <span className="failed">{t('frame.failed', { count: status.failed })}</span> : null}
       {activity ? (
         <span className="progress activity">
           <progress max={Math.max(1, activity.total)} value={activity.done} /> {activity.label}
@@ -50,7 +50,7 @@ export function StatusBar({
       ) : null}
       {sending ? (
         <span className="progress">
-          <progress max={status.progress.total} value={status.progress.done} /> {words.pushing(status.progress.done, status.progress.total)}
+          <progress max={status.progress.total} value={status.progress.done} /> {t('frame.pushing', { done: status.progress.done, total: status.progress.total })}
         </span>
       ) : null}
     </footer>

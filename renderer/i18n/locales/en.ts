@@ -44,6 +44,11 @@ export const en = {
   'frame.failed': { one: '{count} failed', other: '{count} failed' },
   'frame.pushing': 'sending {done}/{total}',
   'frame.noToken': 'Open the address printed by `npm run web` (it carries this session’s key).',
+  'frame.never': 'never',
+  'frame.products': { one: '{count} product', other: '{count} products' },
+  'frame.conversations': { one: '{count} conversation, {unread} unread', other: '{count} conversations, {unread} unread' },
+  'frame.brandCount': { one: '{count} linked brand', other: '{count} linked brands' },
+  'frame.noBrands': 'This account has no linked brands.',
 
   // ------------------------------------------------------------ inbox: list
   'inbox.title': 'Inbox',

@@ -40,6 +40,11 @@ export const es: Dictionary = {
   'frame.failed': { one: '{count} con error', other: '{count} con error' },
   'frame.pushing': 'enviando {done}/{total}',
   'frame.noToken': 'Abrí la dirección que mostró `npm run web` (incluye la clave de esta sesión).',
+  'frame.never': 'nunca',
+  'frame.products': { one: '{count} producto', other: '{count} productos' },
+  'frame.conversations': { one: '{count} conversación, {unread} sin leer', other: '{count} conversaciones, {unread} sin leer' },
+  'frame.brandCount': { one: '{count} marca vinculada', other: '{count} marcas vinculadas' },
+  'frame.noBrands': 'Esta cuenta no tiene marcas vinculadas.',
 
   // ------------------------------------------------------------ inbox: list
   'inbox.title': 'Mensajes',

@@ -40,6 +40,11 @@ export const ptBR: Dictionary = {
   'frame.failed': { one: '{count} com erro', other: '{count} com erro' },
   'frame.pushing': 'enviando {done}/{total}',
   'frame.noToken': 'Abra o endereço mostrado por `npm run web` (ele inclui a chave desta sessão).',
+  'frame.never': 'nunca',
+  'frame.products': { one: '{count} produto', other: '{count} produtos' },
+  'frame.conversations': { one: '{count} conversa, {unread} não lidas', other: '{count} conversas, {unread} não lidas' },
+  'frame.brandCount': { one: '{count} marca vinculada', other: '{count} marcas vinculadas' },
+  'frame.noBrands': 'Esta conta não tem marcas vinculadas.',
 
   // ------------------------------------------------------------ inbox: list
   'inbox.title': 'Mensagens',

@@ -4,8 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GridColumnView } from '../../../preload/contract.js';
 import { StatusBar } from '../../../renderer/frame/StatusBar.js';
-import { wordsFor } from '../../../renderer/frame/words.js';
-import { useI18nStore } from '../../../renderer/i18n/index.js';
+import { i18nFor, useI18nStore } from '../../../renderer/i18n/index.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { PAGE_SIZE } from '../../../renderer/stock/store.js';
 import { COLUMNS, cell, fakeStockroom, giveGridASize, id, sampleRows } from './fake-api.js';
@@ -321,7 +320,7 @@ describe('search, scanner, history, status bar', () => {
   it('the status bar shows import progress, and its conflicts count is a button', async () => {
     let shown = 0;
     const status = { mode: 'online' as const, online: true, pending: 2, inFlight: 0, conflicts: 1, failed: 0, lastSyncAt: null, lastPullAt: null, lastError: null, progress: { done: 0, total: 0 } };
-    render(<StatusBar status={status} words={wordsFor('en')} locale="en" onShowConflicts={() => shown++} activity={{ label: 'importing 3/10', done: 3, total: 10 }} />);
+    render(<StatusBar status={status} i18n={i18nFor('en')} onShowConflicts={() => shown++} activity={{ label: 'importing 3/10', done: 3, total: 10 }} />);
     await userEvent.setup().click(screen.getByRole('button', { name: /1 conflict/ }));
     expect(shown).toBe(1);
     const bar = screen.getByRole('progressbar');
