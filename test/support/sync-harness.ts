@@ -8,7 +8,8 @@ import { type TokenProvider, staticTokenProvider } from '../../main/sync/client.
 import { SyncEngine, type SyncEngineOptions } from '../../main/sync/engine.js';
 import type { RetryPolicy } from '../../main/sync/retry.js';
 import { demo, demoFixtures, warehouseFixtures } from './fixtures.js';
-import { mulberry32 } from './fault-proxy.js';
+import { type FaultProxy, mulberry32, startFaultProxy } from './fault-proxy.js';
+import { type TestServer, startTestServer } from './server.js';
 
 /** A marketplace for sync tests: one multi-warehouse seller, `products` user products over `stores` stores. */
 export interface SyncMarket {
@@ -108,6 +109,33 @@ export function newEngine(
     random: mulberry32(7),
     ...overrides,
   });
+}
+
+/** The demo marketplace served on loopback, a logging fault proxy in front of it, and an engine on a fresh replica. */
+export interface SyncedReplica {
+  server: TestServer;
+  proxy: FaultProxy;
+  replica: Replica;
+  engine: SyncEngine;
+}
+
+/** Starts a SyncedReplica signed in as the demo seller, the engine started and pulled once (call in beforeEach). */
+export async function startSyncedReplica(): Promise<SyncedReplica> {
+  const server = await startTestServer();
+  const proxy = await startFaultProxy(server.url);
+  const replica = newReplica();
+  const engine = newEngine(replica, { url: proxy.url, token: demo.seller.token, sellerId: demo.seller.id });
+  engine.start();
+  await engine.pullNow();
+  return { server, proxy, replica, engine };
+}
+
+/** Stops what startSyncedReplica started, the engine first (call in afterEach). */
+export async function stopSyncedReplica(s: SyncedReplica): Promise<void> {
+  await s.engine.stop();
+  await s.proxy.close();
+  await s.server.close();
+  s.replica.remove();
 }
 
 export async function waitFor(cond: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SyncEngine } from '../../main/sync/engine.js';
 import { cellView, history } from '../../main/sync/read-model.js';
-import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
+import type { FaultProxy } from '../support/fault-proxy.js';
 import { demo } from '../support/fixtures.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { FAST_RETRY, type Replica, newEngine, newReplica, readRemoteStock, waitFor } from '../support/sync-harness.js';
+import type { TestServer } from '../support/server.js';
+import { FAST_RETRY, type Replica, newEngine, readRemoteStock, startSyncedReplica, stopSyncedReplica, waitFor } from '../support/sync-harness.js';
 
 /** The engine against the project's own server on loopback (in process), through a proxy that logs and injects faults. */
 let server: TestServer;
@@ -30,19 +30,9 @@ async function otherWrite(store: string, quantity: number) {
 const puts = () => proxy.log.filter((l) => l.method === 'PUT');
 
 beforeEach(async () => {
-  server = await startTestServer();
-  proxy = await startFaultProxy(server.url);
-  replica = newReplica();
-  engine = newEngine(replica, { url: proxy.url, token: demo.seller.token, sellerId: demo.seller.id });
-  engine.start();
-  await engine.pullNow();
+  ({ server, proxy, replica, engine } = await startSyncedReplica());
 });
-afterEach(async () => {
-  await engine.stop();
-  await proxy.close();
-  await server.close();
-  replica.remove();
-});
+afterEach(() => stopSyncedReplica({ server, proxy, replica, engine }));
 
 describe('pushing stock edits', () => {
   it('an adjustment reaches the remote with its idempotency key; the mirror follows the answer', async () => {

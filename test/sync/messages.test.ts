@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SyncEngine } from '../../main/sync/engine.js';
-import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
+import type { FaultProxy } from '../support/fault-proxy.js';
 import { demo } from '../support/fixtures.js';
 import { demoOrders, packPath } from '../support/messages.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { type Replica, newEngine, newReplica } from '../support/sync-harness.js';
+import type { TestServer } from '../support/server.js';
+import { type Replica, startSyncedReplica, stopSyncedReplica } from '../support/sync-harness.js';
 
 let server: TestServer;
 let proxy: FaultProxy;
@@ -33,19 +33,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(files, { recursive: true, force: true }));
 beforeEach(async () => {
-  server = await startTestServer();
-  proxy = await startFaultProxy(server.url);
-  replica = newReplica();
-  engine = newEngine(replica, { url: proxy.url, token: demo.seller.token, sellerId: demo.seller.id });
-  engine.start();
-  await engine.pullNow();
+  ({ server, proxy, replica, engine } = await startSyncedReplica());
 });
-afterEach(async () => {
-  await engine.stop();
-  await proxy.close();
-  await server.close();
-  replica.remove();
-});
+afterEach(() => stopSyncedReplica({ server, proxy, replica, engine }));
 
 describe('queueing a message: the marketplace rules run first', () => {
   it.each([

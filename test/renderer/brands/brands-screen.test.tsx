@@ -5,6 +5,7 @@ import type { BrandDetailView, BrandListEntryView } from '../../../preload/contr
 import { BrandsScreen } from '../../../renderer/brands/BrandsScreen.js';
 import { initials, pictureUrl } from '../../../renderer/brands/pictures.js';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
+import { AURORA_ENTRY } from '../../support/brand-views.js';
 import { type Handlers, fail, fakeApi, ok } from '../inbox/fake-api.js';
 
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
@@ -12,28 +13,7 @@ afterEach(cleanup);
 
 const BRAND_USER = 1780493261;
 
-const aurora: BrandListEntryView = {
-  site_id: 'MLA',
-  official_store_id: 4021,
-  name: 'Aurora Deportes',
-  type: 'brand',
-  relevance_position: 3,
-  status: 'active',
-  fantasy_name: 'Aurora',
-  date_created: '2018-05-14T15:03:22Z',
-  return_policy: null,
-  landing_permalink: 'https://example.com/tienda/aurora',
-  pictures: [
-    { id: 901, name: 'logo', secure_url: 'https://example.com/img/aurora-logo.png', url: 'http://example.com/img/aurora-logo.png', size: '90x90' },
-    { id: 902, name: 'background', secure_url: null, url: 'http://example.com/img/aurora-bg.jpg', size: '1200x300' },
-  ],
-  tags: ['TOP_BRAND'],
-  categories_ids: ['MLA109027', 'MLA1276'],
-  main_categories: [{ id: 'MLA1276' }],
-  permalink: 'https://example.com/aurora',
-  normalized_name: 'aurora deportes',
-  last_updated: '2026-10-02T12:00:00Z',
-};
+const aurora = AURORA_ENTRY;
 const kids: BrandListEntryView = { ...aurora, official_store_id: 4022, name: 'Aurora Kids  Ñandú', fantasy_name: 'Aurora Kids', relevance_position: 11, tags: [], pictures: [], categories_ids: ['MLA1384'], main_categories: [] };
 
 const detailOf = (b: BrandListEntryView): BrandDetailView => ({

@@ -5,6 +5,7 @@ import type { FixtureFile } from '../../../main/fixtures/schema.js';
 import { type Service, createService } from '../../../main/service/index.js';
 import { isServiceError } from '../../../main/service/errors.js';
 import { addBrandSeller, brandEntry, demo, demoFixtures } from '../../support/fixtures.js';
+import { AURORA_ENTRY } from '../../support/brand-views.js';
 
 const LIST_FIELDS = [
   'site_id', 'official_store_id', 'name', 'type', 'relevance_position', 'status', 'fantasy_name', 'date_created',
@@ -47,28 +48,7 @@ describe('brands service', () => {
     expect(list.tags).toEqual(['large_seller', 'messages_as_seller', 'brand']);
     expect(list.brands.map((b) => b.official_store_id)).toEqual([4021, 4022]);
     for (const b of list.brands) expect(Object.keys(b)).toEqual(LIST_FIELDS);
-    expect(list.brands[0]).toEqual({
-      site_id: 'MLA',
-      official_store_id: 4021,
-      name: 'Aurora Deportes',
-      type: 'brand',
-      relevance_position: 3,
-      status: 'active',
-      fantasy_name: 'Aurora',
-      date_created: '2018-05-14T15:03:22Z',
-      return_policy: null,
-      landing_permalink: 'https://example.com/tienda/aurora',
-      pictures: [
-        { id: 901, name: 'logo', secure_url: 'https://example.com/img/aurora-logo.png', url: 'http://example.com/img/aurora-logo.png', size: '90x90' },
-        { id: 902, name: 'background', secure_url: null, url: 'http://example.com/img/aurora-bg.jpg', size: '1200x300' },
-      ],
-      tags: ['TOP_BRAND'],
-      categories_ids: ['MLA109027', 'MLA1276'],
-      main_categories: [{ id: 'MLA1276' }],
-      permalink: 'https://example.com/aurora',
-      normalized_name: 'Aurora Deportes',
-      last_updated: '2026-10-02T12:00:00Z',
-    });
+    expect(list.brands[0]).toEqual(AURORA_ENTRY);
     // computed from "Aurora Kids  Ñandú"
     expect(list.brands[1]!.normalized_name).toBe('Aurora Kids Nandu');
   });
