@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, errorBody, startTestServer } from '../../support/server.js';
+import { AURORA_ENTRY } from '../../support/brand-views.js';
 import { addBrandSeller, brandEntry, demo, demoFixtures } from '../../support/fixtures.js';
 
 const LIST_FIELDS = [
@@ -76,27 +77,8 @@ describe('GET /users/{user_id}/brands and /users/{user_id}/brands/{official_stor
       expect(body.brands.map((b: { official_store_id: number }) => b.official_store_id)).toEqual([4021, 4022]);
       for (const b of body.brands) expect(Object.keys(b)).toEqual(LIST_FIELDS);
       const [aurora, kids] = body.brands;
-      expect(aurora).toMatchObject({
-        site_id: 'MLA',
-        name: 'Aurora Deportes',
-        type: 'brand',
-        relevance_position: 3,
-        status: 'active',
-        fantasy_name: 'Aurora',
-        date_created: '2018-05-14T15:03:22Z',
-        return_policy: null,
-        landing_permalink: 'https://example.com/tienda/aurora',
-        tags: ['TOP_BRAND'],
-        categories_ids: ['MLA109027', 'MLA1276'],
-        main_categories: [{ id: 'MLA1276' }],
-        permalink: 'https://example.com/aurora',
-        normalized_name: 'Aurora Deportes',
-        last_updated: '2026-10-02T12:00:00Z',
-      });
-      expect(aurora.pictures).toEqual([
-        { id: 901, name: 'logo', secure_url: 'https://example.com/img/aurora-logo.png', url: 'http://example.com/img/aurora-logo.png', size: '90x90' },
-        { id: 902, name: 'background', secure_url: null, url: 'http://example.com/img/aurora-bg.jpg', size: '1200x300' },
-      ]);
+      // Over HTTP exactly what the service answers, field for field.
+      expect(aurora).toEqual(AURORA_ENTRY);
       expect(kids).toMatchObject({ name: 'Aurora Kids  Ñandú', normalized_name: 'Aurora Kids Nandu', tags: [], relevance_position: 11 });
     });
 
