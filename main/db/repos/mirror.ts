@@ -1,5 +1,6 @@
 import type { Db } from '../open.js';
-import type { LocationType } from './stock.js';
+import type { MessageRow } from './messages.js';
+import { type LocationType, UPSERT_LOCATION_SQL, type UpsertLocationParams } from './stock.js';
 
 /** A location as the remote reports it (SPEC 2.5). */
 export interface RemoteLocation {
@@ -16,27 +17,8 @@ export interface MirrorCell {
   quantity: number;
 }
 
-export interface MirrorMessage {
-  id: string;
-  order_id: number;
-  from_user_id: number;
-  to_user_id: number;
-  pack_key: number;
-  site_id: string;
-  client_id: number | null;
-  subject: string | null;
-  text: string;
-  date_created: string;
-  date_received: string;
-  date_available: string | null;
-  date_notified: string | null;
-  date_read: string | null;
-  moderation_status: string;
-  moderation_reason: string | null;
-  moderation_source: string | null;
-  moderation_date: string | null;
-  conversation_first_message: number;
-}
+/** A message as the remote answered it (its moderation status as sent; no local sequence or text hash). */
+export type MirrorMessage = Omit<MessageRow, 'status' | 'text_hash' | 'seq' | 'moderation_status'> & { moderation_status: string };
 
 export interface MirrorAttachment {
   id: string;
@@ -74,13 +56,7 @@ export function mirrorRepo(db: Db) {
     'UPDATE stock_locations SET quantity = ? WHERE user_product_id = ? AND type = ? AND store_key = ?',
   );
   const deleteLocations = db.prepare<[string]>('DELETE FROM stock_locations WHERE user_product_id = ?');
-  const upsertLocation = db.prepare<[{ up: string; type: LocationType; store: string; node: string | null; qty: number }]>(
-    `INSERT INTO stock_locations (user_product_id, type, store_key, network_node_id, quantity, position)
-     VALUES (@up, @type, @store, @node, @qty,
-             (SELECT coalesce(max(position), -1) + 1 FROM stock_locations WHERE user_product_id = @up))
-     ON CONFLICT (user_product_id, type, store_key)
-     DO UPDATE SET quantity = excluded.quantity, network_node_id = coalesce(excluded.network_node_id, network_node_id)`,
-  );
+  const upsertLocation = db.prepare<[UpsertLocationParams]>(UPSERT_LOCATION_SQL);
   const productIdsOf = db.prepare<[number], { id: string }>('SELECT id FROM user_products WHERE user_id = ? ORDER BY id');
 
   const upsertUser = db.prepare(

@@ -28,6 +28,14 @@ export interface LocationRow {
   quantity: number;
 }
 
+/** Writes one location: a new one goes last (position), an existing one takes the quantity (and a node when given). */
+export const UPSERT_LOCATION_SQL = `INSERT INTO stock_locations (user_product_id, type, store_key, network_node_id, quantity, position)
+     VALUES (@up, @type, @store, @node, @qty,
+             (SELECT coalesce(max(position), -1) + 1 FROM stock_locations WHERE user_product_id = @up))
+     ON CONFLICT (user_product_id, type, store_key)
+     DO UPDATE SET quantity = excluded.quantity, network_node_id = coalesce(excluded.network_node_id, network_node_id)`;
+export type UpsertLocationParams = { up: string; type: LocationType; store: string; node: string | null; qty: number };
+
 /** A user product's head (owner, version) with one of its locations, null fields when it has none. */
 export type StockRow = { user_id: number; version: bigint } & { [K in keyof LocationRow]: LocationRow[K] | null };
 
@@ -115,13 +123,7 @@ export function stockRepo(db: Db) {
     'UPDATE user_products SET version = version + 1 WHERE id = ? AND version = ?',
   );
   const bumpVersion = db.prepare<[string]>('UPDATE user_products SET version = version + 1 WHERE id = ?');
-  const upsertLocation = db.prepare<[{ up: string; type: LocationType; store: string; node: string | null; qty: number }]>(
-    `INSERT INTO stock_locations (user_product_id, type, store_key, network_node_id, quantity, position)
-     VALUES (@up, @type, @store, @node, @qty,
-             (SELECT coalesce(max(position), -1) + 1 FROM stock_locations WHERE user_product_id = @up))
-     ON CONFLICT (user_product_id, type, store_key)
-     DO UPDATE SET quantity = excluded.quantity, network_node_id = coalesce(excluded.network_node_id, network_node_id)`,
-  );
+  const upsertLocation = db.prepare<[UpsertLocationParams]>(UPSERT_LOCATION_SQL);
 
   const itemById = db.prepare<[string], ItemRow>('SELECT * FROM items WHERE id = ?');
   const itemsOfUserProduct = db.prepare<[string], ItemRow>('SELECT * FROM items WHERE user_product_id = ? ORDER BY id');
