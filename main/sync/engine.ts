@@ -1,3 +1,4 @@
+import type { Mode, SyncStatusView } from '../../preload/contract.js';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { createReadStream } from 'node:fs';
@@ -23,7 +24,7 @@ import { type Plan, type PushOutcome, StockPusher } from './stock-push.js';
 import { type ModerationWarning, type OutgoingFile, type StockTarget, checkCount, checkDelta, checkMessage, checkStockTarget } from './validate.js';
 
 /** online: push and pull; offline: queue only (the user chose so); local-only: no remote, edits apply to the replica itself. */
-export type SyncMode = 'online' | 'offline' | 'local-only';
+export type SyncMode = Mode;
 
 export interface SyncEngineOptions {
   /** The replica (openDatabase: every migration, 007 included). One engine per replica. */
@@ -56,21 +57,8 @@ export interface SyncEngineOptions {
   checkpointEveryMs?: number | false;
 }
 
-export interface SyncStatus {
-  mode: SyncMode;
-  /** False while the remote cannot be reached (or in offline / local-only mode). */
-  online: boolean;
-  pending: number;
-  inFlight: number;
-  conflicts: number;
-  failed: number;
-  /** Last time an entry reached the remote or a pull finished (epoch ms), null before. */
-  lastSyncAt: number | null;
-  lastPullAt: number | null;
-  lastError: string | null;
-  /** Entries done since the outbox was last empty, of those plus what is left. */
-  progress: { done: number; total: number };
-}
+/** What the status bar shows (the shape is the preload contract's): connection, counts, progress. */
+export type SyncStatus = SyncStatusView;
 
 export interface SyncEvents {
   progress: [SyncStatus];

@@ -1,10 +1,11 @@
+import type { HistoryEntryView } from '../../../preload/contract.js';
 import type { Db } from '../open.js';
 
 export type EntryState = 'pending' | 'in_flight' | 'done' | 'conflict' | 'failed';
 export type EntryKind = 'stock' | 'message';
 export type StockOp = 'adjust' | 'count';
 export type EditableType = 'seller_warehouse' | 'selling_address';
-export type HistoryKind = 'adjustment' | 'count' | 'synced' | 'conflict_resolution' | 'discarded';
+export type HistoryKind = HistoryEntryView['kind'];
 
 /**
  * One outbox row (migration 007). Versions are 64-bit: they are read as decimal text and handled
@@ -58,22 +59,8 @@ export interface NewEntry {
   payload?: string | null;
 }
 
-export interface HistoryRow {
-  id: number;
-  cell: string;
-  user_product_id: string;
-  cell_type: string;
-  store_key: string;
-  kind: HistoryKind;
-  author: string;
-  at: number;
-  from_quantity: number | null;
-  to_quantity: number | null;
-  delta: number | null;
-  entry_id: number | null;
-  ref: string | null;
-  note: string | null;
-}
+/** A cell's history row; the screens receive it as it is (the shape is the preload contract's). */
+export type HistoryRow = HistoryEntryView;
 
 export type NewHistory = Omit<HistoryRow, 'id'>;
 

@@ -1,17 +1,11 @@
+import type { AttachmentView as ContractAttachmentView } from '../../../preload/contract.js';
 import type { MessageRow, ModerationStatus } from '../../db/repos/messages.js';
 import type { Principal } from '../auth/auth.js';
 import { BUYER_MAX_MESSAGE_LENGTH, SELLER_MAX_MESSAGE_LENGTH } from './text-rules.js';
 import type { ConversationStatus } from './orders.js';
 
-/** SPEC 2.8 Attachment. */
-export interface AttachmentView {
-  filename: string;
-  original_filename: string;
-  type: string;
-  size: number;
-  potential_security_threat: boolean;
-  creation_date: string;
-}
+/** SPEC 2.8 Attachment (the shape is the preload contract's). */
+export type AttachmentView = ContractAttachmentView;
 
 /**
  * What the messages area needs from the attachments area (`service.attachments`); the messages
