@@ -33,7 +33,7 @@ const ROW_HEIGHT = 44;
 const ROWS_PER_FRAME = 20;
 /** A quick mouse-wheel scroll: every page is fetched as it comes into view. */
 const WHEEL_ROWS_PER_FRAME = 5;
-const EDITS = 20;
+const EDITS = 60;
 /** An address nothing answers on: the replica is offline and never calls it. */
 const BASE_URL = 'http://127.0.0.1:9';
 

@@ -227,6 +227,18 @@ interface RowProps {
 }
 
 const Row = memo(function Row({ index, top, row, columns, colItems, activeCol, editing, saving, width, w }: RowProps) {
+  if (!row && activeCol === null) {
+    // Not read yet: a fast scroll flies past most rows before their page is fetched. One cell that
+    // says so, not a row of empty cells: rebuilding ~20 rows × every column each frame is what
+    // dropped frames. (The focused row always renders its cells: focus needs them.)
+    return (
+      <div role="row" aria-rowindex={index + 2} className="grid-row loading-row" style={{ transform: `translateY(${top}px)`, width }}>
+        <div role="rowheader" className="grid-cell product-cell" aria-colindex={1}>
+          <span className="product-loading">{w.t('loadingRows')}</span>
+        </div>
+      </div>
+    );
+  }
   const product = row ? (row.title ?? row.userProductId) : '';
   return (
     <div role="row" aria-rowindex={index + 2} className="grid-row" style={{ transform: `translateY(${top}px)`, width }}>

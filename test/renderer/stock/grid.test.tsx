@@ -6,6 +6,7 @@ import type { GridColumnView } from '../../../preload/contract.js';
 import { StatusBar } from '../../../renderer/frame/StatusBar.js';
 import { i18nFor, useI18nStore } from '../../../renderer/i18n/index.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
+import { ROW_HEIGHT } from '../../../renderer/stock/Grid.js';
 import { PAGE_SIZE } from '../../../renderer/stock/store.js';
 import { COLUMNS, cell, fakeStockroom, giveGridASize, id, sampleRows } from './fake-api.js';
 
@@ -315,6 +316,32 @@ describe('search, scanner, history, status bar', () => {
     delete f.answers['stock.grid'];
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     await screen.findByRole('grid');
+  });
+
+  it('rows whose page is not read yet show one "loading" cell, not a row of empty cells; the focused row keeps its cells', async () => {
+    const f = fakeStockroom(sampleRows(PAGE_SIZE * 4));
+    const first = f.answers['stock.grid'];
+    // Only the first page ever arrives (the others stay "loading").
+    f.answers['stock.grid'] = (payload) => {
+      const offset = (payload as { offset?: number }).offset ?? 0;
+      if (offset === 0) return first ? first(payload) : { ok: true, value: { total: f.rows.length, columns: f.columns, rows: structuredClone(f.rows.slice(0, PAGE_SIZE)) } };
+      return { ok: false, error: { code: 'busy', message: 'not now', status: 503 } };
+    };
+    const { user } = renderStock(f);
+    await user.click(await screen.findByRole('gridcell', { name: /^Depósito Palermo, Producto 0:/ }));
+    const grid = screen.getByRole('grid');
+    await act(async () => {
+      grid.scrollTop = 120 * ROW_HEIGHT;
+      grid.dispatchEvent(new Event('scroll'));
+    });
+    const rowAt = (n: number) => screen.getAllByRole('row').find((r) => r.getAttribute('aria-rowindex') === String(n + 2));
+    await waitFor(() => expect(rowAt(121)).toBeTruthy());
+    const waiting = rowAt(121)!;
+    expect(within(waiting).getByRole('rowheader').textContent).toBe('Loading rows…');
+    expect(within(waiting).queryAllByRole('gridcell')).toHaveLength(0);
+    // The focused row, far above, is still rendered with its cells, and still holds the focus.
+    expect(within(rowAt(0)!).getAllByRole('gridcell').length).toBeGreaterThan(1);
+    expect(focused().getAttribute('aria-label')).toMatch(/^Depósito Palermo, Producto 0:/);
   });
 
   it('the status bar shows import progress, and its conflicts count is a button', async () => {
