@@ -82,9 +82,10 @@ export class GroupCommit {
       release: db.prepare('RELEASE group_commit_op'),
       rollbackTo: db.prepare('ROLLBACK TO group_commit_op'),
     };
-    // An in-memory database has nothing to flush.
+    // An in-memory database has nothing to flush; a connection opened with synchronous=NORMAL or
+    // OFF asked for no flush per commit, and gets none here either.
     const file = db.memory || db.name === '' ? null : `${db.name}-wal`;
-    this.sync = options.sync ?? (file === null ? () => Promise.resolve() : () => this.syncWal(file));
+    this.sync = options.sync ?? (file === null || durable < 2 ? () => Promise.resolve() : () => this.syncWal(file));
     // Only where the connection's own commits fsync (FULL or EXTRA) and the flush is the real one.
     this.inlineFlush = options.sync === undefined && file !== null && durable >= 2;
   }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,6 +65,17 @@ function manualSync() {
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
+
+/** How many descriptors of this process are open on `path` (Linux). */
+function handlesOf(path: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch {
+      return false;
+    }
+  }).length;
+}
 
 describe('GroupCommit durability (the fdatasync off the event loop)', () => {
   function withSync() {
@@ -134,15 +145,7 @@ describe('GroupCommit durability (the fdatasync off the event loop)', () => {
     db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
     const writes = new GroupCommit(db);
     const insert = db.prepare('INSERT INTO t VALUES (?)');
-    const { readdirSync, readlinkSync } = await import('node:fs');
-    const walHandles = () =>
-      readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return readlinkSync(`/proc/self/fd/${fd}`) === `${file}-wal`;
-        } catch {
-          return false;
-        }
-      }).length;
+    const walHandles = () => handlesOf(`${file}-wal`);
     await writes.run(() => insert.run('alone'));
     expect(writes.settled).toBe(true);
     expect(walHandles()).toBe(1); // SQLite's own: the commit flushed inline
@@ -151,6 +154,20 @@ describe('GroupCommit durability (the fdatasync off the event loop)', () => {
     expect(walHandles()).toBe(2); // and the flusher's
     await writes.close();
     expect(walHandles()).toBe(1);
+    db.close();
+  });
+
+  it.runIf(process.platform === 'linux')('on a connection opened with synchronous=NORMAL it flushes nothing itself, as asked', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'gc-')), 'g.db');
+    const db = openDatabase(file, { synchronous: 'NORMAL' });
+    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
+    const writes = new GroupCommit(db);
+    const insert = db.prepare('INSERT INTO t VALUES (?)');
+    await Promise.all([writes.run(() => insert.run('a')), writes.run(() => insert.run('b'))]);
+    expect(writes.settled).toBe(true);
+    expect(handlesOf(`${file}-wal`)).toBe(1);
+    expect(db.pragma('synchronous', { simple: true })).toBe(1);
+    await writes.close();
     db.close();
   });
 });
