@@ -78,7 +78,7 @@ async function httpGet(url: string, products: number, total = 20_000) {
   });
 }
 
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 /** Runs `a` then `b`, ROUNDS times; each side's round of median throughput (noise on this shared machine hits both alike). */
 async function alternate(a: () => Promise<LoadResult>, b: () => Promise<LoadResult>): Promise<[LoadResult, LoadResult]> {
