@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { isServiceError } from '../../service/errors.js';
 import type { Service } from '../../service/index.js';
@@ -104,15 +104,24 @@ export const attachmentsRoutes = (service: Service) => async (app: FastifyInstan
     },
   );
 
-  app.get<{ Params: Params }>('/messages/attachments/:attachment_id', async (req, reply) => {
+  /** The download's headers, after every check of 4.13 (a HEAD answers the same as a GET). */
+  async function opened(req: FastifyRequest<{ Params: Params }>, reply: FastifyReply) {
     const file = await service.attachments.download(app.principal(req), req.params.attachment_id, req.query);
-    return reply
+    reply
       .header('content-type', file.mediaType)
       .header('content-length', String(file.size))
       .header('content-disposition', file.contentDisposition)
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', "default-src 'none'; sandbox")
-      .header('cache-control', 'private, no-store')
-      .send(file.stream);
+      .header('cache-control', 'private, no-store');
+    return file.stream;
+  }
+
+  // Declared before the GET: Fastify's own HEAD for a GET route reads the whole stream and drops it.
+  app.head<{ Params: Params }>('/messages/attachments/:attachment_id', async (req, reply) => {
+    (await opened(req, reply)).destroy();
+    return reply.send();
   });
+
+  app.get<{ Params: Params }>('/messages/attachments/:attachment_id', async (req, reply) => reply.send(await opened(req, reply)));
 };

@@ -49,6 +49,24 @@ describe('GET /messages/attachments/{id} (SPEC 4.13): the uploader', () => {
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="Remito 0001.pdf"; filename*=UTF-8''Remito%200001.pdf`);
   });
 
+  it('HEAD answers the headers of the download, its length included, without a body; and refuses as GET does', async () => {
+    const bytes = randomBytes(300 * 1024);
+    bytes.set([0x25, 0x50, 0x44, 0x46, 0x2d], 0);
+    const id = await uploadId(server, demo.seller.token, bytes, 'big.pdf', 'application/pdf');
+    const head = await fetch(server.url + downloadPath(id), { method: 'HEAD', headers: { authorization: `Bearer ${demo.seller.token}` } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(bytes.length));
+    expect(head.headers.get('content-type')).toBe('application/pdf');
+    expect(head.headers.get('content-disposition')).toContain('filename="big.pdf"');
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+    const stranger = await fetch(server.url + downloadPath(id), { method: 'HEAD', headers: { authorization: `Bearer ${demo.other.token}` } });
+    expect(stranger.status).toBe(403);
+    const missing = await fetch(server.url + downloadPath('0'.repeat(32)), { method: 'HEAD', headers: { authorization: `Bearer ${demo.seller.token}` } });
+    expect(missing.status).toBe(404);
+    // The connection stays usable: the GET after it gets every byte.
+    expect((await fetchBytes(demo.seller.token, id)).bytes.length).toBe(bytes.length);
+  });
+
   it('answers a hostile name with a quoted ASCII fallback that cannot break out, and the exact name in filename*', async () => {
     const { body, contentType } = rawMultipart([{ disposition: 'form-data; name="file"; filename="\\"; rm -rf.pdf"', type: 'application/pdf', body: '%PDF-1.4' }]);
     const up = await server.as(demo.seller.token).raw('POST', uploadPath(), { raw: body, headers: { 'content-type': contentType } });
