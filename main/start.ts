@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { FixtureError } from './fixtures/load.js';
 import { buildNeeded, electronBinary } from './desktop/launch.js';
-import { projectRoot, runWeb } from './web/run.js';
+import { closeOnSignals, projectRoot, runWeb } from './web/run.js';
 
 /**
  * `npm start`: the desktop app when the Electron binary is installed (building first when the
@@ -26,17 +26,7 @@ async function main(): Promise<void> {
   }
   const web = await runWeb();
   console.log(`Electron is not installed on this machine; starting the browser mode at ${web.server.url} (data: ${web.core.dataDir})`);
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    web.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  closeOnSignals(web, 'start');
 }
 
 main().catch((e: unknown) => {

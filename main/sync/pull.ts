@@ -1,3 +1,4 @@
+import type { PullReportView } from '../../preload/contract.js';
 import { existsSync } from 'node:fs';
 import type { Writes } from './relaxed-writes.js';
 import type { Db } from '../db/open.js';
@@ -40,16 +41,8 @@ import { type StockSnapshot, applyStockSnapshot, readStock } from './stock-push.
  * - Attachment files: metadata only; bytes are fetched on demand (attachmentFile).
  */
 
-export interface PullReport {
-  stores: number;
-  items: { total: number; fetched: number };
-  stock: { read: number; changed: number; skipped: number };
-  brands: number;
-  orders: number;
-  messages: { new: number; updated: number };
-  incoming: MessageView[];
-  durationMs: number;
-}
+/** What a pull did (the contract's shape) and the buyers' messages it brought (for notifications). */
+export type PullReport = PullReportView & { incoming: MessageView[] };
 
 export class PullError extends Error {
   constructor(

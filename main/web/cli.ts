@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { runWeb } from './run.js';
+import { closeOnSignals, runWeb } from './run.js';
 
 /**
  * `npm run web -- [--port <n>] [--data <dir>] [--dev]`: the app in a browser, on 127.0.0.1, against
@@ -18,20 +18,7 @@ export async function main(argv = process.argv.slice(2), intro?: string): Promis
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got ${values.port}`);
   const web = await runWeb({ port, dev: values.dev, ...(values.data ? { dataDir: resolve(values.data) } : {}) });
   console.log(`${intro ?? 'Stockroom in your browser'}: ${web.server.url} (data: ${web.core.dataDir})`);
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    web.close().then(
-      () => process.exit(0),
-      (e: unknown) => {
-        console.error(`web: ${(e as Error).message}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  closeOnSignals(web, 'web');
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -79,3 +79,21 @@ export async function runWeb(o: WebOptions = {}): Promise<RunningWeb> {
     throw e;
   }
 }
+
+/** Closes the browser mode on Ctrl+C or SIGTERM, once, and exits (1 when closing failed). */
+export function closeOnSignals(web: RunningWeb, label: string): void {
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    web.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        console.error(`${label}: ${(e as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

@@ -1,4 +1,5 @@
 import type { Db } from '../open.js';
+import type { AttachmentRow } from './attachments.js';
 import type { MessageRow } from './messages.js';
 import { type LocationType, UPSERT_LOCATION_SQL, type UpsertLocationParams } from './stock.js';
 
@@ -20,18 +21,8 @@ export interface MirrorCell {
 /** A message as the remote answered it (its moderation status as sent; no local sequence or text hash). */
 export type MirrorMessage = Omit<MessageRow, 'status' | 'text_hash' | 'seq' | 'moderation_status'> & { moderation_status: string };
 
-export interface MirrorAttachment {
-  id: string;
-  uploader_id: number;
-  site_id: string;
-  original_filename: string;
-  media_type: string;
-  size: number;
-  potential_security_threat: number;
-  created_at: number;
-  message_id: string;
-  position: number;
-}
+/** An attachment of a pulled message: the row without its content hash (the bytes come on demand), always linked. */
+export type MirrorAttachment = Omit<AttachmentRow, 'sha256' | 'message_id' | 'position'> & { message_id: string; position: number };
 
 /**
  * Writes of the desktop replica into the service tables (the MIRROR of the remote marketplace):

@@ -129,9 +129,9 @@ export function stockService(repo: StockRepo, stores: StoresService, jobs: JobRu
       const rows = repo.stockOf(id);
       const head = rows[0];
       if (!head) throw new ServiceError(404, 'not_found', `User product not found: ${id}`);
-      if (Number(head.user_id) !== principal.userId) throw forbidden(`Access denied for user ${principal.userId} to user product ${id}`);
+      if (head.user_id !== principal.userId) throw forbidden(`Access denied for user ${principal.userId} to user product ${id}`);
       const locations = rows.flatMap((r) => (r.type === null ? [] : [toLocation(r as LocationRow)]));
-      return { stock: { id, user_id: Number(head.user_id), locations }, version: head.version };
+      return { stock: { id, user_id: head.user_id, locations }, version: head.version };
     },
 
     /** SPEC 4.5 with the rows of 7.2; compare-and-set on the version in one IMMEDIATE transaction. */
