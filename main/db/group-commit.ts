@@ -43,9 +43,11 @@ export interface GroupCommitOptions {
  * the barrier for that: an adapter awaits it before answering anything (main/http/app.ts), so no
  * response, read or write, can tell a client about a change a power cut could still undo.
  *
- * A write that comes alone (nothing queued, nothing being flushed) commits with the connection's
- * own synchronous=FULL instead: the fsync inline, no trip to the thread pool, the lowest latency
- * for a single user.
+ * Every flush runs off the event loop, a write that comes alone too. Committing it with the
+ * connection's own synchronous=FULL would save one trip to the thread pool (about 35 µs here) but
+ * block the loop for the whole fsync: under load every other request waits for it (10% fewer PUTs
+ * per second in `npm run bench`), and in the app the screens' reads wait for it (a flush on Windows
+ * can take tens of milliseconds).
  *
  * An fdatasync that fails leaves the page cache in an unknown state (a later one may succeed
  * without the lost pages): every waiting and every later write is refused with that error, until
@@ -65,7 +67,6 @@ export class GroupCommit {
   private walFd: number | null = null;
   private readonly sql;
   private readonly sync: () => Promise<void>;
-  private readonly inlineFlush: boolean;
 
   constructor(
     private readonly db: Db,
@@ -86,8 +87,6 @@ export class GroupCommit {
     // OFF asked for no flush per commit, and gets none here either.
     const file = db.memory || db.name === '' ? null : `${db.name}-wal`;
     this.sync = options.sync ?? (file === null || durable < 2 ? () => Promise.resolve() : () => this.syncWal(file));
-    // Only where the connection's own commits fsync (FULL or EXTRA) and the flush is the real one.
-    this.inlineFlush = options.sync === undefined && file !== null && durable >= 2;
   }
 
   run<T>(fn: () => T): Promise<T> {
@@ -137,10 +136,7 @@ export class GroupCommit {
     }
     const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     const sql = this.sql;
-    // A write alone (nothing else queued or being flushed): the connection's own synchronous=FULL
-    // commit flushes inline, cheaper than a trip to the thread pool when nobody else is waiting.
-    const inline = this.inlineFlush && batch.length === 1 && this.inFlight === 0 && this.waiters.length === 0;
-    if (!inline) sql.relaxed.run();
+    sql.relaxed.run();
     try {
       sql.begin.run();
       try {
@@ -170,18 +166,10 @@ export class GroupCommit {
       for (const op of batch) op.reject(error);
       return;
     } finally {
-      if (!inline) sql.restore.run();
+      sql.restore.run();
     }
     // Every answer waits for the flush, a refusal too: a 409 is also news about the data.
     const seq = ++this.committed;
-    if (inline) {
-      // That commit's fsync put every frame of the WAL on disk, earlier ones too.
-      this.durableSeq = this.requested = seq;
-      const r = results[0]!;
-      if (r.ok) batch[0]!.resolve(r.value);
-      else batch[0]!.reject(r.error);
-      return;
-    }
     batch.forEach((op, i) => {
       const r = results[i]!;
       this.waiters.push({
