@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../main/db/open.js';
+import { STOCK_JSON_SQL } from '../main/db/repos/stock.js';
 import { createService } from '../main/service/index.js';
 import { startChild } from './lib/child.js';
 import { type LoadResult, runLoad } from './lib/load.js';
@@ -20,14 +21,8 @@ async function serviceLevel(dbFile: string): Promise<Row[]> {
 
   const rawProduct = db.prepare('SELECT id, user_id, version FROM user_products WHERE id = ?').safeIntegers(true);
   // The floor of a read: the one statement the service runs (main/db/repos/stock.ts), raw rows.
-  const rawStock = db
-    .prepare(
-      `SELECT up.user_id, CAST(up.version AS TEXT), l.type, l.store_key, l.network_node_id, l.quantity
-         FROM user_products up LEFT JOIN stock_locations l ON l.user_product_id = up.id
-        WHERE up.id = ? ORDER BY l.position`,
-    )
-    .raw(true);
-  const rawRead = opsPerSecond((i) => rawStock.all(productId(i % SMALL)));
+  const rawStock = db.prepare(STOCK_JSON_SQL).raw(true);
+  const rawRead = opsPerSecond((i) => rawStock.get(productId(i % SMALL)));
   const serviceRead = opsPerSecond((i) => service.stock.read(principal, productId(i % SMALL)));
 
   // Updates: each product's version is tracked here, so every write is a successful CAS.
@@ -52,7 +47,7 @@ async function serviceLevel(dbFile: string): Promise<Row[]> {
   const serviceUpdate = await opsPerSecondAsync(async (i) => {
     const id = productId(i % SMALL);
     const v = versionOf(id);
-    await service.stock.putSellerWarehouse(principal, id, v.toString(), { locations: [{ store_id: storeId(i % 10), quantity: i % 100 }] });
+    await service.stock.putSellerWarehouse(() => ({ principal }), id, v.toString(), { locations: [{ store_id: storeId(i % 10), quantity: i % 100 }] });
     versions.set(id, v + 1n);
   }, 1500);
   db.close();

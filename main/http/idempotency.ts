@@ -1,8 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdempotencyGuard, ResponseCodec, StoredResponse } from '../service/idempotency/idempotency.js';
 import { IDEMPOTENCY_HEADER, REPLAY_HEADER } from '../service/idempotency/idempotency.js';
 import type { Service } from '../service/index.js';
-import type { UserProductStock } from '../service/stock/locations.js';
+import type { StockJson } from '../service/stock/locations.js';
+import type { WriteCaller } from '../service/stock/stock.js';
 import type { MessageView } from '../service/messages/views.js';
 
 /** "PUT /user-products/X/stock/type/seller_warehouse": what a key is bound to (no query string). */
@@ -15,6 +16,20 @@ export const routeOf = (req: FastifyRequest) => `${req.method} ${req.url.split('
 export function guardFor<T>(service: Service, req: FastifyRequest, userId: number, codec: ResponseCodec<T>): IdempotencyGuard<T> | undefined {
   const key = service.idempotency.parseKey(req.headers[IDEMPOTENCY_HEADER]);
   return key === null ? undefined : service.idempotency.guard(userId, key, routeOf(req), codec);
+}
+
+/**
+ * The caller of a stock write, for the service to resolve inside the write: the bearer token first
+ * (401), then the X-Idempotency-Key for that user (400 when malformed). The guard is kept on the
+ * caller once made, for the answer's replay mark.
+ */
+export function writeCaller<T>(app: FastifyInstance, service: Service, req: FastifyRequest, codec: ResponseCodec<T>) {
+  const caller: WriteCaller<T> & { guard?: IdempotencyGuard<T> | undefined } = () => {
+    const principal = app.principal(req);
+    caller.guard = guardFor(service, req, principal.userId, codec);
+    return { principal, guard: caller.guard };
+  };
+  return caller;
 }
 
 /** Marks a replayed answer. */
@@ -31,9 +46,9 @@ export function sendStored(reply: FastifyReply, stored: StoredResponse): Fastify
 }
 
 /** PUT .../seller_warehouse: 200, the stock, x-version. */
-export const sellerWarehouseCodec: ResponseCodec<{ stock: UserProductStock; version: bigint }> = {
-  encode: ({ stock, version }) => ({ status: 200, body: JSON.stringify(stock), version: version.toString() }),
-  decode: (s) => ({ stock: JSON.parse(s.body ?? '{}') as UserProductStock, version: BigInt(s.version ?? '0') }),
+export const sellerWarehouseCodec: ResponseCodec<StockJson> = {
+  encode: ({ json, version }) => ({ status: 200, body: json, version: version.toString() }),
+  decode: (s) => ({ json: s.body ?? '{}', version: BigInt(s.version ?? '0') }),
 };
 
 /** PUT .../selling_address: 204, no body, x-version. */

@@ -36,8 +36,29 @@ export const UPSERT_LOCATION_SQL = `INSERT INTO stock_locations (user_product_id
      DO UPDATE SET quantity = excluded.quantity, network_node_id = coalesce(excluded.network_node_id, network_node_id)`;
 export type UpsertLocationParams = { up: string; type: LocationType; store: string; node: string | null; qty: number };
 
-/** A user product's head (owner, version) with one of its locations, null fields when it has none. */
-export type StockRow = { user_id: number; version: bigint } & { [K in keyof LocationRow]: LocationRow[K] | null };
+/**
+ * A user product's stock as the JSON of SPEC 2.5, built by SQLite in the statement that reads it:
+ * the locations in their stored order, `store_id` and `network_node_id` only for seller_warehouse.
+ * Building the text in SQLite costs half of reading ten rows into JavaScript and serializing them.
+ */
+const LOCATION_JSON = `CASE l.type WHEN 'seller_warehouse'
+    THEN json_object('type', l.type, 'quantity', l.quantity, 'store_id', l.store_key, 'network_node_id', coalesce(l.network_node_id, ''))
+    ELSE json_object('type', l.type, 'quantity', l.quantity) END`;
+export const STOCK_JSON_SQL = `SELECT up.user_id, CAST(up.version AS TEXT),
+       json_object('id', up.id, 'user_id', up.user_id,
+                   'locations', json_group_array(${LOCATION_JSON} ORDER BY l.position) FILTER (WHERE l.type IS NOT NULL))
+  FROM user_products up LEFT JOIN stock_locations l ON l.user_product_id = up.id
+ WHERE up.id = ?`;
+
+/** The owner, the version (64-bit, exact) and the body of GET .../stock; undefined when absent. */
+export interface StockJsonRow {
+  user_id: number;
+  version: bigint;
+  json: string;
+}
+
+/** A store as a stock write checks it (SPEC 7.1, 7.2). */
+export type StockStoreRow = Pick<StoreRow, 'id' | 'user_id' | 'tags' | 'network_node_id'>;
 
 export interface ItemRow {
   id: string;
@@ -99,14 +120,29 @@ export function stockRepo(db: Db) {
   const userProductById = db
     .prepare<[string], UserProductRow>('SELECT id, user_id, version, product_release_date FROM user_products WHERE id = ?')
     .safeIntegers(true);
-  // The read of every GET .../stock: raw rows, and the 64-bit version as text (made a BigInt
-  // once) instead of safeIntegers on every column, a third cheaper.
-  const stockOf = db
-    .prepare<[string], [number, string, LocationType | null, string | null, string | null, number | null]>(
-      `SELECT up.user_id, CAST(up.version AS TEXT), l.type, l.store_key, l.network_node_id, l.quantity
-         FROM user_products up LEFT JOIN stock_locations l ON l.user_product_id = up.id
-        WHERE up.id = ? ORDER BY l.position`,
+  // The read of every GET .../stock; the 64-bit version as text (exact, made a BigInt once).
+  // An aggregate without GROUP BY: one row even for an unknown id, with a null owner.
+  const stockJson = db.prepare<[string], [number | null, string | null, string]>(STOCK_JSON_SQL).raw(true);
+  // What a seller_warehouse write checks before writing: the owner, and the location types held.
+  const writeHead = db
+    .prepare<[string], [number, string | null]>(
+      `SELECT user_id, (SELECT group_concat(DISTINCT type) FROM stock_locations WHERE user_product_id = up.id)
+         FROM user_products up WHERE id = ?`,
     )
+    .raw(true);
+  // The answer of a seller_warehouse write (SPEC 4.5): its seller_warehouse locations, read back
+  // inside the write's own transaction, so it is exactly what the write left.
+  const sellerWarehouseJson = db
+    .prepare<[string], string>(
+      `SELECT json_object('id', up.id, 'user_id', up.user_id,
+                          'locations', json_group_array(${LOCATION_JSON} ORDER BY l.position) FILTER (WHERE l.type IS NOT NULL),
+                          'product_release_date', up.product_release_date)
+         FROM user_products up LEFT JOIN stock_locations l ON l.user_product_id = up.id AND l.type = 'seller_warehouse'
+        WHERE up.id = ?`,
+    )
+    .pluck(true);
+  const stockStoreById = db
+    .prepare<[string], [string, string, string, string]>('SELECT id, user_id, tags, network_node_id FROM stores WHERE id = ?')
     .raw(true);
   // Rows as arrays (raw): on every stock write, and building the objects here costs a third less
   // than the driver's named rows.
@@ -124,6 +160,12 @@ export function stockRepo(db: Db) {
   );
   const bumpVersion = db.prepare<[string]>('UPDATE user_products SET version = version + 1 WHERE id = ?');
   const upsertLocation = db.prepare<[UpsertLocationParams]>(UPSERT_LOCATION_SQL);
+  // Most writes set a location that exists: a plain UPDATE costs a third of the upsert, whose
+  // VALUES (the next position) are computed before the conflict is even seen.
+  const setLocation = db.prepare<[UpsertLocationParams]>(
+    `UPDATE stock_locations SET quantity = @qty, network_node_id = coalesce(@node, network_node_id)
+      WHERE user_product_id = @up AND type = @type AND store_key = @store`,
+  );
 
   const itemById = db.prepare<[string], ItemRow>('SELECT * FROM items WHERE id = ?');
   const itemsOfUserProduct = db.prepare<[string], ItemRow>('SELECT * FROM items WHERE user_product_id = ? ORDER BY id');
@@ -156,20 +198,31 @@ export function stockRepo(db: Db) {
     userProductById: (id: string) => userProductById.get(id),
     locationsOf: (userProductId: string): LocationRow[] =>
       locationsOf.all(userProductId).map(([type, store_key, network_node_id, quantity]) => ({ type, store_key, network_node_id, quantity })),
-    /** The user product's owner, version and locations in one statement (one snapshot). */
-    /** The user product's owner and version with each of its locations (one row with null location fields when it has none); [] when absent. */
-    stockOf: (userProductId: string): StockRow[] => {
-      const rows = stockOf.all(userProductId);
-      if (rows.length === 0) return [];
-      const version = BigInt(rows[0]![1]);
-      return rows.map(([user_id, , type, store_key, network_node_id, quantity]) => ({ user_id, version, type, store_key, network_node_id, quantity }));
+    /** The user product's owner, version and stock JSON in one statement (one snapshot). */
+    stockJson: (userProductId: string): StockJsonRow | undefined => {
+      const [user_id, version, json] = stockJson.get(userProductId)!;
+      return user_id === null || version === null ? undefined : { user_id, version: BigInt(version), json };
+    },
+    /** The owner and the location types a user product holds; undefined when absent. */
+    writeHead: (userProductId: string): { user_id: number; types: LocationType[] } | undefined => {
+      const row = writeHead.get(userProductId);
+      return row && { user_id: row[0], types: row[1] === null ? [] : (row[1].split(',') as LocationType[]) };
+    },
+    /** The seller_warehouse answer of SPEC 4.5 as JSON (read inside the write that made it). */
+    sellerWarehouseJson: (userProductId: string) => sellerWarehouseJson.get(userProductId)!,
+    stockStoreById: (id: string): StockStoreRow | undefined => {
+      const row = stockStoreById.get(id);
+      return row && { id: row[0], user_id: row[1], tags: row[2], network_node_id: row[3] };
     },
     insertUserProduct: (id: string, userId: number, version: bigint) => insertUserProduct.run(id, userId, version),
     /** Compare-and-set: true when `expected` was the current version and it is now expected + 1. */
     bumpVersionIf: (id: string, expected: bigint) => bumpVersionIf.run(id, expected).changes === 1,
     bumpVersion: (id: string) => bumpVersion.run(id),
-    upsertLocation: (userProductId: string, l: NewLocation) =>
-      upsertLocation.run({ up: userProductId, type: l.type, store: l.store_id ?? '', node: l.network_node_id ?? null, qty: l.quantity }),
+    /** Sets one location's quantity (and node when given), adding it after the others when new. */
+    upsertLocation: (userProductId: string, l: NewLocation) => {
+      const params = { up: userProductId, type: l.type, store: l.store_id ?? '', node: l.network_node_id ?? null, qty: l.quantity };
+      if (setLocation.run(params).changes === 0) upsertLocation.run(params);
+    },
 
     itemById: (id: string) => itemById.get(id),
     itemsOfUserProduct: (userProductId: string) => itemsOfUserProduct.all(userProductId),

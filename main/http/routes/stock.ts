@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Service } from '../../service/index.js';
 import { answeredByOwnWrite } from '../durability.js';
-import { guardFor, markReplay, sellerWarehouseCodec, sellingAddressCodec } from '../idempotency.js';
+import { markReplay, sellerWarehouseCodec, sellingAddressCodec, writeCaller } from '../idempotency.js';
 
 type UpParams = { user_product_id: string };
+
+/** Stock answers are JSON text already (built by SQLite): sent as they are, not serialized again. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** SPEC 4.3-4.6 and the older item update. */
 export const stockRoutes = (service: Service) => async (app: FastifyInstance) => {
@@ -19,27 +22,27 @@ export const stockRoutes = (service: Service) => async (app: FastifyInstance) =>
   );
 
   app.get<{ Params: UpParams }>('/user-products/:user_product_id/stock', async (req, reply) => {
-    const { stock, version } = service.stock.read(app.principal(req), req.params.user_product_id);
-    return reply.header('x-version', version.toString()).send(stock);
+    const { json, version } = service.stock.read(app.principal(req), req.params.user_product_id);
+    return reply.header('x-version', version.toString()).type(JSON_TYPE).send(json);
   });
 
+  // The caller is resolved inside the write (WriteCaller): 401 still comes before anything else.
   app.put<{ Params: UpParams & { type: string } }>('/user-products/:user_product_id/stock/type/:type', async (req, reply) => {
-    const principal = app.principal(req);
     const { user_product_id: id, type } = req.params;
     const version = req.headers['x-version'];
-    // X-Idempotency-Key (main/service/idempotency): a retry replays the first success.
     if (type === 'seller_warehouse') {
-      const guard = guardFor(service, req, principal.userId, sellerWarehouseCodec);
-      const result = await service.stock.putSellerWarehouse(principal, id, version, req.body, guard);
+      const caller = writeCaller(app, service, req, sellerWarehouseCodec);
+      const { json, version: next } = await service.stock.putSellerWarehouse(caller, id, version, req.body);
       answeredByOwnWrite(req);
-      return markReplay(reply, guard).header('x-version', result.version.toString()).send(result.stock);
+      return markReplay(reply, caller.guard).header('x-version', next.toString()).type(JSON_TYPE).send(json);
     }
     if (type === 'selling_address') {
-      const guard = guardFor(service, req, principal.userId, sellingAddressCodec);
-      const result = await service.stock.putSellingAddress(principal, id, version, req.body, guard);
+      const caller = writeCaller(app, service, req, sellingAddressCodec);
+      const result = await service.stock.putSellingAddress(caller, id, version, req.body);
       answeredByOwnWrite(req);
-      return markReplay(reply, guard).header('x-version', result.version.toString()).status(204).send();
+      return markReplay(reply, caller.guard).header('x-version', result.version.toString()).status(204).send();
     }
+    app.principal(req);
     return service.stock.rejectType(type);
   });
 };

@@ -19,6 +19,15 @@ export interface UserProductStock {
   product_release_date?: string | null;
 }
 
+/**
+ * A stock answer as the client receives it: the JSON text of a UserProductStock, built by SQLite
+ * in the statement that reads it (main/db/repos/stock.ts), and the version for `x-version`.
+ */
+export interface StockJson {
+  json: string;
+  version: bigint;
+}
+
 export const toLocation = (r: LocationRow): Location =>
   r.type === 'seller_warehouse'
     ? { type: r.type, quantity: r.quantity, store_id: r.store_key, network_node_id: r.network_node_id ?? '' }

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { GroupCommit } from '../../db/group-commit.js';
-import type { ItemRow, LocationRow, LocationType, StockRepo, UserProductRow } from '../../db/repos/stock.js';
+import type { ItemRow, LocationType, StockRepo, UserProductRow } from '../../db/repos/stock.js';
 import type { Principal } from '../auth/auth.js';
 import { ServiceError, badRequest, forbidden } from '../errors.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { type IdempotencyGuard, guarded } from '../idempotency/idempotency.js';
 import { parseUserProductId, parseWith, requireObject } from '../params.js';
-import { MAX_QUANTITY, assertPairing, toLocation, type UserProductStock } from './locations.js';
+import { MAX_QUANTITY, assertPairing, type StockJson } from './locations.js';
 import { type StoresService, storeErrors } from './stores.js';
 import { parseVersionHeader, versionMismatch } from './version.js';
 
@@ -57,6 +57,29 @@ export function sellingAddressRule(items: Pick<ItemRow, 'logistic_type' | 'local
   return null;
 }
 
+/**
+ * The caller of a stock write, resolved inside the write's transaction, before anything else is
+ * checked: the token read there costs a third of one made on its own (which opens and closes a WAL
+ * read transaction of its own). `guard` is the request's X-Idempotency-Key for that user.
+ */
+export type WriteCaller<T> = () => { principal: Principal; guard?: IdempotencyGuard<T> | undefined };
+
+/**
+ * Runs a check that needs no database now, and keeps its refusal to be thrown later, in its place
+ * in the spec's order (inside the write, after authentication and the ownership check).
+ */
+function deferred<T>(check: () => T): () => T {
+  try {
+    const value = check();
+    return () => value;
+  } catch (e) {
+    if (!(e instanceof ServiceError)) throw e;
+    return () => {
+      throw e;
+    };
+  }
+}
+
 /** The version header and the body of a seller_warehouse PUT, checked in the order of SPEC 7.2. */
 function sellerWarehouseRequest(versionHeader: string | string[] | undefined, body: unknown) {
   const expected = parseVersionHeader(versionHeader);
@@ -75,22 +98,22 @@ function sellerWarehouseRequest(versionHeader: string | string[] | undefined, bo
 }
 
 export function stockService(repo: StockRepo, stores: StoresService, jobs: JobRunner, writes: GroupCommit) {
-  const locationTypes = (id: string): LocationType[] => repo.locationsOf(id).map((l) => l.type);
+  const locationTypes = (id: string): LocationType[] => repo.writeHead(id)?.types ?? [];
 
   /** 400 for a malformed id, 404 when absent, 403 when it belongs to another seller. */
   function ownedUserProduct(principal: Principal, rawId: string): UserProductRow {
     return ownedRow(principal, parseUserProductId(rawId));
   }
 
-  /** 404 when absent, 403 when it belongs to another seller (`id` already checked). */
-  function ownedRow(principal: Principal, id: string): UserProductRow {
-    const up = repo.userProductById(id);
-    if (!up) throw new ServiceError(404, 'not_found', `User product not found: ${id}`);
-    if (Number(up.user_id) !== principal.userId) {
-      throw forbidden(`Access denied for user ${principal.userId} to user product ${id}`);
-    }
-    return up;
+  /** The row read for user product `id`: 404 when absent, 403 when it belongs to another seller. */
+  function owned<T extends { user_id: number | bigint }>(principal: Principal, id: string, row: T | undefined): T {
+    if (row === undefined) throw new ServiceError(404, 'not_found', `User product not found: ${id}`);
+    if (Number(row.user_id) !== principal.userId) throw forbidden(`Access denied for user ${principal.userId} to user product ${id}`);
+    return row;
   }
+
+  /** 404 when absent, 403 when it belongs to another seller (`id` already checked). */
+  const ownedRow = (principal: Principal, id: string): UserProductRow => owned(principal, id, repo.userProductById(id));
 
   /**
    * Writes the selling-address quantity after the checks of 7.3 and section 8. `expected` is the
@@ -122,80 +145,55 @@ export function stockService(repo: StockRepo, stores: StoresService, jobs: JobRu
     ownedUserProduct,
     writeSellingAddress,
 
-    /** SPEC 4.4: the stock and its version (for the `x-version` header). */
-    read(principal: Principal, rawId: string): { stock: UserProductStock; version: bigint } {
+    /** SPEC 4.4: the stock and its version (for the `x-version` header), from one statement (one snapshot). */
+    read(principal: Principal, rawId: string): StockJson {
       const id = parseUserProductId(rawId);
-      // One statement, so the version and the quantities are one snapshot.
-      const rows = repo.stockOf(id);
-      const head = rows[0];
-      if (!head) throw new ServiceError(404, 'not_found', `User product not found: ${id}`);
-      if (head.user_id !== principal.userId) throw forbidden(`Access denied for user ${principal.userId} to user product ${id}`);
-      const locations = rows.flatMap((r) => (r.type === null ? [] : [toLocation(r as LocationRow)]));
-      return { stock: { id, user_id: head.user_id, locations }, version: head.version };
+      const { json, version } = owned(principal, id, repo.stockJson(id));
+      return { json, version };
     },
 
-    /** SPEC 4.5 with the rows of 7.2; compare-and-set on the version in one IMMEDIATE transaction. */
-    async putSellerWarehouse(
-      principal: Principal,
-      rawId: string,
-      versionHeader: string | string[] | undefined,
-      body: unknown,
-      // X-Idempotency-Key: the replay check and the stored answer run inside this same write.
-      guard?: IdempotencyGuard<{ stock: UserProductStock; version: bigint }>,
-    ) {
-      const id = parseUserProductId(rawId);
-      // The checks of the request run now; a refusal is thrown inside the write, after the
-      // ownership check (404 / 403 come first), which reads inside the batch's transaction.
-      let request: { expected: bigint; locations: z.infer<typeof sellerWarehouseBody>['locations'] } | ServiceError;
-      try {
-        request = sellerWarehouseRequest(versionHeader, body);
-      } catch (e) {
-        if (!(e instanceof ServiceError)) throw e;
-        request = e;
-      }
+    /**
+     * SPEC 4.5 with the rows of 7.2: compare-and-set on the version, inside one group-commit op.
+     * Refusals in order: 401 (caller), 400 idempotency key, 400 id, 404 / 403, 400 version header
+     * and body, 400 stores, 400 pairing (section 8), 409 version.
+     */
+    async putSellerWarehouse(caller: WriteCaller<StockJson>, rawId: string, versionHeader: string | string[] | undefined, body: unknown): Promise<StockJson> {
+      const id = deferred(() => parseUserProductId(rawId));
+      const request = deferred(() => sellerWarehouseRequest(versionHeader, body));
       return writes.run(() => {
-        const up = ownedRow(principal, id);
-        if (request instanceof ServiceError) throw request;
-        const { expected, locations } = request;
+        const { principal, guard } = caller();
+        const upId = id();
+        const head = owned(principal, upId, repo.writeHead(upId));
+        const { expected, locations } = request();
+        // X-Idempotency-Key: the replay check and the stored answer run inside this same write.
         return guarded(guard, () => {
           const resolved = locations.map((l) => ({ store: stores.requireStockLocation(l.store_id!, principal.userId), quantity: l.quantity }));
-          const current = repo.locationsOf(up.id);
-          assertPairing(up.id, [...current.map((l) => l.type), 'seller_warehouse']);
-          if (!repo.bumpVersionIf(up.id, expected)) throw versionMismatch();
-          // The answer is built from what this write read and wrote (no second read): existing
-          // locations keep their order, stores new to the product are appended, as stored.
-          const after = current.filter((l) => l.type === 'seller_warehouse');
+          assertPairing(upId, [...head.types, 'seller_warehouse']);
+          if (!repo.bumpVersionIf(upId, expected)) throw versionMismatch();
           for (const { store, quantity: q } of resolved) {
             // network_node_id in the body is "not validated" (SPEC 4.5): the store's own node is kept.
-            repo.upsertLocation(up.id, { type: 'seller_warehouse', store_id: store.id, network_node_id: store.network_node_id, quantity: q });
-            const row = { type: 'seller_warehouse' as const, store_key: store.id, network_node_id: store.network_node_id, quantity: q };
-            const i = after.findIndex((l) => l.store_key === store.id);
-            if (i >= 0) after[i] = row;
-            else after.push(row);
+            repo.upsertLocation(upId, { type: 'seller_warehouse', store_id: store.id, network_node_id: store.network_node_id, quantity: q });
           }
-          const stock: UserProductStock = {
-            id: up.id,
-            user_id: Number(up.user_id),
-            locations: after.map(toLocation),
-            product_release_date: up.product_release_date,
-          };
-          return { stock, version: expected + 1n };
+          // Existing locations keep their order, stores new to the product come last, as stored.
+          return { json: repo.sellerWarehouseJson(upId), version: expected + 1n };
         });
       });
     },
 
-    /** SPEC 4.6 with the rows of 7.3: 204, the items follow asynchronously. */
-    async putSellingAddress(
-      principal: Principal,
-      rawId: string,
-      versionHeader: string | string[] | undefined,
-      body: unknown,
-      guard?: IdempotencyGuard<bigint>,
-    ) {
-      const up = ownedUserProduct(principal, rawId);
-      const expected = parseVersionHeader(versionHeader);
-      const { quantity: qty } = parseWith(sellingAddressBody, requireObject(body), 'body');
-      const version = await writes.run(() => guarded(guard, () => writeSellingAddress(up, qty, expected)));
+    /**
+     * SPEC 4.6 with the rows of 7.3: 204, the items follow asynchronously. Refusals in order: 401,
+     * 400 idempotency key, 400 id, 404 / 403, 400 version header, 400 body, the rows of 7.3, 409.
+     */
+    async putSellingAddress(caller: WriteCaller<bigint>, rawId: string, versionHeader: string | string[] | undefined, body: unknown) {
+      const id = deferred(() => parseUserProductId(rawId));
+      const expected = deferred(() => parseVersionHeader(versionHeader));
+      const qty = deferred(() => parseWith(sellingAddressBody, requireObject(body), 'body').quantity);
+      const version = await writes.run(() => {
+        const { principal, guard } = caller();
+        const up = ownedRow(principal, id());
+        const request = { expected: expected(), quantity: qty() };
+        return guarded(guard, () => writeSellingAddress(up, request.quantity, request.expected));
+      });
       return { version };
     },
 

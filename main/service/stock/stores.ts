@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StockRepo, StoreRow } from '../../db/repos/stock.js';
+import type { StockRepo, StockStoreRow, StoreRow } from '../../db/repos/stock.js';
 import type { UsersRepo } from '../../db/repos/users.js';
 import type { StoreView } from '../../../preload/contract.js';
 import type { Principal } from '../auth/auth.js';
@@ -37,7 +37,7 @@ export const storeErrors = {
   notStockLocation: () => badRequest('Store is not configured to be a stock location'),
 };
 
-export function isStockLocation(store: StoreRow): boolean {
+export function isStockLocation(store: Pick<StoreRow, 'tags'>): boolean {
   return (JSON.parse(store.tags) as string[]).includes('stock_location');
 }
 
@@ -70,8 +70,8 @@ export function storesService(stock: StockRepo, users: UsersRepo) {
     },
 
     /** The checks of SPEC 7.1/7.2 for a store used as a stock location of `sellerId`. */
-    requireStockLocation(storeId: string, sellerId: number): StoreRow {
-      const store = stock.storeById(storeId);
+    requireStockLocation(storeId: string, sellerId: number): StockStoreRow {
+      const store = stock.stockStoreById(storeId);
       if (!store) throw storeErrors.notFound(storeId);
       if (store.user_id !== String(sellerId)) throw storeErrors.notOwned(storeId);
       if (!isStockLocation(store)) throw storeErrors.notStockLocation();

@@ -166,6 +166,39 @@ describe('PUT .../stock/type/seller_warehouse (SPEC 4.5, 7.2)', () => {
     expect(body.locations.map((l: { type: string }) => l.type)).toEqual(['platform_facility', 'seller_warehouse']);
   });
 
+  it('a store new to the product comes after the ones it holds, and an update keeps its place', async () => {
+    const first = await put({ locations: [{ store_id: demo.stores.palermo, quantity: 4 }] }, '1', demo.userProducts.yerba);
+    const second = await put({ locations: [{ store_id: demo.stores.avellaneda, quantity: 6 }, { store_id: demo.stores.palermo, quantity: 5 }] }, '2', demo.userProducts.yerba);
+    const sw = (store: string, quantity: number, node: string) => ({ type: 'seller_warehouse', quantity, store_id: store, network_node_id: node });
+    expect(first.body.locations).toEqual([sw(demo.stores.palermo, 4, 'ARBA01P')]);
+    expect(second.body).toEqual({
+      id: demo.userProducts.yerba,
+      user_id: demo.seller.id,
+      locations: [sw(demo.stores.palermo, 5, 'ARBA01P'), sw(demo.stores.avellaneda, 6, 'ARBA02A')],
+      product_release_date: null,
+    });
+    const { body, version } = await readStock(demo.userProducts.yerba);
+    expect(version).toBe('3');
+    expect(body.locations).toEqual([{ type: 'platform_facility', quantity: expect.any(Number) }, sw(demo.stores.palermo, 5, 'ARBA01P'), sw(demo.stores.avellaneda, 6, 'ARBA02A')]);
+  });
+
+  it('checks the token before anything else, then the idempotency key, then the request', async () => {
+    const everythingWrong = { 'x-version': 'abc', 'x-idempotency-key': 'with space' };
+    for (const type of ['seller_warehouse', 'selling_address']) {
+      const path = `/user-products/MLAU%20%3B--/stock/type/${type}`;
+      const anonymous = await server.as(null).put(path, { nope: true }, everythingWrong);
+      expect(errorBody(anonymous), type).toMatchObject({ status: 401, error: 'unauthorized' });
+      const unknown = await server.as('NOT-A-TOKEN').put(path, { nope: true }, everythingWrong);
+      expect(errorBody(unknown), type).toMatchObject({ status: 401, error: 'invalid_token' });
+      const badKey = await seller.put(path, { nope: true }, everythingWrong);
+      expect(errorBody(badKey).message, type).toMatch(/^Invalid X-Idempotency-Key header/);
+    }
+    // Another seller's product: 403 before the version header and the body are looked at.
+    const foreign = await seller.put(putPath(demo.userProducts.otherSellers), { nope: true }, { 'x-version': 'abc' });
+    expect(errorBody(foreign)).toMatchObject({ status: 403, error: 'forbidden' });
+    expect((await readStock()).version).toBe('1');
+  });
+
   it('platform_facility is never writable, and unknown types are refused', async () => {
     const pf = await seller.put(`/user-products/${demo.userProducts.termo}/stock/type/platform_facility`, { quantity: 1 }, { 'x-version': '1' });
     expect(errorBody(pf)).toMatchObject({ status: 400 });
