@@ -1,4 +1,4 @@
-import type { LocationRow, LocationType } from '../../db/repos/stock.js';
+import type { LocationType } from '../../db/repos/stock.js';
 import { badRequest } from '../errors.js';
 
 /** Largest quantity one location may hold; anything above is a typo or an attack, not stock. */
@@ -27,11 +27,6 @@ export interface StockJson {
   json: string;
   version: bigint;
 }
-
-export const toLocation = (r: LocationRow): Location =>
-  r.type === 'seller_warehouse'
-    ? { type: r.type, quantity: r.quantity, store_id: r.store_key, network_node_id: r.network_node_id ?? '' }
-    : { type: r.type, quantity: r.quantity };
 
 /**
  * SPEC section 8: at most two location types per user product, paired as
