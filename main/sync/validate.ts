@@ -4,15 +4,15 @@ import type { MirrorRepo } from '../db/repos/mirror.js';
 import type { MessagesRepo } from '../db/repos/messages.js';
 import type { LocationType, StoreRow } from '../db/repos/stock.js';
 import type { EditableType } from '../db/repos/sync.js';
-import { ServiceError, badRequest, forbidden } from '../service/errors.js';
+import { badRequest } from '../service/errors.js';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_PER_MESSAGE, attachmentErrors } from '../service/messages/attachments/service.js';
 import { fileNameProblem } from '../service/messages/attachments/media.js';
 import { sendAccessErrors } from '../service/messages/messages.js';
 import { type Finding, findIssues } from '../service/messages/moderation/index.js';
 import { type Pack, blockError, orderErrors, resolvePack, roleIn, sendBlock } from '../service/messages/orders.js';
 import { checkText } from '../service/messages/text-rules.js';
-import { MAX_QUANTITY, assertPairing } from '../service/stock/locations.js';
-import { isStockLocation, storeErrors } from '../service/stock/stores.js';
+import { MAX_QUANTITY, assertPairing, userProductErrors } from '../service/stock/locations.js';
+import { assertStockLocation, storeErrors } from '../service/stock/stores.js';
 import { parseUserProductId } from '../service/params.js';
 import type { CellRef } from './outbox.js';
 
@@ -36,16 +36,13 @@ export function checkStockTarget(stores: { storeById(id: string): StoreRow | und
   if (t.type !== 'seller_warehouse' && t.type !== 'selling_address') throw badRequest(`Unknown stock location type: ${t.type}`);
   const type: EditableType = t.type;
   const product = mirror.product(id);
-  if (!product) throw new ServiceError(404, 'not_found', `User product not found: ${id}`);
-  if (product.user_id !== sellerId) throw forbidden(`Access denied for user ${sellerId} to user product ${id}`);
+  if (!product) throw userProductErrors.notFound(id);
+  if (product.user_id !== sellerId) throw userProductErrors.denied(sellerId, id);
   let storeKey = '';
   if (type === 'seller_warehouse') {
     const storeId = t.storeId?.trim();
     if (!storeId) throw storeErrors.nullOrEmpty();
-    const store = stores.storeById(storeId);
-    if (!store) throw storeErrors.notFound(storeId);
-    if (store.user_id !== String(sellerId)) throw storeErrors.notOwned(storeId);
-    if (!isStockLocation(store)) throw storeErrors.notStockLocation();
+    assertStockLocation(stores.storeById(storeId), storeId, sellerId);
     storeKey = storeId;
   } else if (t.storeId !== undefined && t.storeId !== '') {
     throw badRequest('A selling_address cell has no store');

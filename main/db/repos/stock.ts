@@ -44,9 +44,10 @@ export type UpsertLocationParams = { up: string; type: LocationType; store: stri
 const LOCATION_JSON = `CASE l.type WHEN 'seller_warehouse'
     THEN json_object('type', l.type, 'quantity', l.quantity, 'store_id', l.store_key, 'network_node_id', coalesce(l.network_node_id, ''))
     ELSE json_object('type', l.type, 'quantity', l.quantity) END`;
+/** The joined locations `l` as a JSON array in their stored order ([] when none joined). */
+const LOCATIONS_JSON = `json_group_array(${LOCATION_JSON} ORDER BY l.position) FILTER (WHERE l.type IS NOT NULL)`;
 export const STOCK_JSON_SQL = `SELECT up.user_id, CAST(up.version AS TEXT),
-       json_object('id', up.id, 'user_id', up.user_id,
-                   'locations', json_group_array(${LOCATION_JSON} ORDER BY l.position) FILTER (WHERE l.type IS NOT NULL))
+       json_object('id', up.id, 'user_id', up.user_id, 'locations', ${LOCATIONS_JSON})
   FROM user_products up LEFT JOIN stock_locations l ON l.user_product_id = up.id
  WHERE up.id = ?`;
 
@@ -134,9 +135,7 @@ export function stockRepo(db: Db) {
   // inside the write's own transaction, so it is exactly what the write left.
   const sellerWarehouseJson = db
     .prepare<[string], string>(
-      `SELECT json_object('id', up.id, 'user_id', up.user_id,
-                          'locations', json_group_array(${LOCATION_JSON} ORDER BY l.position) FILTER (WHERE l.type IS NOT NULL),
-                          'product_release_date', up.product_release_date)
+      `SELECT json_object('id', up.id, 'user_id', up.user_id, 'locations', ${LOCATIONS_JSON}, 'product_release_date', up.product_release_date)
          FROM user_products up LEFT JOIN stock_locations l ON l.user_product_id = up.id AND l.type = 'seller_warehouse'
         WHERE up.id = ?`,
     )

@@ -1,5 +1,11 @@
 import type { LocationType } from '../../db/repos/stock.js';
-import { badRequest } from '../errors.js';
+import { ServiceError, badRequest, forbidden } from '../errors.js';
+
+/** A user product that is absent (404), or another seller's (403): never its data. */
+export const userProductErrors = {
+  notFound: (id: string) => new ServiceError(404, 'not_found', `User product not found: ${id}`),
+  denied: (userId: number, id: string) => forbidden(`Access denied for user ${userId} to user product ${id}`),
+};
 
 /** Largest quantity one location may hold; anything above is a typo or an attack, not stock. */
 export const MAX_QUANTITY = 1_000_000;

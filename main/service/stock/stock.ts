@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { GroupCommit } from '../../db/group-commit.js';
 import type { ItemRow, LocationType, StockRepo, UserProductRow } from '../../db/repos/stock.js';
 import type { Principal } from '../auth/auth.js';
-import { ServiceError, badRequest, forbidden } from '../errors.js';
+import { ServiceError, badRequest } from '../errors.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { type IdempotencyGuard, guarded } from '../idempotency/idempotency.js';
 import { parseUserProductId, parseWith, requireObject } from '../params.js';
-import { MAX_QUANTITY, assertPairing, type StockJson } from './locations.js';
+import { MAX_QUANTITY, assertPairing, type StockJson, userProductErrors } from './locations.js';
 import { type StoresService, storeErrors } from './stores.js';
 import { parseVersionHeader, versionMismatch } from './version.js';
 
@@ -107,8 +107,8 @@ export function stockService(repo: StockRepo, stores: StoresService, jobs: JobRu
 
   /** The row read for user product `id`: 404 when absent, 403 when it belongs to another seller. */
   function owned<T extends { user_id: number | bigint }>(principal: Principal, id: string, row: T | undefined): T {
-    if (row === undefined) throw new ServiceError(404, 'not_found', `User product not found: ${id}`);
-    if (Number(row.user_id) !== principal.userId) throw forbidden(`Access denied for user ${principal.userId} to user product ${id}`);
+    if (row === undefined) throw userProductErrors.notFound(id);
+    if (Number(row.user_id) !== principal.userId) throw userProductErrors.denied(principal.userId, id);
     return row;
   }
 

@@ -41,6 +41,14 @@ export function isStockLocation(store: Pick<StoreRow, 'tags'>): boolean {
   return (JSON.parse(store.tags) as string[]).includes('stock_location');
 }
 
+/** The store rows of SPEC 7.1/7.2 for `store` (read by id `storeId`) as a stock location of `sellerId`. */
+export function assertStockLocation<T extends Pick<StoreRow, 'user_id' | 'tags'>>(store: T | undefined, storeId: string, sellerId: number): T {
+  if (!store) throw storeErrors.notFound(storeId);
+  if (store.user_id !== String(sellerId)) throw storeErrors.notOwned(storeId);
+  if (!isStockLocation(store)) throw storeErrors.notStockLocation();
+  return store;
+}
+
 export function storesService(stock: StockRepo, users: UsersRepo) {
   return {
     /**
@@ -70,13 +78,7 @@ export function storesService(stock: StockRepo, users: UsersRepo) {
     },
 
     /** The checks of SPEC 7.1/7.2 for a store used as a stock location of `sellerId`. */
-    requireStockLocation(storeId: string, sellerId: number): StockStoreRow {
-      const store = stock.stockStoreById(storeId);
-      if (!store) throw storeErrors.notFound(storeId);
-      if (store.user_id !== String(sellerId)) throw storeErrors.notOwned(storeId);
-      if (!isStockLocation(store)) throw storeErrors.notStockLocation();
-      return store;
-    },
+    requireStockLocation: (storeId: string, sellerId: number): StockStoreRow => assertStockLocation(stock.stockStoreById(storeId), storeId, sellerId),
   };
 }
 export type StoresService = ReturnType<typeof storesService>;
