@@ -56,8 +56,11 @@ export interface SessionView {
 export interface SyncStatusView {
   mode: Mode;
   online: boolean;
+  /** Entries that will be sent without anyone acting (queued, or waiting out a backoff). */
   pending: number;
   inFlight: number;
+  /** Entries held behind a conflict or a failed entry of their cell (or conversation): they wait for the person. */
+  blocked: number;
   conflicts: number;
   failed: number;
   lastSyncAt: number | null;

@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import type { Db } from '../db/open.js';
 import { type MessagesRepo, messagesRepo } from '../db/repos/messages.js';
 import { type StockRepo, stockRepo } from '../db/repos/stock.js';
-import type { EntryState, LaneEntry, OutboxRow } from '../db/repos/sync.js';
+import type { LaneEntry, OutboxRow } from '../db/repos/sync.js';
 import { type Clock, systemClock } from '../service/clock.js';
 import { badRequest } from '../service/errors.js';
 import { resolveMediaType } from '../service/messages/attachments/media.js';
@@ -14,6 +14,7 @@ import { fileStorage } from '../service/messages/attachments/storage.js';
 import { DEFAULT_MEDIATION_SITE } from '../service/messages/messages.js';
 import type { MessageView } from '../service/messages/views.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
+import { type LaneCounts, type LaneHead, emptyLaneCounts, laneCounts, laneHead } from './lanes.js';
 import { RelaxedWrites } from './relaxed-writes.js';
 import { RemoteClient, RemoteError, type TokenProvider } from './client.js';
 import { type FileStore, type MessagePayload, MessagePusher } from './message-push.js';
@@ -75,7 +76,7 @@ export interface SyncEvents {
 
 interface Lane {
   rows: LaneEntry[];
-  counts: Record<EntryState, number>;
+  counts: LaneCounts;
 }
 
 type Claim = { row: OutboxRow; plan: Plan | null } | null;
@@ -88,9 +89,7 @@ type Effect =
   | { type: 'offline'; error: string }
   | { type: 'retry'; status: number | null; error: string; delayMs: number };
 
-type Head = { type: 'ready'; row: LaneEntry } | { type: 'wait'; at: number } | { type: 'busy' } | { type: 'idle' };
-
-const emptyCounts = (): Record<EntryState, number> => ({ pending: 0, in_flight: 0, done: 0, conflict: 0, failed: 0 });
+const COUNTED = ['pending', 'in_flight', 'done', 'conflict', 'failed', 'blocked'] as const;
 
 /**
  * The offline-first sync engine: a durable outbox pushed to the remote marketplace, and a pull
@@ -126,7 +125,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   private stopped = false;
   private onlineValue = true;
   private readonly lanes = new Map<string, Lane>();
-  private readonly totals = emptyCounts();
+  private readonly totals = emptyLaneCounts();
   private readonly ready = new Set<string>();
   private readonly waiting = new Map<string, number>();
   private readonly busy = new Set<string>();
@@ -146,6 +145,9 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   private idleWaiters: (() => void)[] = [];
   private checkpointer: Checkpointer | null = null;
   private settling: { lane: string; row: OutboxRow; outcome: PushOutcome }[] = [];
+  /** When the first transient failure since the last success happened (null: none since). */
+  private troubleSince: number | null = null;
+  private lastSuccessAt = 0;
   private readonly checkpointEveryMs: number | false;
 
   constructor(options: SyncEngineOptions) {
@@ -314,14 +316,16 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   status(): SyncStatus {
     // Before start the scheduler has not loaded the outbox: count in SQLite.
-    const totals = this.running ? this.totals : this.outbox.repo.counts();
-    const pending = totals.pending;
+    const totals = this.running ? this.totals : this.countAll();
+    // Entries held behind a conflict or a failure are not "pending": nothing sends them until the person acts.
+    const pending = totals.pending - totals.blocked;
     const inFlight = totals.in_flight;
     return {
       mode: this.modeValue,
       online: this.modeValue === 'online' && this.onlineValue,
       pending,
       inFlight,
+      blocked: totals.blocked,
       conflicts: totals.conflict,
       failed: totals.failed,
       lastSyncAt: this.lastSyncAt,
@@ -329,6 +333,25 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       lastError: this.lastError,
       progress: { done: this.doneSinceIdle, total: this.doneSinceIdle + pending + inFlight },
     };
+  }
+
+  private countAll(): LaneCounts {
+    const total = emptyLaneCounts();
+    for (const rows of this.loadLanes().values()) {
+      const c = laneCounts(rows);
+      for (const k of COUNTED) total[k] += c[k];
+    }
+    return total;
+  }
+
+  private loadLanes(): Map<string, LaneEntry[]> {
+    const byLane = new Map<string, LaneEntry[]>();
+    for (const { lane, ...r } of this.outbox.repo.activeLanes()) {
+      const list = byLane.get(lane);
+      if (list) list.push(r);
+      else byLane.set(lane, [r]);
+    }
+    return byLane;
   }
 
   private lastPullAt(): number | null {
@@ -350,14 +373,8 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       this.outbox.repo.pruneDone(now - 7 * 24 * 3600_000);
     })();
     this.lanes.clear();
-    Object.assign(this.totals, emptyCounts());
-    const byLane = new Map<string, LaneEntry[]>();
-    for (const { lane, ...r } of this.outbox.repo.activeLanes()) {
-      const list = byLane.get(lane);
-      if (list) list.push(r);
-      else byLane.set(lane, [r]);
-    }
-    for (const [lane, rows] of byLane) this.setLane(lane, rows);
+    Object.assign(this.totals, emptyLaneCounts());
+    for (const [lane, rows] of this.loadLanes()) this.setLane(lane, rows);
     this.files.sweepTemp(now);
     if (this.checkpointEveryMs !== false) this.checkpointer = startCheckpointer(this.db, { everyMs: this.checkpointEveryMs });
     if (this.modeValue === 'online') this.goOnlineWork(this.pullOnStart);
@@ -424,6 +441,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     const run = this.puller.pull(abort.signal).then(
       (report) => {
         this.lastSyncAt = this.clock.now();
+        this.lastError = null;
         for (const m of report.incoming) this.emit('message', m);
         this.emit('pulled', report);
         return report;
@@ -495,6 +513,13 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       }
     }
     this.onlineValue = true;
+    this.lastError = null;
+    // The remote answers again: what waited out a backoff during the bad spell goes now.
+    try {
+      this.writes.runNow(() => this.expedite(this.clock.now()));
+    } catch (e) {
+      this.emit('sync-error', e as Error);
+    }
     this.emit('online');
     if (this.modeValue === 'online') this.goOnlineWork(true);
   }
@@ -503,13 +528,12 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   private setLane(lane: string, rows: LaneEntry[]): void {
     const old = this.lanes.get(lane);
-    if (old) for (const k of Object.keys(old.counts) as EntryState[]) this.totals[k] -= old.counts[k];
+    if (old) for (const k of COUNTED) this.totals[k] -= old.counts[k];
     if (rows.length === 0) {
       this.lanes.delete(lane);
     } else {
-      const counts = emptyCounts();
-      for (const r of rows) counts[r.state]++;
-      for (const k of Object.keys(counts) as EntryState[]) this.totals[k] += counts[k];
+      const counts = laneCounts(rows);
+      for (const k of COUNTED) this.totals[k] += counts[k];
       this.lanes.set(lane, { rows, counts });
     }
     this.classify(lane);
@@ -523,23 +547,33 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     if (this.listenerCount('progress') > 0) this.emit('progress', this.status());
   }
 
-  private head(lane: string): Head {
+  private head(lane: string): LaneHead {
     if (this.busy.has(lane)) return { type: 'busy' };
     const l = this.lanes.get(lane);
     if (!l) return { type: 'idle' };
-    const blockedCells = new Set<string>();
-    for (const r of l.rows) {
-      if (r.state === 'conflict' || r.state === 'failed') {
-        if (r.kind === 'message') return { type: 'idle' };
-        blockedCells.add(r.cell!);
-        continue;
+    return laneHead(l.rows, this.clock.now());
+  }
+
+  /**
+   * After a bad spell (transient failures, or the remote unreachable) the remote answers again:
+   * every entry waiting out a backoff becomes due now, spread over up to a second (`baseMs` when
+   * shorter) so they do not all go in the same millisecond. Runs inside a write transaction.
+   */
+  private expedite(now: number): void {
+    this.troubleSince = null;
+    const spread = Math.max(1, Math.min(this.policy.baseMs, 1000));
+    const touched: string[] = [];
+    for (const [lane, l] of this.lanes) {
+      let changed = false;
+      for (const r of l.rows) {
+        if (r.state !== 'pending' || r.next_attempt_at <= now + spread) continue;
+        r.next_attempt_at = now + Math.floor(this.random() * spread);
+        this.outbox.repo.setNextAttempt(r.id, r.next_attempt_at);
+        changed = true;
       }
-      if (r.state === 'in_flight') return { type: 'busy' };
-      if (r.state !== 'pending') continue;
-      if (r.cell !== null && blockedCells.has(r.cell)) continue;
-      return r.next_attempt_at <= this.clock.now() ? { type: 'ready', row: r } : { type: 'wait', at: r.next_attempt_at };
+      if (changed) touched.push(lane);
     }
-    return { type: 'idle' };
+    for (const lane of touched) this.classify(lane);
   }
 
   private classify(lane: string): void {
@@ -732,6 +766,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
           if (this.running) this.afterOutcome(lane, row.id, effect, now);
           return effect;
         });
+        if (this.running) this.afterSpell(effects, now);
         if (this.canSend()) picked = this.pick();
         return { effects, claims: this.claimAll(picked, now) };
       });
@@ -767,7 +802,29 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.setLane(lane, rows);
   }
 
-  /** Inside the settling transaction: the outcome's writes. */
+  /**
+   * A success after a spell of transient failures during which nothing succeeded for at least
+   * `baseMs`: the remote is back, so nothing waits out a backoff earned during the spell. (A lane
+   * that keeps failing while others succeed keeps its backoff.)
+   */
+  private afterSpell(effects: Effect[], now: number): void {
+    const succeeded = effects.some((e) => e.type === 'done');
+    if (!succeeded) {
+      if (this.troubleSince === null && effects.some((e) => e.type === 'retry')) this.troubleSince = now;
+      return;
+    }
+    const recovering = this.troubleSince !== null && now - this.lastSuccessAt >= this.policy.baseMs;
+    this.lastSuccessAt = now;
+    this.lastError = null;
+    if (recovering) this.expedite(now);
+    else this.troubleSince = null;
+  }
+
+  /**
+   * Inside the settling transaction: the outcome's writes. An attempt is charged here, when an
+   * answer (or a transient failure) came back: claiming an entry is not an attempt, so a crash or
+   * a restart while it was out costs it nothing.
+   */
   private record(row: OutboxRow, outcome: PushOutcome, now: number): Effect {
     switch (outcome.type) {
       case 'done':
@@ -779,17 +836,20 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         this.outbox.repo.markFailed(row.id, outcome.status, outcome.error, now);
         return { type: 'failed', status: outcome.status, error: outcome.error };
       case 'retry': {
+        // The remote refused the request on the wire (409) and its stock could not be re-read: read first next time.
+        if (outcome.refused) this.outbox.repo.markRefused(row.id, now);
         if (outcome.offline) {
-          this.outbox.repo.reschedule(row.id, now, null, outcome.error, true, now);
+          this.outbox.repo.reschedule(row.id, now, null, outcome.error, false, now);
           return { type: 'offline', error: outcome.error };
         }
-        if (row.attempts >= this.policy.maxAttempts) {
-          const error = `${outcome.error} (gave up after ${row.attempts} attempts)`;
+        const made = row.attempts + 1;
+        if (made >= this.policy.maxAttempts) {
+          const error = `${outcome.error} (gave up after ${made} attempts)`;
           this.outbox.repo.markFailed(row.id, outcome.status, error, now);
           return { type: 'failed', status: outcome.status, error };
         }
-        const delayMs = backoffDelay(row.attempts, this.policy, this.random, outcome.retryAfterMs);
-        this.outbox.repo.reschedule(row.id, now + delayMs, outcome.status, outcome.error, false, now);
+        const delayMs = backoffDelay(made, this.policy, this.random, outcome.retryAfterMs);
+        this.outbox.repo.reschedule(row.id, now + delayMs, outcome.status, outcome.error, true, now);
         return { type: 'retry', status: outcome.status, error: outcome.error, delayMs };
       }
     }
@@ -816,6 +876,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         this.goOffline(effect.error);
         return;
       case 'retry':
+        this.lastError = effect.error;
         this.emit('retry', { entryId: row.id, status: effect.status, error: effect.error, delayMs: effect.delayMs });
         return;
     }

@@ -26,8 +26,14 @@ import { MAX_QUANTITY } from '../service/stock/locations.js';
  * - count + adjust → the count, its quantity plus the delta (the base is kept);
  * - adjust + count → the count supersedes the unsent adjustment (also a failed one), which is removed;
  * - count + count → the later count with the earlier base;
- * - a count on a cell whose newest entry is a failed count replaces its quantity and retries it;
+ * - a count on a cell whose newest entry is a failed count replaces its quantity and retries it
+ *   (the failed request's outcome may be unknown, so the new content goes out under a fresh key);
  * - a count on a cell in conflict resolves the conflict with that count ("enter a new count").
+ *
+ * Idempotency keys: a key carries one request only. Resending the request on the wire (a
+ * transient failure, a restart, Retry on a failed entry) keeps its key; any new request of an
+ * entry whose key may have reached the remote (a rebase after 409, new content merged into a
+ * failed entry, a resolved conflict) goes out under a fresh key (`key_used`, stock-push.ts).
  *
  * Ordering: entries of one lane (one user product, one conversation) go out one at a time in id
  * order. A stock entry in conflict or failed holds back the later entries of its cell (other
@@ -189,7 +195,11 @@ export class Outbox {
       let historyId: number;
       if (tail && tail.op === 'count' && (coalescible(tail) || tail.state === 'failed')) {
         this.repo.updateIntent(tail.id, { op: 'count', delta: null, quantity, base_version: versionOf(tail.base_version), base_quantity: tail.base_quantity }, now);
-        if (tail.state === 'failed') this.repo.reopen(tail.id, now);
+        if (tail.state === 'failed') {
+          // New content: the failed request is dropped, the next one gets its own key.
+          this.repo.clearSent(tail.id);
+          this.repo.reopen(tail.id, now);
+        }
         entryId = tail.id;
         historyId = this.history(c, 'count', before, quantity, null, entryId, meta);
       } else if (tail && tail.state === 'conflict') {
@@ -251,13 +261,17 @@ export class Outbox {
     const later = cellEntries.filter((x) => x.id > e.id);
     const nextCount = later.find((x) => x.op === 'count');
     if (!nextCount || onTheWire(nextCount) || nextCount.base_quantity === null) return;
+    // The base is a (version, quantity) pair the remote really had.
     let base: number;
+    let baseVersion = versionOf(nextCount.base_version);
     if (e.op === 'adjust') base = nextCount.base_quantity - (e.delta ?? 0);
     else {
-      const start = e.state === 'conflict' ? (e.remote_quantity ?? 0) : (e.base_quantity ?? 0);
+      const conflict = e.state === 'conflict';
+      const start = conflict ? (e.remote_quantity ?? 0) : (e.base_quantity ?? 0);
+      baseVersion = versionOf(conflict ? e.remote_version : e.base_version) ?? baseVersion;
       base = later.filter((x) => x.id < nextCount.id && x.op === 'adjust').reduce((s, x) => s + (x.delta ?? 0), start);
     }
-    this.repo.updateIntent(nextCount.id, { op: 'count', delta: null, quantity: nextCount.quantity, base_version: versionOf(nextCount.base_version), base_quantity: base }, this.clock.now());
+    this.repo.updateIntent(nextCount.id, { op: 'count', delta: null, quantity: nextCount.quantity, base_version: baseVersion, base_quantity: base }, this.clock.now());
   }
 
   /** Drops a pending (never sent), failed or conflicting entry. */

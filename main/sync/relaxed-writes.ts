@@ -1,3 +1,4 @@
+import { open } from 'node:fs/promises';
 import type { Db } from '../db/open.js';
 
 /** Where the engine's bookkeeping goes. */
@@ -6,6 +7,8 @@ export interface Writes {
   run<T>(fn: () => T): Promise<T>;
   /** The same, synchronously. */
   runNow<T>(fn: () => T): T;
+  /** Puts every commit made so far on disk, before a request that must not be forgotten goes out. */
+  durable(): Promise<void>;
 }
 
 /**
@@ -41,6 +44,28 @@ export class RelaxedWrites implements Writes {
       return this.db.transaction(fn).immediate();
     } finally {
       this.restore.run();
+    }
+  }
+
+  /**
+   * An fdatasync of the WAL: every frame written before it is on disk. Used before a request goes
+   * out under a fresh idempotency key: forgetting that key in a power cut would send the same
+   * change again under another key.
+   */
+  async durable(): Promise<void> {
+    if (!this.db.open || this.db.memory) return;
+    let fh;
+    try {
+      fh = await open(`${this.db.name}-wal`, 'r+');
+    } catch (e) {
+      // No WAL file: nothing is waiting in it.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw e;
+    }
+    try {
+      await fh.datasync();
+    } finally {
+      await fh.close();
     }
   }
 

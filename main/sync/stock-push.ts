@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Writes } from './relaxed-writes.js';
 import type { RemoteLocation } from '../db/repos/mirror.js';
 import type { OutboxRow } from '../db/repos/sync.js';
@@ -10,8 +11,11 @@ import { type Outbox, cellKey, cellOf } from './outbox.js';
  * Pushing one stock entry: the request is computed from the mirror (the last known remote
  * state), persisted (`sent_*`) in the same group-commit op as the claim, and sent with the entry's
  * idempotency key. A transient failure resends exactly that request later (same key: if the first
- * one was applied, the remote replays its answer). On 409 the stock is read again (new x-version),
- * the mirror updated, and the entry rebased:
+ * one was applied, the remote replays its answer). Any other request of the entry (a rebase, new
+ * content) goes out under a fresh key once the old one may have reached the remote, so a key never
+ * carries two different requests. On 409 the stock is read again (new x-version), the mirror
+ * updated, and the entry rebased; when that read fails, the entry remembers to read first next
+ * time rather than resend a version that can never match:
  * - an adjustment re-applies its delta to the fresh quantity (never a conflict);
  * - a count is sent as is when the remote quantity of its cell still equals its base quantity
  *   (a version bump from another cell is not a conflict); otherwise it becomes a conflict holding
@@ -35,7 +39,8 @@ export interface StockSnapshot {
 }
 
 export type Plan =
-  | { type: 'send'; version: bigint; quantity: number }
+  /** `rekeyed`: a new request under a fresh key (the old one may have reached the remote). */
+  | { type: 'send'; version: bigint; quantity: number; rekeyed?: boolean }
   | { type: 'read'; why: 'verify' | 'stale_sent' }
   | { type: 'conflict'; version: bigint; quantity: number }
   | { type: 'fail'; message: string };
@@ -48,7 +53,8 @@ export type PushOutcome =
   /** `commit` marks the entry done (and moves the mirror); it returns a user product to re-read, or null. */
   | { type: 'done'; replayed: boolean; commit: () => string | null }
   | { type: 'conflict'; commit: () => void }
-  | { type: 'retry'; offline: boolean; status: number | null; error: string; retryAfterMs?: number }
+  /** `refused`: the remote answered 409 to the request on the wire; the next attempt re-reads first. */
+  | { type: 'retry'; offline: boolean; status: number | null; error: string; retryAfterMs?: number; refused?: boolean }
   | { type: 'failed'; status: number | null; error: string };
 
 export const retryOutcome = (e: unknown): PushOutcome => {
@@ -134,6 +140,7 @@ export class StockPusher {
    */
   plan(row: OutboxRow, fresh: boolean): Plan {
     const now = this.clock.now();
+    if (row.needs_read === 1 && !fresh) return { type: 'read', why: 'verify' };
     if (row.sent_version !== null) {
       if (now - (row.sent_at ?? now) > STALE_SENT_MS) return { type: 'read', why: 'stale_sent' };
       return { type: 'send', version: BigInt(row.sent_version), quantity: row.sent_quantity ?? 0 };
@@ -153,11 +160,14 @@ export class StockPusher {
       if (remote !== row.base_quantity) return fresh ? { type: 'conflict', version: product.version, quantity: remote } : { type: 'read', why: 'verify' };
       target = row.quantity ?? 0;
     }
-    this.outbox.repo.setSent(row.id, product.version, target, now);
+    const rekeyed = row.key_used === 1;
+    row.idempotency_key = this.outbox.repo.setSent(row.id, product.version, target, now, randomUUID());
+    row.key_used = 1;
+    row.needs_read = 0;
     row.sent_version = product.version.toString();
     row.sent_quantity = target;
     row.sent_at = now;
-    return { type: 'send', version: product.version, quantity: target };
+    return { type: 'send', version: product.version, quantity: target, ...(rekeyed ? { rekeyed } : {}) };
   }
 
   /** Pushes a claimed entry until it is done, in conflict, or must wait (retry) or fail. */
@@ -202,6 +212,7 @@ export class StockPusher {
         case 'send': {
           let res: RemoteResponse<{ locations?: RemoteLocation[] }>;
           try {
+            if (plan.rekeyed) await this.writes.durable();
             res = await this.put(row, plan);
           } catch (e) {
             return retryOutcome(e);
@@ -214,9 +225,9 @@ export class StockPusher {
           }
           if (kind !== 'conflict') return answerOutcome(res, this.clock.now());
           // 409: this request was not applied (a stored success would have been replayed): re-read and rebase.
-          if (++reads > MAX_REBASES) return { type: 'retry', offline: false, status: 409, error: `Version mismatch ${MAX_REBASES} times in a row` };
+          if (++reads > MAX_REBASES) return { type: 'retry', offline: false, status: 409, error: `Version mismatch ${MAX_REBASES} times in a row`, refused: true };
           const snap = await readStock(this.client, row.user_product_id!, () => this.clock.now());
-          if (!isSnapshot(snap)) return snap;
+          if (!isSnapshot(snap)) return snap.type === 'retry' ? { ...snap, refused: true } : snap;
           plan = await this.writes.run(() => {
             applyStockSnapshot(this.outbox, this.clock, row.user_product_id!, snap);
             this.outbox.repo.clearSent(row.id);

@@ -43,6 +43,11 @@ export function StatusBar({
         </span>
       )}
       {status.failed > 0 ? <span className="failed">{t('frame.failed', { count: status.failed })}</span> : null}
+      {status.blocked > 0 ? (
+        <span className="blocked" data-count={status.blocked} title={t('frame.blockedHint')}>
+          {t('frame.blocked', { count: status.blocked })}
+        </span>
+      ) : null}
       {activity ? (
         <span className="progress activity">
           <progress max={Math.max(1, activity.total)} value={activity.done} /> {activity.label}

@@ -133,7 +133,8 @@ describe('failures and retries', () => {
     const later = engine.queueAdjustment({ ...bombilla, delta: 1 });
     await engine.drain();
     expect(engine.outbox.repo.byId(later.entryId!)!.state).toBe('pending');
-    expect(engine.status()).toMatchObject({ failed: 1, pending: 1 });
+    // The later edit waits for the person, not for the network: it is blocked, not pending.
+    expect(engine.status()).toMatchObject({ failed: 1, pending: 0, blocked: 1 });
     engine.retry(first.entryId!);
     await engine.drain();
     expect(engine.outbox.repo.byId(first.entryId!)!.state).toBe('failed');

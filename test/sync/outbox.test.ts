@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadFixtures, parseFixtures } from '../../main/fixtures/load.js';
 import type { OutboxRow } from '../../main/db/repos/sync.js';
@@ -44,7 +45,7 @@ const row = (id: number | null) => outbox.repo.byId(id!)!;
 /** Puts an entry on the wire as the worker would (claimed, request persisted). */
 function sendEntry(id: number) {
   outbox.repo.claim(id, clock.now());
-  outbox.repo.setSent(id, 1n, 99, clock.now());
+  outbox.repo.setSent(id, 1n, 99, clock.now(), randomUUID());
 }
 
 describe('queueing: one transaction, history, overlay', () => {
@@ -141,7 +142,7 @@ describe('coalescing', () => {
       { op: 'count', quantity: 50, base_quantity: 17, id: c.entryId },
     ]);
     // A pending entry whose request already went out once (a transient failure) is on the wire too.
-    outbox.repo.reschedule(a.entryId!, clock.now(), 500, 'boom', false, clock.now());
+    outbox.repo.reschedule(a.entryId!, clock.now(), 500, 'boom', true, clock.now());
     expect(adjust(1, termoPalermo).how).toBe('merged');
     expect(row(a.entryId).delta).toBe(5);
   });
@@ -207,7 +208,8 @@ describe('conflicts and their resolution', () => {
     const later2 = outbox.repo.insert({ kind: 'stock', lane: `up:${termoPalermo.userProductId}`, idempotency_key: 'k-later2', now: clock.now(), user_product_id: termoPalermo.userProductId, cell_type: 'seller_warehouse', store_key: termoPalermo.storeKey, cell: cellKey(termoPalermo.userProductId, 'seller_warehouse', termoPalermo.storeKey), op: 'count', quantity: 60, base_quantity: 43 });
     engine.resolveConflict(id, { action: 'take_theirs' });
     expect(row(later).delta).toBe(3);
-    expect(row(later2).base_quantity).toBe(18);
+    // The base is a pair the remote really had: its quantity at the conflict's version, plus the adjustment before it.
+    expect(row(later2)).toMatchObject({ base_quantity: 18, base_version: '3' });
   });
 
   it('only conflicts can be resolved; entries on the wire cannot be discarded', () => {
@@ -245,6 +247,47 @@ describe('failed entries', () => {
     const again = outbox.count(termoPalermo, 21);
     expect(again).toMatchObject({ entryId: c.entryId, how: 'merged' });
     expect(row(c.entryId)).toMatchObject({ state: 'pending', quantity: 21, attempts: 0 });
+  });
+
+  it('a failed entry keeps the request it sent: Retry resends it under the same key', () => {
+    const a = outbox.adjust(termoPalermo, 4);
+    sendEntry(a.entryId!);
+    const { idempotency_key: key } = row(a.entryId);
+    outbox.repo.markFailed(a.entryId!, 500, 'gave up', clock.now());
+    engine.retry(a.entryId!);
+    expect(row(a.entryId)).toMatchObject({ state: 'pending', idempotency_key: key, sent_version: '1', sent_quantity: 99, key_used: 1 });
+  });
+
+  it('new content merged into a failed count never goes out under the key the old one was sent with', () => {
+    const c = outbox.count(termoPalermo, 100);
+    sendEntry(c.entryId!);
+    const first = row(c.entryId).idempotency_key;
+    // Its answers were lost: the outcome is unknown when it fails.
+    outbox.repo.markFailed(c.entryId!, null, 'socket hang up (gave up after 3 attempts)', clock.now());
+    expect(outbox.count(termoPalermo, 200)).toMatchObject({ entryId: c.entryId, how: 'merged' });
+    // The request is dropped with the old content; the next one is computed afresh...
+    expect(row(c.entryId)).toMatchObject({ state: 'pending', quantity: 200, sent_version: null, key_used: 1 });
+    // ...and goes out under a fresh key.
+    const next = outbox.repo.setSent(c.entryId!, 1n, 200, clock.now(), 'fresh-key');
+    expect(next).toBe('fresh-key');
+    expect(next).not.toBe(first);
+    // A resend of that same request keeps the new key.
+    expect(row(c.entryId).idempotency_key).toBe('fresh-key');
+  });
+
+  it('the first request of an entry keeps the key it was queued with', () => {
+    const a = outbox.adjust(termoPalermo, 1);
+    const queued = row(a.entryId).idempotency_key;
+    outbox.repo.claim(a.entryId!, clock.now());
+    expect(outbox.repo.setSent(a.entryId!, 1n, 13, clock.now(), 'unused')).toBe(queued);
+  });
+
+  it('claiming is not an attempt: an entry left in flight by a crash comes back with nothing charged', () => {
+    const a = outbox.adjust(termoPalermo, 1);
+    sendEntry(a.entryId!);
+    expect(row(a.entryId)).toMatchObject({ state: 'in_flight', attempts: 0 });
+    engine.start();
+    expect(row(a.entryId)).toMatchObject({ state: 'pending', attempts: 0, sent_version: '1', sent_quantity: 99 });
   });
 });
 

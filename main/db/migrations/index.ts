@@ -7,6 +7,7 @@ import { oauthMigration } from './006-oauth.js';
 import { syncMigration } from './007-sync.js';
 import { productCountsMigration } from './008-product-counts.js';
 import { unreadIndexMigration } from './009-unread-index.js';
+import { outboxKeysMigration } from './010-outbox-keys.js';
 
 export interface Migration {
   version: number;
@@ -16,4 +17,4 @@ export interface Migration {
 
 /** Applied in order at start-up; a migration never changes once it has shipped. */
 // 003 is reserved for brands, 005 for attachments.
-export const migrations: Migration[] = [stockMigration, jobsMigration, brandsMigration, messagesMigration, attachmentsMigration, oauthMigration, syncMigration, productCountsMigration, unreadIndexMigration];
+export const migrations: Migration[] = [stockMigration, jobsMigration, brandsMigration, messagesMigration, attachmentsMigration, oauthMigration, syncMigration, productCountsMigration, unreadIndexMigration, outboxKeysMigration];

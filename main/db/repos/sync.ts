@@ -40,6 +40,10 @@ export interface OutboxRow {
   result: string | null;
   last_status: number | null;
   last_error: string | null;
+  /** 1 once a request under the current key may have reached the remote (migration 010). */
+  key_used: number;
+  /** 1 when the remote refused the last request (409) and the next attempt must read the stock first. */
+  needs_read: number;
 }
 
 export interface NewEntry {
@@ -78,7 +82,7 @@ const COLUMNS = `id, kind, lane, state, idempotency_key, attempts, next_attempt_
   CAST(base_version AS TEXT) AS base_version, base_quantity,
   CAST(sent_version AS TEXT) AS sent_version, sent_quantity, sent_at,
   CAST(remote_version AS TEXT) AS remote_version, remote_quantity,
-  CAST(result_version AS TEXT) AS result_version, payload, result, last_status, last_error`;
+  CAST(result_version AS TEXT) AS result_version, payload, result, last_status, last_error, key_used, needs_read`;
 
 /** The outbox, the cell history and the small sync state (migration 007). */
 export function syncRepo(db: Db) {
@@ -107,30 +111,41 @@ export function syncRepo(db: Db) {
        base_quantity = @base_quantity, updated_at = @now WHERE id = @id`,
   );
   const remove = db.prepare<[number]>('DELETE FROM sync_outbox WHERE id = ?');
+  // Claiming is not an attempt: attempts are charged when an outcome is recorded, so a crash or a
+  // restart between the claim and the answer costs the entry nothing.
   const claim = db.prepare<[number, number], OutboxRow>(
-    `UPDATE sync_outbox SET state = 'in_flight', attempts = attempts + 1, updated_at = ?
+    `UPDATE sync_outbox SET state = 'in_flight', updated_at = ?
       WHERE id = ? AND state = 'pending' RETURNING ${COLUMNS}`,
   );
-  const setSent = db.prepare<[bigint, number, number, number, number]>(
-    'UPDATE sync_outbox SET sent_version = ?, sent_quantity = ?, sent_at = ?, updated_at = ? WHERE id = ?',
+  // A new request: once a key may have reached the remote, new content never goes out under it.
+  const setSent = db.prepare<[{ id: number; version: bigint; quantity: number; now: number; fresh: string }], { idempotency_key: string }>(
+    `UPDATE sync_outbox SET sent_version = @version, sent_quantity = @quantity, sent_at = @now, updated_at = @now,
+       idempotency_key = CASE WHEN key_used = 1 THEN @fresh ELSE idempotency_key END, key_used = 1, needs_read = 0
+     WHERE id = @id RETURNING idempotency_key`,
   );
   const clearSent = db.prepare<[number]>('UPDATE sync_outbox SET sent_version = NULL, sent_quantity = NULL, sent_at = NULL WHERE id = ?');
+  const markRefused = db.prepare<[number, number]>(
+    'UPDATE sync_outbox SET sent_version = NULL, sent_quantity = NULL, sent_at = NULL, needs_read = 1, updated_at = ? WHERE id = ?',
+  );
+  const setNextAttempt = db.prepare<[number, number]>('UPDATE sync_outbox SET next_attempt_at = ? WHERE id = ?');
   const markDone = db.prepare<[{ id: number; result_version: bigint | null; result: string | null; status: number; now: number }]>(
-    `UPDATE sync_outbox SET state = 'done', result_version = @result_version, result = @result, last_status = @status,
+    `UPDATE sync_outbox SET state = 'done', attempts = attempts + 1, result_version = @result_version, result = @result, last_status = @status,
        last_error = NULL, sent_version = NULL, sent_quantity = NULL, sent_at = NULL, updated_at = @now WHERE id = @id`,
   );
-  const reschedule = db.prepare<[{ id: number; next: number; status: number | null; error: string; refund: number; now: number }]>(
+  const reschedule = db.prepare<[{ id: number; next: number; status: number | null; error: string; charge: number; now: number }]>(
     `UPDATE sync_outbox SET state = 'pending', next_attempt_at = @next, last_status = @status, last_error = @error,
-       attempts = attempts - @refund, updated_at = @now WHERE id = @id`,
+       attempts = attempts + @charge, updated_at = @now WHERE id = @id`,
   );
   const markConflict = db.prepare<[{ id: number; remote_version: bigint; remote_quantity: number; now: number }]>(
-    `UPDATE sync_outbox SET state = 'conflict', remote_version = @remote_version, remote_quantity = @remote_quantity,
+    `UPDATE sync_outbox SET state = 'conflict', attempts = attempts + 1, remote_version = @remote_version, remote_quantity = @remote_quantity,
        sent_version = NULL, sent_quantity = NULL, sent_at = NULL, last_status = 409,
-       last_error = 'The marketplace quantity changed since the count', updated_at = @now WHERE id = @id`,
+       last_error = 'The marketplace quantity changed since the count', needs_read = 0, updated_at = @now WHERE id = @id`,
   );
-  const markFailed = db.prepare<[{ id: number; status: number | null; error: string; now: number }]>(
-    `UPDATE sync_outbox SET state = 'failed', last_status = @status, last_error = @error,
-       sent_version = NULL, sent_quantity = NULL, sent_at = NULL, updated_at = @now WHERE id = @id`,
+  // The request on the wire is kept: its outcome may be unknown, and a plain retry resends exactly
+  // it under the same key (the remote replays its answer if it had applied it).
+  const markFailed = db.prepare<[{ id: number; status: number | null; error: string; charge: number; now: number }]>(
+    `UPDATE sync_outbox SET state = 'failed', last_status = @status, last_error = @error, attempts = attempts + @charge,
+       updated_at = @now WHERE id = @id`,
   );
   const reopen = db.prepare<[{ id: number; now: number }]>(
     `UPDATE sync_outbox SET state = 'pending', attempts = 0, next_attempt_at = @now, last_error = NULL, last_status = NULL,
@@ -185,15 +200,20 @@ export function syncRepo(db: Db) {
       updateIntent.run({ id, ...i, now }),
     remove: (id: number) => remove.run(id).changes === 1,
     claim: (id: number, now: number) => claim.get(now, id),
-    setSent: (id: number, version: bigint, quantity: number, now: number) => setSent.run(version, quantity, now, now, id),
+    /** Persists a new request; returns the key it goes out under (fresh when the old one may have reached the remote). */
+    setSent: (id: number, version: bigint, quantity: number, now: number, fresh: string): string => setSent.get({ id, version, quantity, now, fresh })!.idempotency_key,
     clearSent: (id: number) => clearSent.run(id),
+    /** The remote refused the request on the wire (409): drop it, and read the stock before the next one. */
+    markRefused: (id: number, now: number) => markRefused.run(now, id),
+    setNextAttempt: (id: number, at: number) => setNextAttempt.run(at, id),
     markDone: (id: number, d: { result_version: bigint | null; result: string | null; status: number }, now: number) => markDone.run({ id, ...d, now }),
-    /** Back to pending at `next`; `refund` gives the attempt back (offline: nothing was really tried). */
-    reschedule: (id: number, next: number, status: number | null, error: string, refund: boolean, now: number) =>
-      reschedule.run({ id, next, status, error, refund: refund ? 1 : 0, now }),
+    /** Back to pending at `next`; `charge`: count it as an attempt (not when offline: nothing was really tried). */
+    reschedule: (id: number, next: number, status: number | null, error: string, charge: boolean, now: number) =>
+      reschedule.run({ id, next, status, error, charge: charge ? 1 : 0, now }),
     markConflict: (id: number, remoteVersion: bigint, remoteQuantity: number, now: number) =>
       markConflict.run({ id, remote_version: remoteVersion, remote_quantity: remoteQuantity, now }),
-    markFailed: (id: number, status: number | null, error: string, now: number) => markFailed.run({ id, status, error, now }),
+    /** `charge`: the outcome that failed it was an attempt (a local check that refuses before sending is not). */
+    markFailed: (id: number, status: number | null, error: string, now: number, charge = true) => markFailed.run({ id, status, error, charge: charge ? 1 : 0, now }),
     reopen: (id: number, now: number) => reopen.run({ id, now }),
     recoverInFlight: (now: number) => recoverInFlight.run(now).changes,
     setPayload: (id: number, payload: string, now: number) => setPayload.run(payload, now, id),

@@ -42,6 +42,8 @@ export const en = {
   'frame.pending': { one: '{count} pending', other: '{count} pending' },
   'frame.conflicts': { one: '{count} conflict', other: '{count} conflicts' },
   'frame.failed': { one: '{count} failed', other: '{count} failed' },
+  'frame.blocked': { one: '{count} waiting for you', other: '{count} waiting for you' },
+  'frame.blockedHint': 'Later edits held behind a conflict or a failed change of the same cell: resolve, retry or discard it to send them.',
   'frame.pushing': 'sending {done}/{total}',
   'frame.noToken': 'Open the address printed by `npm run web` (it carries this session’s key).',
   'frame.never': 'never',

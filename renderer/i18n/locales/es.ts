@@ -38,6 +38,8 @@ export const es: Dictionary = {
   'frame.pending': { one: '{count} pendiente', other: '{count} pendientes' },
   'frame.conflicts': { one: '{count} conflicto', other: '{count} conflictos' },
   'frame.failed': { one: '{count} con error', other: '{count} con error' },
+  'frame.blocked': { one: '{count} espera tu decisión', other: '{count} esperan tu decisión' },
+  'frame.blockedHint': 'Cambios retenidos detrás de un conflicto o de un cambio con error de la misma celda: resolvelo, reintentalo o descartalo para enviarlos.',
   'frame.pushing': 'enviando {done}/{total}',
   'frame.noToken': 'Abrí la dirección que mostró `npm run web` (incluye la clave de esta sesión).',
   'frame.never': 'nunca',

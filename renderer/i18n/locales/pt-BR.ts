@@ -38,6 +38,8 @@ export const ptBR: Dictionary = {
   'frame.pending': { one: '{count} pendente', other: '{count} pendentes' },
   'frame.conflicts': { one: '{count} conflito', other: '{count} conflitos' },
   'frame.failed': { one: '{count} com erro', other: '{count} com erro' },
+  'frame.blocked': { one: '{count} aguarda você', other: '{count} aguardam você' },
+  'frame.blockedHint': 'Alterações retidas atrás de um conflito ou de uma alteração com erro da mesma célula: resolva, tente de novo ou descarte para enviá-las.',
   'frame.pushing': 'enviando {done}/{total}',
   'frame.noToken': 'Abra o endereço mostrado por `npm run web` (ele inclui a chave desta sessão).',
   'frame.never': 'nunca',

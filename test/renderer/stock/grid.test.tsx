@@ -346,10 +346,13 @@ describe('search, scanner, history, status bar', () => {
 
   it('the status bar shows import progress, and its conflicts count is a button', async () => {
     let shown = 0;
-    const status = { mode: 'online' as const, online: true, pending: 2, inFlight: 0, conflicts: 1, failed: 0, lastSyncAt: null, lastPullAt: null, lastError: null, progress: { done: 0, total: 0 } };
+    const status = { mode: 'online' as const, online: true, pending: 2, inFlight: 0, blocked: 1, conflicts: 1, failed: 0, lastSyncAt: null, lastPullAt: null, lastError: null, progress: { done: 0, total: 0 } };
     render(<StatusBar status={status} i18n={i18nFor('en')} onShowConflicts={() => shown++} activity={{ label: 'importing 3/10', done: 3, total: 10 }} />);
     await userEvent.setup().click(screen.getByRole('button', { name: /1 conflict/ }));
     expect(shown).toBe(1);
+    // An edit held behind the conflict is told apart from what will be sent on its own.
+    expect(screen.getByText('2 pending')).toBeTruthy();
+    expect(screen.getByText('1 waiting for you')).toBeTruthy();
     const bar = screen.getByRole('progressbar');
     expect(bar.getAttribute('value')).toBe('3');
     expect(screen.getByText(/importing 3\/10/)).toBeTruthy();

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { LaneEntry } from '../../main/db/repos/sync.js';
+import { laneCounts, laneHead } from '../../main/sync/lanes.js';
+
+/** The lane rules alone: no SQLite, no network, a number for "now". */
+const NOW = 1_000;
+let nextId = 1;
+const stock = (cell: 'a' | 'b', state: LaneEntry['state'], at = 0): LaneEntry => ({ id: nextId++, kind: 'stock', state, cell, next_attempt_at: at });
+const message = (state: LaneEntry['state'], at = 0): LaneEntry => ({ id: nextId++, kind: 'message', state, cell: null, next_attempt_at: at });
+
+describe('laneHead', () => {
+  it('sends the oldest due entry; one at a time per lane', () => {
+    const rows = [stock('a', 'pending'), stock('b', 'pending')];
+    expect(laneHead(rows, NOW)).toEqual({ type: 'ready', row: rows[0] });
+    expect(laneHead([stock('a', 'in_flight'), stock('b', 'pending')], NOW)).toEqual({ type: 'busy' });
+    expect(laneHead([], NOW)).toEqual({ type: 'idle' });
+  });
+
+  it('a stock entry in conflict, failed or backing off holds back only its own cell', () => {
+    for (const state of ['conflict', 'failed'] as const) {
+      const rows = [stock('a', state), stock('a', 'pending'), stock('b', 'pending')];
+      expect(laneHead(rows, NOW)).toEqual({ type: 'ready', row: rows[2] });
+    }
+    const backingOff = [stock('a', 'pending', NOW + 500), stock('a', 'pending'), stock('b', 'pending')];
+    expect(laneHead(backingOff, NOW)).toEqual({ type: 'ready', row: backingOff[2] });
+  });
+
+  it('waits for the earliest backoff when nothing is due', () => {
+    expect(laneHead([stock('a', 'pending', NOW + 500), stock('b', 'pending', NOW + 200)], NOW)).toEqual({ type: 'wait', at: NOW + 200 });
+    expect(laneHead([stock('a', 'failed'), stock('a', 'pending')], NOW)).toEqual({ type: 'idle' });
+  });
+
+  it('a conversation keeps its order: a failed or waiting message holds back the rest', () => {
+    expect(laneHead([message('failed'), message('pending')], NOW)).toEqual({ type: 'idle' });
+    expect(laneHead([message('pending', NOW + 50), message('pending')], NOW)).toEqual({ type: 'wait', at: NOW + 50 });
+  });
+});
+
+describe('laneCounts', () => {
+  it('counts pending entries behind a conflict or a failure of their cell as blocked', () => {
+    const counts = laneCounts([stock('a', 'conflict'), stock('a', 'pending'), stock('a', 'pending'), stock('b', 'pending', NOW + 9_000), stock('b', 'in_flight')]);
+    expect(counts).toMatchObject({ conflict: 1, pending: 3, blocked: 2, in_flight: 1 });
+  });
+
+  it('an entry before the failure is not blocked; every message after a failed one is', () => {
+    expect(laneCounts([stock('a', 'pending'), stock('a', 'failed')]).blocked).toBe(0);
+    expect(laneCounts([message('pending'), message('failed'), message('pending'), message('pending')]).blocked).toBe(2);
+  });
+});

@@ -1,0 +1,175 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SyncEngine } from '../../main/sync/engine.js';
+import { cellView } from '../../main/sync/read-model.js';
+import type { RetryPolicy } from '../../main/sync/retry.js';
+import type { FaultProxy } from '../support/fault-proxy.js';
+import { demo } from '../support/fixtures.js';
+import type { TestServer } from '../support/server.js';
+import { FAST_RETRY, type Replica, newEngine, readRemoteStock, startSyncedReplica, stopSyncedReplica, waitFor } from '../support/sync-harness.js';
+
+/**
+ * The sync under the faults that cost edits or attempts before: answers lost after the remote
+ * applied a request, a 409 whose re-read fails, a long backoff when the remote is back. A real
+ * remote (the project's server on loopback) behind the fault proxy, a real replica file.
+ */
+let server: TestServer;
+let proxy: FaultProxy;
+let replica: Replica;
+let engine: SyncEngine;
+
+const termo = demo.userProducts.termo;
+const palermo = { userProductId: termo, type: 'seller_warehouse', storeId: demo.stores.palermo } as const;
+const avellaneda = { userProductId: termo, type: 'seller_warehouse', storeId: demo.stores.avellaneda } as const;
+const palermoRef = { userProductId: termo, type: 'seller_warehouse' as const, storeKey: demo.stores.palermo };
+const seller = () => server.as(demo.seller.token);
+const isPut = (m: string) => m === 'PUT';
+const isStockGet = (m: string, p: string) => m === 'GET' && p.endsWith('/stock');
+
+async function remoteQty(up: string, key: string) {
+  return (await readRemoteStock(server.url, demo.seller.token, [up])).get(up)!.cells.get(key);
+}
+/** What the remote stored for an idempotency key (the answer it replays). */
+function storedAnswer(key: string): { locations: { store_id?: string; quantity: number }[] } {
+  const row = server.db.prepare<[string], { body: string }>('SELECT body FROM idempotency_keys WHERE key = ?').get(key);
+  return JSON.parse(row!.body) as { locations: { store_id?: string; quantity: number }[] };
+}
+/** A change on the remote by someone else (straight to the server). */
+async function otherWrite(store: string, quantity: number) {
+  const cur = await seller().get(`/user-products/${termo}/stock`);
+  const res = await seller().put(`/user-products/${termo}/stock/type/seller_warehouse`, { locations: [{ store_id: store, quantity }] }, { 'x-version': cur.headers.get('x-version')! });
+  expect(res.status).toBe(200);
+}
+async function restartEngine(retry: Partial<RetryPolicy>) {
+  await engine.stop();
+  engine = newEngine(replica, { url: proxy.url, token: demo.seller.token, sellerId: demo.seller.id }, { retry });
+  engine.start();
+}
+const puts = () => proxy.log.filter((l) => l.method === 'PUT');
+
+beforeEach(async () => {
+  ({ server, proxy, replica, engine } = await startSyncedReplica());
+});
+afterEach(() => stopSyncedReplica({ server, proxy, replica, engine }));
+
+describe('an acknowledged count is never lost under an old key', () => {
+  it('a count merged into an entry that failed with its answers lost reaches the remote or becomes a visible conflict', async () => {
+    await restartEngine({ ...FAST_RETRY, maxAttempts: 3 });
+    // Every answer to the first count is lost after the remote applied it.
+    proxy.inject('reset', 3, isPut);
+    const first = engine.queueCount({ ...palermo, quantity: 100 });
+    await engine.drain();
+    const failed = engine.outbox.repo.byId(first.entryId!)!;
+    expect(failed).toMatchObject({ state: 'failed', attempts: 3 });
+    expect(await remoteQty(termo, `seller_warehouse|${demo.stores.palermo}`)).toBe(100);
+    const oldKey = failed.idempotency_key;
+
+    // The network is back; the person counts 200 on the same cell, and is told it is saved.
+    const second = engine.queueCount({ ...palermo, quantity: 200 });
+    expect(second).toMatchObject({ entryId: first.entryId, how: 'merged', shown: 200 });
+    await engine.drain();
+
+    // The 200 never went out under the old key (whose stored answer is the 100)...
+    const keys = puts().map((p) => p.key);
+    expect(keys.slice(0, 3)).toEqual([oldKey, oldKey, oldKey]);
+    expect(keys.slice(3)).not.toContain(oldKey);
+    expect(storedAnswer(oldKey!).locations.find((l) => l.store_id === demo.stores.palermo)!.quantity).toBe(100);
+    // ...and it is not silently dropped: the remote moved since its base, so it is a conflict the person sees.
+    expect(engine.status()).toMatchObject({ conflicts: 1, pending: 0, blocked: 0 });
+    expect(cellView(replica.db, palermoRef)).toMatchObject({ state: 'conflict', shown: 200, conflict: { local: 200, remote: { quantity: 100 } } });
+
+    engine.resolveConflict(first.entryId!, { action: 'keep_mine' });
+    await engine.drain();
+    expect(await remoteQty(termo, `seller_warehouse|${demo.stores.palermo}`)).toBe(200);
+    expect(cellView(replica.db, palermoRef)).toMatchObject({ state: 'synced', shown: 200 });
+    // One key per distinct request: the rebase and the resolution each went out under their own.
+    expect(new Set(puts().map((p) => p.key)).size).toBe(3);
+  });
+
+  it('after a 409 the rebased request goes out under a fresh key; a resend after a lost answer keeps it', async () => {
+    await otherWrite(demo.stores.palermo, 20);
+    proxy.inject('reset', 1, (m, p) => isPut(m) && proxy.log.filter((l) => l.method === 'PUT').length > 1 && p.includes('/stock/'));
+    const r = engine.queueAdjustment({ ...palermo, delta: -3 });
+    await engine.drain();
+    expect(await remoteQty(termo, `seller_warehouse|${demo.stores.palermo}`)).toBe(17);
+    const sent = puts().map((p) => ({ key: p.key, status: p.status, fault: p.fault }));
+    // 409 under the queued key; the rebased request under a new one, its answer lost, resent under the same new key.
+    expect(sent).toEqual([
+      { key: sent[0]!.key, status: 409, fault: null },
+      { key: sent[1]!.key, status: 200, fault: 'reset' },
+      { key: sent[1]!.key, status: 200, fault: null },
+    ]);
+    expect(sent[1]!.key).not.toBe(sent[0]!.key);
+    expect(engine.outbox.repo.byId(r.entryId!)).toMatchObject({ state: 'done', idempotency_key: sent[1]!.key });
+  });
+});
+
+describe('no attempt is wasted', () => {
+  it('after a 409 whose re-read fails, the next attempt reads first instead of resending a stale x-version', async () => {
+    await otherWrite(demo.stores.palermo, 20);
+    proxy.inject('error500', 1, isStockGet);
+    const errors: (string | null)[] = [];
+    engine.on('retry', () => errors.push(engine.status().lastError));
+    const from = proxy.log.length;
+    engine.queueAdjustment({ ...palermo, delta: 1 });
+    await engine.drain();
+    const traffic = proxy.log.slice(from).map((l) => `${l.method} ${isStockGet(l.method, l.path) ? 'stock' : 'put'} ${l.fault ?? l.status}`);
+    expect(traffic).toEqual(['PUT put 409', 'GET stock error500', 'GET stock 200', 'PUT put 200']);
+    expect(await remoteQty(termo, `seller_warehouse|${demo.stores.palermo}`)).toBe(21);
+    // The failure was reported while it lasted, and cleared by the success.
+    expect(errors).toEqual(['Injected 500']);
+    expect(engine.status().lastError).toBeNull();
+  });
+
+  it('an entry waiting out a backoff holds back only its own cell; when the remote answers again it goes at once', async () => {
+    // A backoff of 30–60 s after one failure: the drain below would time out if anything waited it out.
+    await restartEngine({ ...FAST_RETRY, baseMs: 60_000, maxMs: 600_000 });
+    const demoAvellaneda = (await remoteQty(termo, `seller_warehouse|${demo.stores.avellaneda}`))!;
+    const delays: number[] = [];
+    engine.on('retry', (r) => delays.push(r.delayMs));
+    proxy.inject('error500', 1, isPut);
+    const x = engine.queueAdjustment({ ...palermo, delta: 1 });
+    await waitFor(() => delays.length === 1, 'the first failure');
+    expect(delays[0]).toBeGreaterThanOrEqual(30_000);
+    // Another cell of the same product is not held behind it...
+    const y = engine.queueAdjustment({ ...avellaneda, delta: 2 });
+    await engine.drain(10_000);
+    // ...and its success shows the remote is back, so the waiting entry went too.
+    expect(engine.outbox.repo.byId(y.entryId!)!.state).toBe('done');
+    expect(engine.outbox.repo.byId(x.entryId!)!.state).toBe('done');
+    expect(await remoteQty(termo, `seller_warehouse|${demo.stores.palermo}`)).toBe(13);
+    // The waiting entry first resends its request as it was (its outcome was unknown), meets the
+    // other cell's new version, re-reads and goes again: 409 then 200, never an overwrite.
+    expect(puts().map((p) => p.fault ?? p.status)).toEqual(['error500', 200, 409, 200]);
+    expect(await remoteQty(termo, `seller_warehouse|${demo.stores.avellaneda}`)).toBe(demoAvellaneda + 2);
+  });
+
+  it('a lane that fails while others keep succeeding keeps its backoff', async () => {
+    await restartEngine({ ...FAST_RETRY, baseMs: 60_000, maxMs: 600_000 });
+    const mate = { userProductId: demo.userProducts.mate, type: 'selling_address' } as const;
+    engine.queueAdjustment({ ...avellaneda, delta: 1 });
+    await engine.drain(10_000);
+    proxy.inject('error500', 1, isPut);
+    const x = engine.queueAdjustment({ ...palermo, delta: 1 });
+    await waitFor(() => engine.outbox.repo.byId(x.entryId!)!.attempts === 1, 'the failure');
+    const waitingUntil = engine.outbox.repo.byId(x.entryId!)!.next_attempt_at;
+    const other = engine.queueCount({ ...mate, quantity: 3 });
+    // Recording that success is the moment an expedite would happen (same transaction).
+    await waitFor(() => engine.outbox.repo.byId(other.entryId!)!.state === 'done', 'the other lane');
+    expect(engine.outbox.repo.byId(x.entryId!)).toMatchObject({ state: 'pending', next_attempt_at: waitingUntil });
+    expect(engine.status()).toMatchObject({ pending: 1, inFlight: 0, blocked: 0 });
+  });
+
+  it('when the remote is reachable again, entries that failed before it went away are due at once', async () => {
+    await restartEngine({ ...FAST_RETRY, baseMs: 60_000, maxMs: 600_000, offlineProbeMinMs: 20, offlineProbeMaxMs: 50 });
+    proxy.inject('error500', 1, isPut);
+    const x = engine.queueAdjustment({ ...palermo, delta: 1 });
+    await waitFor(() => engine.outbox.repo.byId(x.entryId!)!.attempts === 1, 'the failure');
+    await proxy.goOffline();
+    const y = engine.queueAdjustment({ ...avellaneda, delta: 1 });
+    await waitFor(() => !engine.status().online, 'offline');
+    await proxy.goOnline();
+    await engine.drain(10_000);
+    expect(engine.outbox.repo.byId(x.entryId!)!.state).toBe('done');
+    expect(engine.outbox.repo.byId(y.entryId!)!.state).toBe('done');
+  });
+});
