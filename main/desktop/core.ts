@@ -15,6 +15,7 @@ import {
   type Language,
   type OutputOf,
   type ParsedOf,
+  type QueueResultView,
   type Result,
   type SessionView,
   type SettingsView,
@@ -25,14 +26,12 @@ import {
   ERROR_CODES,
 } from '../../preload/contract.js';
 import { messagesRepo } from '../db/repos/messages.js';
-import { stockRepo } from '../db/repos/stock.js';
 import { DEMO_FIXTURES, readFixtureFile } from '../fixtures/load.js';
 import type { FixtureFile } from '../fixtures/schema.js';
 import type { Clock } from '../service/clock.js';
 import { ServiceError, badRequest, isServiceError } from '../service/errors.js';
 import { MAX_ATTACHMENT_BYTES } from '../service/messages/attachments/service.js';
 import { orderErrors, resolvePack } from '../service/messages/orders.js';
-import { PROPAGATE_SELLING_ADDRESS, sellingAddressRule } from '../service/stock/stock.js';
 import { type Cipher, CredentialStore, NotSignedInError, TokenManager, plainCipher, staticTokenProvider } from '../sync/auth/index.js';
 import { serverMessage } from '../sync/client.js';
 import { history as cellHistory, cellView } from '../sync/read-model.js';
@@ -441,18 +440,22 @@ export class DesktopCore {
       p.service.stock.ownedUserProduct(p.principal, input.userProductId);
       return { userProductId: input.userProductId, type: input.type as 'seller_warehouse', storeKey: input.type === 'seller_warehouse' ? (input.storeId ?? '') : '' };
     };
-    const afterEdit = (p: Profile, userProductId: string, type: string) => {
-      // The local profile is the authority: the items of a user product follow its selling-address stock.
-      if (p.kind === 'local' && type === 'selling_address') p.service.jobs.enqueue(PROPAGATE_SELLING_ADDRESS, { user_product_id: userProductId });
-      this.stockChanged([userProductId]);
-      this.scheduleStatus();
-    };
-    const beforeEdit = (p: Profile, userProductId: string, type: string) => {
-      // What the marketplace checks on a selling-address write (SPEC 7.3), checked where the embedded service is the marketplace.
-      if (p.kind === 'local' && type === 'selling_address') {
-        const rule = sellingAddressRule(stockRepo(p.db).itemsOfUserProduct(userProductId));
-        if (rule) throw rule;
+    /**
+     * One stock edit. The local profile is the marketplace itself: the edit is the service's own
+     * write (its rules, history row, version and jobs in one transaction). A replica queues it.
+     */
+    const edit = async (p: Profile, target: { userProductId: string; type: string; storeId?: string | undefined }, change: { delta: number } | { quantity: number }, ref: string | undefined) => {
+      let result: QueueResultView;
+      if (p.kind === 'local') {
+        const done = await p.service.localEdits.edit(p.principal, target, change, { author: p.author, ref });
+        result = { entryId: null, how: 'queued', shown: done.shown, historyId: done.historyId };
+      } else {
+        const meta = { author: p.author, ...(ref ? { ref } : {}) };
+        result = 'delta' in change ? p.engine.queueAdjustment({ ...target, delta: change.delta, ...meta }) : p.engine.queueCount({ ...target, quantity: change.quantity, ...meta });
       }
+      this.stockChanged([target.userProductId]);
+      this.scheduleStatus();
+      return result;
     };
     const attachmentRow = (p: Profile, id: string) => {
       const row = p.db
@@ -586,20 +589,8 @@ export class DesktopCore {
           const p = await this.current();
           return cellHistory(p.db, ownedCell(p, input), input.limit ?? 50);
         },
-        adjust: async ({ userProductId, type, storeId, delta, ref }) => {
-          const p = await this.current();
-          beforeEdit(p, userProductId, type);
-          const r = p.engine.queueAdjustment({ userProductId, type, storeId, delta, author: p.author, ...(ref ? { ref } : {}) });
-          afterEdit(p, userProductId, type);
-          return r;
-        },
-        count: async ({ userProductId, type, storeId, quantity, ref }) => {
-          const p = await this.current();
-          beforeEdit(p, userProductId, type);
-          const r = p.engine.queueCount({ userProductId, type, storeId, quantity, author: p.author, ...(ref ? { ref } : {}) });
-          afterEdit(p, userProductId, type);
-          return r;
-        },
+        adjust: async ({ userProductId, type, storeId, delta, ref }) => edit(await this.current(), { userProductId, type, storeId }, { delta }, ref),
+        count: async ({ userProductId, type, storeId, quantity, ref }) => edit(await this.current(), { userProductId, type, storeId }, { quantity }, ref),
         resolveConflict: async ({ entryId, resolution }) => {
           const p = await this.current();
           const up = p.outbox.productOf(entryId);

@@ -6,6 +6,7 @@ import { oauthRepo } from '../db/repos/oauth.js';
 import { brandsRepo } from '../db/repos/brands.js';
 import { listingRepo } from '../db/repos/listing.js';
 import { messagesRepo } from '../db/repos/messages.js';
+import { historyRepo } from '../db/repos/history.js';
 import { stockRepo } from '../db/repos/stock.js';
 import { usersRepo } from '../db/repos/users.js';
 import { authService } from './auth/auth.js';
@@ -21,6 +22,7 @@ import { ordersService } from './messages/orders.js';
 import { itemSearchService } from './stock/item-search.js';
 import { itemsService } from './stock/items.js';
 import { publishService } from './stock/publish.js';
+import { localEditsService } from './stock/local-edits.js';
 import { stockService } from './stock/stock.js';
 import { storesService } from './stock/stores.js';
 import { usersService } from './users/users.js';
@@ -62,6 +64,7 @@ export function createService(db: Db, options: ServiceOptions = {}) {
   const users = usersService(repos.users);
   const stores = storesService(repos.stock, repos.users);
   const stock = stockService(repos.stock, stores, jobs, writes);
+  const localEdits = localEditsService({ repo: repos.stock, stores, stock, writes, history: historyRepo(db), clock });
   const items = itemsService(writes, repos.stock, repos.users, stores, stock, clock);
   const brands = brandsService(db, brandsRepo(db), repos.users);
   // The official-store rules of SPEC 7.4 apply to every listing flow.
@@ -86,6 +89,7 @@ export function createService(db: Db, options: ServiceOptions = {}) {
     users,
     stores,
     stock,
+    localEdits,
     items,
     publish,
     brands,

@@ -22,9 +22,10 @@ import { type CellRef, type EditMeta, Outbox, type QueueResult, type Resolution,
 import { PullError, type PullReport, Puller } from './pull.js';
 import { DEFAULT_RETRY, type RetryPolicy, backoffDelay } from './retry.js';
 import { type Plan, type PushOutcome, StockPusher } from './stock-push.js';
-import { type ModerationWarning, type OutgoingFile, type StockTarget, checkCount, checkDelta, checkMessage, checkStockTarget } from './validate.js';
+import { type ModerationWarning, type OutgoingFile, type StockTarget, checkMessage, checkStockTarget } from './validate.js';
+import { checkCount, checkDelta } from '../service/stock/cells.js';
 
-/** online: push and pull; offline: queue only (the user chose so); local-only: no remote, edits apply to the replica itself. */
+/** online: push and pull; offline: queue only (the user chose so); local-only: no remote; the database is the marketplace and the service edits it (no outbox). */
 export type SyncMode = Mode;
 
 export interface SyncEngineOptions {
@@ -204,9 +205,9 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   /** "Received 12", "2 damaged": a delta. Returns once it is durable (one transaction, fsynced). */
   queueAdjustment(input: StockTarget & { delta: number } & EditMeta): QueueResult {
+    this.assertReplica();
     const cell = checkStockTarget(this.stockData, this.outbox.mirror, this.sellerId, input);
     const delta = checkDelta(input.delta);
-    if (this.modeValue === 'local-only') return this.applyLocally(cell, (q) => q + delta, 'adjustment', delta, input);
     const result = this.outbox.adjust(cell, delta, input);
     this.laneChanged(`up:${cell.userProductId}`);
     return result;
@@ -214,9 +215,9 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   /** "There are 40 on the shelf": an absolute count at the current base. Durable on return. */
   queueCount(input: StockTarget & { quantity: number } & EditMeta): QueueResult {
+    this.assertReplica();
     const cell = checkStockTarget(this.stockData, this.outbox.mirror, this.sellerId, input);
     const quantity = checkCount(input.quantity);
-    if (this.modeValue === 'local-only') return this.applyLocally(cell, () => quantity, 'count', null, input);
     const result = this.outbox.count(cell, quantity, input);
     this.laneChanged(`up:${cell.userProductId}`);
     return result;
@@ -282,34 +283,9 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     return this.puller.attachmentFile(id);
   }
 
-  private applyLocally(cell: CellRef, next: (q: number) => number, kind: 'adjustment' | 'count', delta: number | null, meta: EditMeta): QueueResult {
-    return this.db
-      .transaction((): QueueResult => {
-        const m = this.outbox.mirror;
-        const before = m.cellQuantity(cell.userProductId, cell.type, cell.storeKey) ?? 0;
-        const after = next(before);
-        if (after < 0 || after > 1_000_000) throw badRequest(`The adjustment of ${delta} would take the stock out of range (it shows ${before})`);
-        const store = cell.type === 'seller_warehouse' ? this.stockData.storeById(cell.storeKey) : undefined;
-        m.setCell(cell.userProductId, cell.type, cell.storeKey, store?.network_node_id ?? null, after);
-        m.setVersion(cell.userProductId, m.product(cell.userProductId)!.version + 1n);
-        const historyId = this.outbox.repo.insertHistory({
-          cell: `${cell.userProductId}|${cell.type}|${cell.storeKey}`,
-          user_product_id: cell.userProductId,
-          cell_type: cell.type,
-          store_key: cell.storeKey,
-          kind,
-          author: meta.author ?? 'local',
-          at: this.clock.now(),
-          from_quantity: before,
-          to_quantity: after,
-          delta,
-          entry_id: null,
-          ref: meta.ref ?? null,
-          note: 'local-only',
-        });
-        return { entryId: null, how: 'queued', shown: after, historyId };
-      })
-      .immediate();
+  /** Local-only: the database is the marketplace itself, and its stock is edited through the service (service/stock/local-edits.ts). */
+  private assertReplica(): void {
+    if (this.modeValue === 'local-only') throw badRequest('In local-only mode stock is edited through the local service, not queued');
   }
 
   // ---------------------------------------------------------------- status and lifecycle

@@ -3,8 +3,8 @@ import type { Db } from '../db/open.js';
 import { type MirrorRepo, mirrorRepo } from '../db/repos/mirror.js';
 import { type EditableType, type HistoryKind, type OutboxRow, type SyncRepo, syncRepo } from '../db/repos/sync.js';
 import type { Clock } from '../service/clock.js';
-import { ServiceError, badRequest } from '../service/errors.js';
-import { MAX_QUANTITY } from '../service/stock/locations.js';
+import { ServiceError } from '../service/errors.js';
+import { adjusted, cellKey, checkCount } from '../service/stock/cells.js';
 
 /**
  * The outbox: durable intents and their state machine.
@@ -40,7 +40,7 @@ import { MAX_QUANTITY } from '../service/stock/locations.js';
  * cells of the product go on); a failed message holds back the rest of its conversation.
  */
 
-export const cellKey = (userProductId: string, type: EditableType, storeKey: string) => `${userProductId}|${type}|${storeKey}`;
+export { cellKey };
 export const stockLane = (userProductId: string) => `up:${userProductId}`;
 export const packLane = (packId: number) => `pack:${packId}`;
 
@@ -87,8 +87,6 @@ export const outboxErrors = {
   notFailed: (id: number) => new ServiceError(409, 'conflict', `Outbox entry ${id} has not failed`),
   onTheWire: (id: number) =>
     new ServiceError(409, 'conflict', `Outbox entry ${id} is being sent and may already be applied; it can be discarded once it fails`),
-  outOfRange: (shown: number, delta: number) =>
-    badRequest(`The adjustment of ${delta} would take the stock ${shown + delta < 0 ? 'below 0' : `above ${MAX_QUANTITY}`} (it shows ${shown})`),
 };
 
 export class Outbox {
@@ -148,8 +146,7 @@ export class Outbox {
     return this.db.transaction((): QueueResult => {
       const { mirror, entries } = this.cellState(c);
       const before = overlay(mirror, entries);
-      const after = before + delta;
-      if (after < 0 || after > MAX_QUANTITY) throw outboxErrors.outOfRange(before, delta);
+      const after = adjusted(before, delta);
       const now = this.clock.now();
       const tail = entries.at(-1);
       let entryId: number | null;
@@ -238,9 +235,7 @@ export class Outbox {
       this.removeAndRebase(e, entries);
       note = 'take theirs';
     } else {
-      if (resolution.action === 'new_count' && (!Number.isInteger(resolution.quantity) || resolution.quantity < 0 || resolution.quantity > MAX_QUANTITY)) {
-        throw badRequest(`A count is an integer from 0 to ${MAX_QUANTITY}`);
-      }
+      if (resolution.action === 'new_count') checkCount(resolution.quantity);
       const quantity = resolution.action === 'new_count' ? resolution.quantity : (e.quantity ?? 0);
       this.repo.updateIntent(e.id, { op: 'count', delta: null, quantity, ...remoteBase }, now);
       this.repo.reopen(e.id, now);

@@ -11,7 +11,7 @@ import { sendAccessErrors } from '../service/messages/messages.js';
 import { type Finding, findIssues } from '../service/messages/moderation/index.js';
 import { type Pack, blockError, orderErrors, resolvePack, roleIn, sendBlock } from '../service/messages/orders.js';
 import { checkText } from '../service/messages/text-rules.js';
-import { MAX_QUANTITY, assertPairing, userProductErrors } from '../service/stock/locations.js';
+import { assertPairing, userProductErrors } from '../service/stock/locations.js';
 import { assertStockLocation, storeErrors } from '../service/stock/stores.js';
 import { parseUserProductId } from '../service/params.js';
 import type { CellRef } from './outbox.js';
@@ -50,20 +50,6 @@ export function checkStockTarget(stores: { storeById(id: string): StoreRow | und
   const types: LocationType[] = mirror.cells(id).map((c) => c.type);
   assertPairing(id, [...types, type]);
   return { userProductId: id, type, storeKey };
-}
-
-export function checkDelta(delta: unknown): number {
-  if (typeof delta !== 'number' || !Number.isInteger(delta) || delta === 0 || Math.abs(delta) > MAX_QUANTITY) {
-    throw badRequest(`An adjustment is a non-zero integer from -${MAX_QUANTITY} to ${MAX_QUANTITY}`);
-  }
-  return delta;
-}
-
-export function checkCount(quantity: unknown): number {
-  if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 0 || quantity > MAX_QUANTITY) {
-    throw badRequest(`A count is an integer from 0 to ${MAX_QUANTITY}`);
-  }
-  return quantity;
 }
 
 export interface OutgoingFile {

@@ -1,11 +1,12 @@
-import type { HistoryEntryView } from '../../../preload/contract.js';
 import type { Db } from '../open.js';
+import { type HistoryKind, type HistoryRow, type NewHistory, historyRepo } from './history.js';
+
+export type { HistoryKind, HistoryRow, NewHistory };
 
 export type EntryState = 'pending' | 'in_flight' | 'done' | 'conflict' | 'failed';
 export type EntryKind = 'stock' | 'message';
 export type StockOp = 'adjust' | 'count';
 export type EditableType = 'seller_warehouse' | 'selling_address';
-export type HistoryKind = HistoryEntryView['kind'];
 
 /**
  * One outbox row (migration 007). Versions are 64-bit: they are read as decimal text and handled
@@ -62,11 +63,6 @@ export interface NewEntry {
   base_quantity?: number | null;
   payload?: string | null;
 }
-
-/** A cell's history row; the screens receive it as it is (the shape is the preload contract's). */
-export type HistoryRow = HistoryEntryView;
-
-export type NewHistory = Omit<HistoryRow, 'id'>;
 
 /** What the scheduler keeps in memory per active entry. */
 export interface LaneEntry {
@@ -160,11 +156,7 @@ export function syncRepo(db: Db) {
   );
   const counts = db.prepare<[], { state: EntryState; n: number }>(`SELECT state, count(*) AS n FROM sync_outbox GROUP BY state`);
 
-  const insertHistory = db.prepare<[NewHistory]>(
-    `INSERT INTO sync_cell_history (cell, user_product_id, cell_type, store_key, kind, author, at, from_quantity, to_quantity, delta, entry_id, ref, note)
-     VALUES (@cell, @user_product_id, @cell_type, @store_key, @kind, @author, @at, @from_quantity, @to_quantity, @delta, @entry_id, @ref, @note)`,
-  );
-  const historyOf = db.prepare<[string, number], HistoryRow>('SELECT * FROM sync_cell_history WHERE cell = ? ORDER BY id DESC LIMIT ?');
+  const history = historyRepo(db);
 
   const getState = db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE key = ?');
   const setState = db.prepare<[string, string]>(
@@ -226,8 +218,8 @@ export function syncRepo(db: Db) {
       return out;
     },
 
-    insertHistory: (h: NewHistory) => Number(insertHistory.run(h).lastInsertRowid),
-    historyOf: (cell: string, limit: number) => historyOf.all(cell, limit),
+    insertHistory: history.insert,
+    historyOf: history.of,
 
     getState: (key: string) => getState.get(key)?.value,
     setState: (key: string, value: string) => setState.run(key, value),
