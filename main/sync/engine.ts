@@ -18,7 +18,7 @@ import { type LaneCounts, type LaneHead, emptyLaneCounts, laneCounts, laneHead }
 import { RelaxedWrites } from './relaxed-writes.js';
 import { RemoteClient, RemoteError, type TokenProvider } from './client.js';
 import { type FileStore, type MessagePayload, MessagePusher } from './message-push.js';
-import { type CellRef, type EditMeta, Outbox, type QueueResult, type Resolution, packLane } from './outbox.js';
+import { type EditMeta, Outbox, type QueueResult, type Resolution, packLane } from './outbox.js';
 import { PullError, type PullReport, Puller } from './pull.js';
 import { DEFAULT_RETRY, type RetryPolicy, backoffDelay } from './retry.js';
 import { type Plan, type PushOutcome, StockPusher } from './stock-push.js';
