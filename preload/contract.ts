@@ -512,7 +512,8 @@ export const contract = {
     /** Grid rows by user product id or item id, in one call (the CSV import's preview). */
     rows: op(z.strictObject({ ids: z.array(z.string().min(1).max(64)).min(1).max(1000) }), answer<RowsView>()),
     cell: op(z.strictObject(cellRef), answer<CellView>()),
-    history: op(z.strictObject({ ...cellRef, limit: z.number().int().min(1).max(500).optional() }), answer<HistoryEntryView[]>()),
+    /** Newest first; `before` (a history id) pages back past the first `limit` rows. */
+    history: op(z.strictObject({ ...cellRef, limit: z.number().int().min(1).max(500).optional(), before: z.number().int().positive().optional() }), answer<HistoryEntryView[]>()),
     /** "Received 12", "2 damaged": a delta. */
     adjust: op(z.strictObject({ ...cellRef, delta: z.number().int(), ref }), answer<QueueResultView>()),
     /** "There are 40 on the shelf": an absolute count. */

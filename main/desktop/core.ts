@@ -587,7 +587,7 @@ export class DesktopCore {
         },
         history: async (input) => {
           const p = await this.current();
-          return cellHistory(p.db, ownedCell(p, input), input.limit ?? 50);
+          return cellHistory(p.db, ownedCell(p, input), input.limit ?? 50, input.before);
         },
         adjust: async ({ userProductId, type, storeId, delta, ref }) => edit(await this.current(), { userProductId, type, storeId }, { delta }, ref),
         count: async ({ userProductId, type, storeId, quantity, ref }) => edit(await this.current(), { userProductId, type, storeId }, { quantity }, ref),

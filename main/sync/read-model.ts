@@ -161,7 +161,7 @@ export function gridRows(db: Db, opts: { sellerId: number; limit?: number; offse
   return { total: s.total.get(opts.sellerId)?.n ?? 0, columns, rows };
 }
 
-/** The history of a cell, newest first. */
-export function history(db: Db, ref: CellRef, limit = 50): HistoryRow[] {
-  return syncRepo(db).historyOf(cellKey(ref.userProductId, ref.type, ref.storeKey), limit);
+/** The history of a cell, newest first; `before` (a history id) gives the page after the one that ended with it. */
+export function history(db: Db, ref: CellRef, limit = 50, before?: number): HistoryRow[] {
+  return syncRepo(db).historyOf(cellKey(ref.userProductId, ref.type, ref.storeKey), limit, before);
 }

@@ -4,6 +4,9 @@ import type { HistoryEntryView } from '../../preload/contract.js';
 import { columnLabel, rowAt, useStock, useStockStore, visibleColumns } from './store.js';
 import { useStockWords } from './words.js';
 
+/** Rows read at a time; a full page means there may be older ones. */
+const PAGE = 50;
+
 export function HistoryPanel() {
   const store = useStockStore();
   const w = useStockWords();
@@ -12,6 +15,8 @@ export function HistoryPanel() {
   const column = useStock((s) => visibleColumns(s)[s.active.col]);
   const stockSeq = useStock((s) => s.stockSeq);
   const [entries, setEntries] = useState<HistoryEntryView[] | null>(null);
+  const [more, setMore] = useState(false);
+  const [loadingOlder, setLoadingOlder] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   const userProductId = row?.userProductId;
@@ -26,11 +31,12 @@ export function HistoryPanel() {
     const timer = setTimeout(() => {
       void store
         .getState()
-        .api.stock.history({ userProductId, type: column.type, ...(column.storeId ? { storeId: column.storeId } : {}), limit: 50 })
+        .api.stock.history({ userProductId, type: column.type, ...(column.storeId ? { storeId: column.storeId } : {}), limit: PAGE })
         .then((r) => {
           if (!live) return;
           if (r.ok) {
             setEntries(r.value);
+            setMore(r.value.length === PAGE);
             setError(null);
           } else setError(r.error.message);
         });
@@ -40,6 +46,22 @@ export function HistoryPanel() {
       clearTimeout(timer);
     };
   }, [store, userProductId, column, editable, stockSeq, active.row]);
+
+  const loadOlder = () => {
+    const last = entries?.at(-1);
+    if (!userProductId || !column || !last || loadingOlder) return;
+    setLoadingOlder(true);
+    void store
+      .getState()
+      .api.stock.history({ userProductId, type: column.type, ...(column.storeId ? { storeId: column.storeId } : {}), limit: PAGE, before: last.id })
+      .then((r) => {
+        setLoadingOlder(false);
+        if (!r.ok) return setError(r.error.message);
+        // The cell may have moved on meanwhile: only rows older than the last one shown are added.
+        setEntries((shown) => (shown && shown.at(-1)?.id === last.id ? [...shown, ...r.value] : shown));
+        setMore(r.value.length === PAGE);
+      });
+  };
 
   const heading = row && column ? w.t('history.of', { column: columnLabel(column, w.t), product: row.title ?? row.userProductId }) : w.t('history.title');
   return (
@@ -85,6 +107,11 @@ export function HistoryPanel() {
           </tbody>
         </table>
       )}
+      {entries && entries.length > 0 && more ? (
+        <button type="button" className="history-older" onClick={loadOlder} disabled={loadingOlder}>
+          {loadingOlder ? w.t('loading') : w.t('history.older')}
+        </button>
+      ) : null}
     </aside>
   );
 }

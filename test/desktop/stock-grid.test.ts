@@ -84,4 +84,18 @@ describe('stock grid calls', () => {
     value(await api.stock.count({ ...palermo, quantity: 12 }));
     expect(ids(value(await api.stock.grid({ lowStock: 5 })))).not.toContain(demo.userProducts.termo);
   });
+
+  it('pages a cell history back past 500 rows, newest first, without gaps or repeats', async () => {
+    const cell = { userProductId: demo.userProducts.termo, type: 'seller_warehouse', storeId: demo.stores.avellaneda } as const;
+    // 520 edits through the real call, each its own durable write (alternating so none cancels out).
+    for (let i = 0; i < 520; i++) value(await api.stock.adjust({ ...cell, delta: i % 2 === 0 ? 1 : -1, ref: `r${i}` }));
+    const first = value(await api.stock.history({ ...cell, limit: 500 }));
+    expect(first).toHaveLength(500);
+    const rest = value(await api.stock.history({ ...cell, limit: 500, before: first.at(-1)!.id }));
+    expect(rest).toHaveLength(20);
+    const all = [...first, ...rest];
+    expect(all.map((h) => h.ref)).toEqual(Array.from({ length: 520 }, (_, i) => `r${519 - i}`));
+    expect(value(await api.stock.history({ ...cell, limit: 10, before: rest.at(-1)!.id }))).toEqual([]);
+    expect(failure(await api.stock.history({ ...cell, before: 0 })).code).toBe('bad_request');
+  });
 });

@@ -372,6 +372,7 @@ export const en = {
   'stock.history.fromTo': '{from} → {to}',
   'stock.history.show': 'History',
   'stock.history.hide': 'Hide history',
+  'stock.history.older': 'Show older changes',
   'stock.history.col.when': 'When',
   'stock.history.col.who': 'Who',
   'stock.history.col.kind': 'Kind',

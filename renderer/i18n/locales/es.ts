@@ -368,6 +368,7 @@ export const es: Dictionary = {
   'stock.history.fromTo': '{from} → {to}',
   'stock.history.show': 'Historial',
   'stock.history.hide': 'Ocultar historial',
+  'stock.history.older': 'Ver cambios anteriores',
   'stock.history.col.when': 'Cuándo',
   'stock.history.col.who': 'Quién',
   'stock.history.col.kind': 'Tipo',

@@ -368,6 +368,7 @@ export const ptBR: Dictionary = {
   'stock.history.fromTo': '{from} → {to}',
   'stock.history.show': 'Histórico',
   'stock.history.hide': 'Ocultar histórico',
+  'stock.history.older': 'Ver alterações anteriores',
   'stock.history.col.when': 'Quando',
   'stock.history.col.who': 'Quem',
   'stock.history.col.kind': 'Tipo',
