@@ -143,21 +143,39 @@ function focusWindow(): void {
   window.focus();
 }
 
-function notify(e: StockroomEvent): void {
-  if (!Notification.isSupported()) return;
-  let title: string;
-  let body: string;
-  if (e.type === 'messages.new') {
-    const n = e.messages.length;
-    title = n === 1 ? 'New buyer message' : `${n} new buyer messages`;
-    body = (e.messages[0]?.text ?? '').slice(0, 140);
-  } else if (e.type === 'sync.conflict') {
-    title = 'Stock conflict';
-    body = 'The marketplace changed a stock you counted. Open the grid to choose which value to keep.';
-  } else return;
+function show(title: string, body: string): void {
   const n = new Notification({ title, body, silent: false });
   n.on('click', focusWindow);
   n.show();
+}
+
+/** Conflicts that arrive together (those kept from before a restart come all at once) make one notification. */
+let conflictBurst: { count: number; timer: NodeJS.Timeout } | null = null;
+
+function notify(e: StockroomEvent): void {
+  if (!Notification.isSupported()) return;
+  if (e.type === 'messages.new') {
+    const n = e.messages.length;
+    show(n === 1 ? 'New buyer message' : `${n} new buyer messages`, (e.messages[0]?.text ?? '').slice(0, 140));
+  } else if (e.type === 'sync.conflict') {
+    if (conflictBurst) {
+      conflictBurst.count++;
+      return;
+    }
+    conflictBurst = {
+      count: 1,
+      timer: setTimeout(() => {
+        const n = conflictBurst?.count ?? 1;
+        conflictBurst = null;
+        show(
+          n === 1 ? 'Stock conflict' : `${n} stock conflicts`,
+          n === 1
+            ? 'The marketplace changed a stock you counted. Open the grid to choose which value to keep.'
+            : 'The marketplace changed stocks you counted. Open the grid, filtered to conflicts, to choose which values to keep.',
+        );
+      }, 300),
+    };
+  }
 }
 
 async function start(): Promise<void> {

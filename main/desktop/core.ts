@@ -35,6 +35,7 @@ import { orderErrors, resolvePack } from '../service/messages/orders.js';
 import { type Cipher, CredentialStore, NotSignedInError, TokenManager, plainCipher, staticTokenProvider } from '../sync/auth/index.js';
 import { serverMessage } from '../sync/client.js';
 import { history as cellHistory, cellView } from '../sync/read-model.js';
+import { cellKey } from '../service/stock/cells.js';
 import { DesktopError, desktopErrors, toApiError } from './errors.js';
 import { DEFAULT_EXTERNAL_HOSTS, externalUrlAllowed } from './external.js';
 import { enrichOneCell, gridPage, invalidateGrid, locate, rowsByIds } from './grid.js';
@@ -281,6 +282,15 @@ export class DesktopCore {
       }, 200);
     });
     e.on('sync-error', (err) => this.log(err));
+    // Conflicts kept from before this start (or from before a switch to this profile) are
+    // announced like new ones, once whoever opened the core has attached its listeners.
+    setImmediate(() => {
+      if (this.profile !== p || this.closed) return;
+      for (const entry of p.outbox.list({ kind: 'stock', state: 'conflict', limit: 1000, offset: 0 }).entries) {
+        const s = entry.stock!;
+        this.emit({ type: 'sync.conflict', entryId: entry.id, cell: cellKey(s.userProductId, s.type, s.storeId ?? '') });
+      }
+    });
   }
 
   // ---------------------------------------------------------------- profiles and credentials

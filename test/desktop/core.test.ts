@@ -207,6 +207,43 @@ describe('online against a remote marketplace', () => {
     }
   });
 
+  it('a conflict kept from before a restart is as visible as a new one: status, event, grid filter', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stockroom-core-'));
+    const own = await startTestServer();
+    try {
+      const first = await DesktopCore.open({ dataDir: dir, engine, log: () => undefined });
+      value(await first.api.settings.update({ baseUrl: own.url, applicationId: demo.app, userId: demo.seller.id, accessToken: demo.seller.token, mode: 'online' }));
+      value(await first.api.sync.pullNow());
+      value(await first.api.settings.update({ mode: 'offline' }));
+      value(await first.api.stock.count({ ...palermo, quantity: 40 }));
+      // Someone else changes the same cell on the marketplace meanwhile.
+      const read = await own.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
+      const put = await own
+        .as(demo.seller.token)
+        .put(`/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`, { locations: [{ store_id: demo.stores.palermo, quantity: 31 }] }, { 'x-version': read.headers.get('x-version')! });
+      expect(put.status).toBe(200);
+      value(await first.api.settings.update({ mode: 'online' }));
+      await until(async () => value(await first.api.sync.status()).conflicts === 1 || undefined, 'the conflict');
+      await first.close();
+
+      const again = await DesktopCore.open({ dataDir: dir, engine, log: () => undefined });
+      const events: StockroomEvent[] = [];
+      again.events.on('event', (e) => events.push(e));
+      try {
+        expect(value(await again.api.sync.status())).toMatchObject({ conflicts: 1, pending: 0, blocked: 0 });
+        const announced = await until(() => events.find((e): e is Extract<StockroomEvent, { type: 'sync.conflict' }> => e.type === 'sync.conflict'), 'the kept conflict announced');
+        expect(announced.cell).toBe(`${demo.userProducts.termo}|seller_warehouse|${demo.stores.palermo}`);
+        expect(value(await again.api.stock.grid({ filter: 'conflict' })).rows.map((r) => r.userProductId)).toEqual([demo.userProducts.termo]);
+        expect(value(await again.api.stock.cell(palermo))).toMatchObject({ state: 'conflict', conflict: { entryId: announced.entryId, local: 40, remote: { quantity: 31 } } });
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await own.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps queued edits across a shutdown and pushes them after the restart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stockroom-core-'));
     try {
