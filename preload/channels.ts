@@ -10,20 +10,8 @@ export const CHANNEL_PREFIX = 'stockroom:';
 /** The one IPC channel events travel on (main → renderer). */
 export const EVENT_CHANNEL = 'stockroom:event';
 
-/** Codes the desktop shell itself answers (service errors keep their own `error` code). */
-export const ERROR_CODES = {
-  badRequest: 'bad_request',
-  forbiddenSender: 'forbidden_sender',
-  unknownChannel: 'unknown_channel',
-  unsupported: 'unsupported',
-  notSignedIn: 'not_signed_in',
-  sessionExpired: 'session_expired',
-  signInAborted: 'sign_in_aborted',
-  localOnly: 'local_only',
-  offline: 'offline',
-  busy: 'busy',
-  internal: 'internal_error',
-} as const;
+/** The desktop shell's own error codes; the whole closed set is common/errors.ts. */
+export { ERROR_CODES } from '../common/errors.js';
 
 export const CHANNEL_NAMES = {
   app: ['info', 'openExternal'],

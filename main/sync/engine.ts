@@ -1,4 +1,4 @@
-import type { Mode, SyncStatusView } from '../../preload/contract.js';
+import type { Mode, SyncStatusView } from '../../common/views.js';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { createReadStream } from 'node:fs';

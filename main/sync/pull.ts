@@ -1,4 +1,4 @@
-import type { PullReportView } from '../../preload/contract.js';
+import type { PullReportView } from '../../common/views.js';
 import { existsSync } from 'node:fs';
 import type { Writes } from './relaxed-writes.js';
 import type { Db } from '../db/open.js';

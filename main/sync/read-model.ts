@@ -3,7 +3,7 @@ import { mirrorRepo } from '../db/repos/mirror.js';
 import type { LocationType } from '../db/repos/stock.js';
 import { type EditableType, type HistoryRow, type OutboxRow, syncRepo } from '../db/repos/sync.js';
 import { type CellRef, cellKey, onTheWire, overlay } from './outbox.js';
-import type { CellState, CellView, EntryView } from '../../preload/contract.js';
+import type { CellState, CellView, EntryView } from '../../common/views.js';
 
 /**
  * What the grid shows. The service tables hold the mirror (last known remote quantity and
@@ -44,7 +44,7 @@ function buildCell(ref: { userProductId: string; type: LocationType; storeKey: s
     userProductId: ref.userProductId,
     type: ref.type,
     storeId: ref.type === 'seller_warehouse' ? ref.storeKey : null,
-    cell: `${ref.userProductId}|${ref.type}|${ref.storeKey}`,
+    cell: cellKey(ref.userProductId, ref.type, ref.storeKey),
     remote: { quantity: mirrorQuantity, version },
     shown: overlay(mirrorQuantity ?? 0, entries),
     state: stateOf(entries),
@@ -145,7 +145,7 @@ export function gridRows(db: Db, opts: { sellerId: number; limit?: number; offse
   const seen = new Set<string>();
   for (const l of locations) {
     const key = l.type === 'seller_warehouse' ? l.store_key : l.type;
-    const cell = `${l.user_product_id}|${l.type}|${l.store_key}`;
+    const cell = cellKey(l.user_product_id, l.type, l.store_key);
     seen.add(cell);
     const row = rowOf.get(l.user_product_id)!;
     row.cells[key] = buildCell({ userProductId: l.user_product_id, type: l.type, storeKey: l.store_key }, l.quantity, row.version, byCell.get(cell) ?? []);

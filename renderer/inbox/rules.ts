@@ -11,5 +11,5 @@ export {
   unsupportedCharacters,
   type TextProblem,
   type UnsupportedCharacter,
-} from '../../main/service/messages/text-rules.js';
-export { MODERATION_REASONS, findIssues, type Finding, type ModerationReason } from '../../main/service/messages/moderation/index.js';
+} from '../../common/messages/text-rules.js';
+export { MODERATION_REASONS, findIssues, type Finding, type ModerationReason } from '../../common/messages/moderation/index.js';

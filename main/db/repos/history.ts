@@ -1,4 +1,4 @@
-import type { HistoryEntryView } from '../../../preload/contract.js';
+import type { HistoryEntryView } from '../../../common/views.js';
 import type { Db } from '../open.js';
 
 /** A cell's history row; the screens receive it as it is (the shape is the preload contract's). */

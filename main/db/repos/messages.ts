@@ -1,6 +1,7 @@
+import type { ModerationStatus } from '../../../common/views.js';
 import type { Db } from '../open.js';
 
-export type ModerationStatus = 'clean' | 'rejected' | 'pending' | 'non_moderated';
+export type { ModerationStatus };
 export type OrderStatus = 'paid' | 'cancelled';
 export type LogisticType = 'fulfillment' | 'cross_docking' | 'self_service';
 

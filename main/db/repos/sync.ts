@@ -1,3 +1,4 @@
+import { userProductOfCell } from '../../../common/cells.js';
 import type { Db } from '../open.js';
 import { type HistoryKind, type HistoryRow, type NewHistory, historyRepo } from './history.js';
 
@@ -182,7 +183,7 @@ export function syncRepo(db: Db) {
       ),
     byId: (id: number) => byId.get(id),
     /** Active entries of a stock cell (`<user product>|<type>|<store>`), oldest first. */
-    activeOfCell: (cell: string) => activeOfCell.all(`up:${cell.slice(0, cell.indexOf('|'))}`, cell),
+    activeOfCell: (cell: string) => activeOfCell.all(`up:${userProductOfCell(cell)}`, cell),
     activeAll: () => activeAll.all(),
     /** The scheduler's view of a lane: its active entries, oldest first. */
     activeOfLane: (lane: string) => activeOfLane.all(lane),

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import type { BrandRow, BrandsRepo, NewBrand } from '../../db/repos/brands.js';
-import type { BrandDetailView, BrandListEntryView, BrandListView, PictureView } from '../../../preload/contract.js';
+import type { BrandDetailView, BrandListEntryView, BrandListView, PictureView } from '../../../common/views.js';
 import type { UserRow, UsersRepo } from '../../db/repos/users.js';
 import type { Principal } from '../auth/auth.js';
 import { ServiceError } from '../errors.js';

@@ -9,10 +9,10 @@ import { ServiceError, badRequest, forbidden, notFound } from '../errors.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { type IdempotencyGuard, guarded } from '../idempotency/idempotency.js';
 import { parseUserId } from '../params.js';
-import { AUTOMATIC_MESSAGE_WINDOW_MS, moderate, normalizeForRepetition } from './moderation/index.js';
+import { AUTOMATIC_MESSAGE_WINDOW_MS, moderate, normalizeForRepetition } from '../../../common/messages/moderation/index.js';
 import { type Pack, blockError, conversationStatus, orderErrors, parsePackId, resolvePack, roleIn, sendBlock } from './orders.js';
 import { parseSendRequest, sendErrors, textField } from './send-request.js';
-import { checkText } from './text-rules.js';
+import { checkText } from '../../../common/messages/text-rules.js';
 import {
   type AttachmentsPort,
   type LegacyMessageView,

@@ -1,11 +1,11 @@
-import type { AttachmentView as ContractAttachmentView } from '../../../preload/contract.js';
-import type { MessageRow, ModerationStatus } from '../../db/repos/messages.js';
+import type { AttachmentView, MessageView, ModerationStatus } from '../../../common/views.js';
+import type { MessageRow } from '../../db/repos/messages.js';
 import type { Principal } from '../auth/auth.js';
-import { BUYER_MAX_MESSAGE_LENGTH, SELLER_MAX_MESSAGE_LENGTH } from './text-rules.js';
+import { BUYER_MAX_MESSAGE_LENGTH, SELLER_MAX_MESSAGE_LENGTH } from '../../../common/messages/text-rules.js';
 import type { ConversationStatus } from './orders.js';
 
-/** SPEC 2.8 Attachment (the shape is the preload contract's). */
-export type AttachmentView = ContractAttachmentView;
+/** SPEC 2.8: one shape for the service's answers and the inbox (common/views.ts). */
+export type { AttachmentView, MessageView };
 
 /**
  * What the messages area needs from the attachments area (`service.attachments`); the messages
@@ -20,34 +20,6 @@ export interface AttachmentsPort {
   forMessages(messageIds: string[]): Map<string, AttachmentView[]>;
   /** Content check of a message's files: threat flag, and readable text to moderate. */
   inspect(messageId: string): Promise<{ threat: boolean; text: string }>;
-}
-
-/** SPEC 2.8, current shape. */
-export interface MessageView {
-  id: string;
-  site_id: string;
-  client_id: number | null;
-  from: { user_id: number };
-  to: { user_id: number };
-  status: 'available';
-  subject: string | null;
-  text: string;
-  message_date: {
-    received: string;
-    available: string | null;
-    notified: string | null;
-    created: string;
-    read: string | null;
-  };
-  message_moderation: {
-    status: ModerationStatus;
-    reason: string | null;
-    source: string | null;
-    moderation_date: string | null;
-  };
-  message_attachments: AttachmentView[] | null;
-  message_resources: { id: string; name: 'packs' | 'sellers' }[];
-  conversation_first_message: boolean;
 }
 
 /** SPEC 2.10. */

@@ -8,8 +8,7 @@ import { MAX_QUANTITY } from './locations.js';
  */
 export type EditableType = 'seller_warehouse' | 'selling_address';
 
-/** `<user product>|<type>|<store>`: the store is '' for selling_address. */
-export const cellKey = (userProductId: string, type: string, storeKey: string) => `${userProductId}|${type}|${storeKey}`;
+export { cellKey } from '../../../common/cells.js';
 
 export function checkDelta(delta: unknown): number {
   if (typeof delta !== 'number' || !Number.isInteger(delta) || delta === 0 || Math.abs(delta) > MAX_QUANTITY) {

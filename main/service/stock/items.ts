@@ -1,4 +1,4 @@
-import type { ItemView } from '../../../preload/contract.js';
+import type { ItemView } from '../../../common/views.js';
 import { z } from 'zod';
 import type { GroupCommit } from '../../db/group-commit.js';
 import type { ItemRow, NewLocation, StockRepo } from '../../db/repos/stock.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { StockRepo, StockStoreRow, StoreRow } from '../../db/repos/stock.js';
 import type { UsersRepo } from '../../db/repos/users.js';
-import type { StoreView } from '../../../preload/contract.js';
+import type { StoreView } from '../../../common/views.js';
 import type { Principal } from '../auth/auth.js';
 import { badRequest, forbidden } from '../errors.js';
 import { parseUserId, parseWith } from '../params.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MODERATE_PENDING, MODERATION_START } from '../../../main/service/messages/messages.js';
-import { AUTOMATIC_MESSAGE_THRESHOLD } from '../../../main/service/messages/moderation/index.js';
+import { AUTOMATIC_MESSAGE_THRESHOLD } from '../../../common/messages/moderation/index.js';
 import { uploadId } from '../../support/attachments.js';
 import { demo } from '../../support/fixtures.js';
 import { buyerSends, demoOrders, extraOrders, manualClock, messagingFixtures, packPath, sellerSends } from '../../support/messages.js';

@@ -1,26 +1,26 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BUYER_MAX_MESSAGE_LENGTH, SELLER_MAX_MESSAGE_LENGTH } from '../../../main/service/messages/text-rules.js';
+import { BUYER_MAX_MESSAGE_LENGTH, SELLER_MAX_MESSAGE_LENGTH } from '../../../common/messages/text-rules.js';
 import { demo } from '../../support/fixtures.js';
-import { demoMessages, demoOrders, extraOrders, messageFixture, messageId, messagingFixtures, packPath } from '../../support/messages.js';
+import { demoMessages, demoOrders, extraOrders, manualClock, messageFixture, messageId, messagingFixtures, packPath } from '../../support/messages.js';
 import { type TestServer, errorBody, startTestServer } from '../../support/server.js';
 
 /** A pending buyer message (moderation in process) in the demo pack. */
 const pendingId = messageId(0xa1);
+const fixtures = () =>
+  messagingFixtures({
+    messages: [
+      messageFixture({
+        id: pendingId,
+        order_id: demoOrders.packed.id,
+        text: 'Te mando la foto del problema',
+        date_created: '2026-11-18T15:00:00Z',
+        moderation: { status: 'pending' },
+      }),
+    ],
+  });
 let server: TestServer;
 beforeEach(async () => {
-  server = await startTestServer(
-    messagingFixtures({
-      messages: [
-        messageFixture({
-          id: pendingId,
-          order_id: demoOrders.packed.id,
-          text: 'Te mando la foto del problema',
-          date_created: '2026-11-18T15:00:00Z',
-          moderation: { status: 'pending' },
-        }),
-      ],
-    }),
-  );
+  server = await startTestServer(fixtures());
 });
 afterEach(() => server.close());
 
@@ -266,9 +266,14 @@ describe('read marking', () => {
   });
 
   it('a second read keeps the first date_read', async () => {
+    // On a clock the test moves: the second read is an hour later, so a date_read written again would differ.
+    await server.close();
+    const clock = manualClock(Date.now());
+    server = await startTestServer(fixtures(), { clock });
     await seller().get(packPath(demoOrders.packed.pack));
     const first = row(demoMessages.buyerQuestion).date_read;
-    await new Promise((r) => setTimeout(r, 5));
+    expect(first).toBe(clock.iso());
+    clock.advance(3600_000);
     await seller().get(packPath(demoOrders.packed.pack));
     expect(row(demoMessages.buyerQuestion).date_read).toBe(first);
   });

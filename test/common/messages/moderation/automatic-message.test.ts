@@ -6,7 +6,7 @@ import {
   findIssues,
   moderate,
   normalizeForRepetition,
-} from '../../../../main/service/messages/moderation/index.js';
+} from '../../../../common/messages/moderation/index.js';
 import { expectClean, expectRejected } from './helpers.js';
 
 const template = '¡Hola! Gracias por tu compra, tu pedido ya está en preparación.';

@@ -6,8 +6,8 @@ import {
   isValidCnpj,
   isValidCpf,
   isValidCuit,
-} from '../../../../main/service/messages/moderation/identifiers.js';
-import { foldAccents, locate, prepare } from '../../../../main/service/messages/moderation/prepared.js';
+} from '../../../../common/messages/moderation/identifiers.js';
+import { foldAccents, locate, prepare } from '../../../../common/messages/moderation/prepared.js';
 
 describe('check digits', () => {
   it('CPF', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidCbu } from '../../../../main/service/messages/moderation/identifiers.js';
+import { isValidCbu } from '../../../../common/messages/moderation/identifiers.js';
 import { expectClean, expectNoFindingOf, expectRejected } from './helpers.js';
 
 describe('LINK_PAYMENT: payment provider links', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findIssues } from '../../../../main/service/messages/moderation/index.js';
+import { findIssues } from '../../../../common/messages/moderation/index.js';
 import { expectClean, expectNoFindingOf, expectRejected } from './helpers.js';
 
 const personal = (text: string) => findIssues(text).filter((f) => f.reason === 'PERSONAL_DATA');

@@ -7,7 +7,7 @@ import {
   findIssues,
   moderate,
   type Finding,
-} from '../../../../main/service/messages/moderation/index.js';
+} from '../../../../common/messages/moderation/index.js';
 
 const reasonOf = (text: string) => {
   const verdict = moderate(text);

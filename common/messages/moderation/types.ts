@@ -2,17 +2,8 @@
  * Types of the moderation engine (SPEC 2.8: moderation reasons of a message).
  */
 
-/** The seven moderation reasons of SPEC 2.8. */
-export type ModerationReason =
-  | 'OUT_OF_PLACE_LANGUAGE'
-  | 'SOCIAL_NETWORK_LINK'
-  | 'LINK_SHORT_URL'
-  | 'AUTOMATIC_MESSAGE'
-  | 'PERSONAL_DATA'
-  | 'LINK_PAYMENT'
-  | 'EVASION_CLAIM_SELLER';
-
-export const MODERATION_REASONS: readonly ModerationReason[] = [
+/** The seven moderation reasons of SPEC 2.8, listed once; the type is derived from the list. */
+export const MODERATION_REASONS = [
   'OUT_OF_PLACE_LANGUAGE',
   'SOCIAL_NETWORK_LINK',
   'LINK_SHORT_URL',
@@ -20,7 +11,9 @@ export const MODERATION_REASONS: readonly ModerationReason[] = [
   'PERSONAL_DATA',
   'LINK_PAYMENT',
   'EVASION_CLAIM_SELLER',
-];
+] as const;
+
+export type ModerationReason = (typeof MODERATION_REASONS)[number];
 
 /** One thing a rule found in a text. */
 export interface Finding {

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { findIssues, moderate, type ModerationContext, type ModerationReason } from '../../../../main/service/messages/moderation/index.js';
+import { findIssues, moderate, type ModerationContext, type ModerationReason } from '../../../../common/messages/moderation/index.js';
 
 /** Asserts the text is rejected for `reason`, with a finding of `rule` whose match is `match` (when given). */
 export function expectRejected(text: string, reason: ModerationReason, rule: string, match?: string, context?: ModerationContext) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SHORTENER_DOMAINS } from '../../../../main/service/messages/moderation/short-url.js';
+import { SHORTENER_DOMAINS } from '../../../../common/messages/moderation/short-url.js';
 import { expectClean, expectRejected } from './helpers.js';
 
 describe('LINK_SHORT_URL', () => {

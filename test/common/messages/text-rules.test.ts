@@ -8,7 +8,7 @@ import {
   isAllowedEmoticon,
   textLength,
   unsupportedCharacters,
-} from '../../../main/service/messages/text-rules.js';
+} from '../../../common/messages/text-rules.js';
 
 /** Printable ISO-8859-1 plus TAB, LF, CR. */
 const LATIN1_PRINTABLE = [

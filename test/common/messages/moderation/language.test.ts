@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findIssues, moderate } from '../../../../main/service/messages/moderation/index.js';
-import { ENGLISH_WORDS, PORTUGUESE_WORDS, SPANISH_WORDS } from '../../../../main/service/messages/moderation/language.js';
+import { findIssues, moderate } from '../../../../common/messages/moderation/index.js';
+import { ENGLISH_WORDS, PORTUGUESE_WORDS, SPANISH_WORDS } from '../../../../common/messages/moderation/language.js';
 import { expectClean, expectRejected } from './helpers.js';
 
 describe('OUT_OF_PLACE_LANGUAGE', () => {

@@ -1,0 +1,62 @@
+/**
+ * The one closed set of error codes an error as data can carry, shared by the main process and the
+ * renderer. The renderer decides on codes, never on message text.
+ */
+
+/** Codes the desktop shell itself answers. */
+export const ERROR_CODES = {
+  badRequest: 'bad_request',
+  forbiddenSender: 'forbidden_sender',
+  unknownChannel: 'unknown_channel',
+  unsupported: 'unsupported',
+  notSignedIn: 'not_signed_in',
+  sessionExpired: 'session_expired',
+  signInAborted: 'sign_in_aborted',
+  localOnly: 'local_only',
+  offline: 'offline',
+  busy: 'busy',
+  internal: 'internal_error',
+} as const;
+export type DesktopErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/**
+ * Codes of the service's errors (`error` of SPEC 7's `{ error, message, status, cause }`): the
+ * generic ones, the spec's own rows (U00002, B00001...), OAuth 2.0's (RFC 6749 section 5.2), the
+ * HTTP framework's client errors, and `remote_error` for a remote marketplace's answer whose code
+ * is not one of these.
+ */
+export const SERVICE_ERROR_CODES = [
+  'bad_request',
+  'validation_error',
+  'invalid_parameter',
+  'unauthorized',
+  'invalid_token',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'idempotency_key_reused',
+  'payload_too_large',
+  'unsupported_media_type',
+  'invalid_attachment',
+  'conversation_blocked',
+  'body.invalid_official_store_id',
+  'U00002',
+  'B00001',
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'invalid_scope',
+  'unsupported_grant_type',
+  'access_denied',
+  'server_error',
+  'internal_error',
+  'unavailable',
+  'remote_error',
+] as const;
+export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
+
+export type ErrorCode = ServiceErrorCode | DesktopErrorCode;
+
+const KNOWN = new Set<string>([...SERVICE_ERROR_CODES, ...Object.values(ERROR_CODES)]);
+export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && KNOWN.has(code);
+export const isServiceErrorCode = (code: unknown): code is ServiceErrorCode => typeof code === 'string' && (SERVICE_ERROR_CODES as readonly string[]).includes(code);

@@ -1,0 +1,422 @@
+/**
+ * The shapes more than one runtime needs: what the main process answers and the renderer shows,
+ * the events between them, the errors as data. Plain, JSON-safe data; this folder (common/)
+ * imports nothing of Node, the DOM, Electron or the app's other folders (the lint zones check it).
+ */
+// ---------------------------------------------------------------- answers and errors
+
+/** An error as data: a stable code (the spec's `error` where the service raised it), a message, never a stack. */
+export interface ApiError {
+  code: string;
+  message: string;
+  /** The HTTP-like status of the service error, when there is one (400, 403, 404, 409...). */
+  status?: number;
+  /** The spec's `cause` list (for example the text problem of a message), when not empty. */
+  cause?: unknown[];
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiError };
+
+// ---------------------------------------------------------------- views (plain data, JSON-safe)
+
+export type Mode = 'local-only' | 'online' | 'offline';
+export type Language = 'es' | 'pt-BR' | 'en';
+export type LocationType = 'seller_warehouse' | 'selling_address' | 'platform_facility';
+
+export interface SettingsView {
+  mode: Mode;
+  baseUrl: string | null;
+  applicationId: number | null;
+  /** The seller of the remote profile (from the sign-in, or given with a pasted token). */
+  userId: number | null;
+  language: Language;
+  /** A pasted access token is stored (encrypted); its value is never sent to the renderer. */
+  hasAccessToken: boolean;
+  dataDir: string;
+}
+
+export interface SessionView {
+  mode: Mode;
+  signedIn: boolean;
+  /** demo: local-only on the demo seller; oauth: signed in through the browser; token: a pasted access token. */
+  via: 'demo' | 'oauth' | 'token' | null;
+  user: { id: number; nickname: string | null } | null;
+  baseUrl: string | null;
+  applicationId: number | null;
+  signingIn: boolean;
+}
+
+export interface SyncStatusView {
+  mode: Mode;
+  online: boolean;
+  /** Entries that will be sent without anyone acting (queued, or waiting out a backoff). */
+  pending: number;
+  inFlight: number;
+  /** Entries held behind a conflict or a failed entry of their cell (or conversation): they wait for the person. */
+  blocked: number;
+  conflicts: number;
+  failed: number;
+  lastSyncAt: number | null;
+  lastPullAt: number | null;
+  lastError: string | null;
+  progress: { done: number; total: number };
+}
+
+export type CellState = 'synced' | 'pending' | 'sending' | 'conflict' | 'failed';
+
+export interface EntryView {
+  id: number;
+  op: 'adjust' | 'count';
+  delta: number | null;
+  quantity: number | null;
+  state: 'pending' | 'in_flight' | 'done' | 'conflict' | 'failed';
+  onTheWire: boolean;
+  attempts: number;
+  nextAttemptAt: number;
+  lastStatus: number | null;
+  lastError: string | null;
+}
+
+export interface CellView {
+  userProductId: string;
+  type: LocationType;
+  storeId: string | null;
+  cell: string;
+  remote: { quantity: number | null; version: string | null };
+  shown: number;
+  state: CellState;
+  editable: boolean;
+  entries: EntryView[];
+  conflict: {
+    entryId: number;
+    base: { version: string | null; quantity: number | null };
+    local: number;
+    remote: { version: string | null; quantity: number | null };
+    /** When the count was made (ms since the epoch; the grid answers it). */
+    countedAt?: number | null;
+    /** When the marketplace's different value was seen (ms since the epoch; the grid answers it). */
+    seenAt?: number | null;
+  } | null;
+  error: { entryId: number; status: number | null; message: string } | null;
+  /** Why the cell cannot be edited (the grid answers it; null or absent when it can). */
+  lock?: CellLockView | null;
+}
+
+/**
+ * Why a cell is not editable: `platform_managed` (platform_facility stock, SPEC 4.6), or the
+ * selling-address rules of SPEC 7.3 with the spec's message.
+ */
+export interface CellLockView {
+  reason: 'platform_managed' | 'fulfillment_only' | 'no_inventory_id' | 'no_full_inbound';
+  message: string;
+}
+
+export interface GridColumnView {
+  key: string;
+  type: LocationType;
+  storeId: string | null;
+  label: string;
+}
+
+export interface GridRowView {
+  userProductId: string;
+  title: string | null;
+  version: string;
+  /** The seller's items of this user product (the grid answers it). */
+  itemIds?: string[];
+  cells: Record<string, CellView>;
+}
+
+export interface GridView {
+  total: number;
+  columns: GridColumnView[];
+  rows: GridRowView[];
+}
+
+/** Where a search or a scan lands in the grid (`stock.locate`). */
+export interface LocateView {
+  /** The user product found, null when nothing matches. */
+  userProductId: string | null;
+  /** Its row in the grid as filtered by the call's filters; null when not found or hidden by them. */
+  index: number | null;
+  /** Rows of the grid with those filters. */
+  total: number;
+}
+
+/** Rows by user product id or item id (`stock.rows`, for the CSV import's preview). */
+export interface RowsView {
+  columns: GridColumnView[];
+  rows: GridRowView[];
+  /** Ids given that are not this seller's user products or items. */
+  missing: string[];
+  /** Item id given → its user product id. */
+  aliases: Record<string, string>;
+}
+
+export interface HistoryEntryView {
+  id: number;
+  cell: string;
+  user_product_id: string;
+  cell_type: string;
+  store_key: string;
+  kind: 'adjustment' | 'count' | 'synced' | 'conflict_resolution' | 'discarded';
+  author: string;
+  at: number;
+  from_quantity: number | null;
+  to_quantity: number | null;
+  delta: number | null;
+  entry_id: number | null;
+  ref: string | null;
+  note: string | null;
+}
+
+export interface QueueResultView {
+  entryId: number | null;
+  how: 'queued' | 'merged' | 'cancelled' | 'resolved';
+  shown: number;
+  historyId: number;
+}
+
+export interface StoreView {
+  id: string;
+  user_id: string;
+  description: string;
+  status: string;
+  location: Record<string, unknown>;
+  tags: string[];
+  network_node_id: string;
+}
+
+/** An item as the marketplace answers it (SPEC 2.4); the answer carries more fields of the ordinary flow. */
+export interface ItemView {
+  id: string;
+  site_id: string;
+  title: string;
+  seller_id: number;
+  category_id: string;
+  user_product_id: string;
+  price: number;
+  base_price: number;
+  currency_id: string;
+  listing_type_id: string;
+  channels: string[];
+  official_store_id?: number;
+  available_quantity?: number | null;
+  stock_locations?: { store_id: string; quantity: number; network_node_id: string }[];
+  date_created: string;
+}
+
+export interface OutboxEntryView {
+  id: number;
+  kind: 'stock' | 'message';
+  state: 'pending' | 'in_flight' | 'conflict' | 'failed';
+  createdAt: number;
+  updatedAt: number;
+  attempts: number;
+  nextAttemptAt: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  stock: { userProductId: string; type: 'seller_warehouse' | 'selling_address'; storeId: string | null; op: 'adjust' | 'count'; delta: number | null; quantity: number | null } | null;
+  message: { packId: number; text: string; files: string[] } | null;
+}
+
+export interface AttachmentView {
+  filename: string;
+  original_filename: string;
+  type: string;
+  size: number;
+  potential_security_threat: boolean;
+  creation_date: string;
+}
+
+/** The moderation state of a message (SPEC 2.8, 4.11). */
+export type ModerationStatus = 'clean' | 'rejected' | 'pending' | 'non_moderated';
+
+/** A message, current shape (SPEC 2.8): what the service answers and the inbox shows. */
+export interface MessageView {
+  id: string;
+  site_id: string;
+  client_id: number | null;
+  from: { user_id: number };
+  to: { user_id: number };
+  status: 'available';
+  subject: string | null;
+  text: string;
+  message_date: { received: string; available: string | null; notified: string | null; created: string; read: string | null };
+  message_moderation: { status: ModerationStatus; reason: string | null; source: string | null; moderation_date: string | null };
+  message_attachments: AttachmentView[] | null;
+  message_resources: { id: string; name: 'packs' | 'sellers' }[];
+  conversation_first_message: boolean;
+}
+
+export interface ConversationView {
+  packId: number;
+  siteId: string;
+  buyer: { id: number; nickname: string | null };
+  orderIds: number[];
+  /** Why sending is blocked (cancelled order, mediation, fulfillment not delivered), null when open. */
+  blocked: string | null;
+  lastMessage: { id: string; text: string; date: string; fromSeller: boolean; moderation: string } | null;
+  /** Buyer messages the seller can see and has not read. */
+  unread: number;
+  /** The last visible message is the buyer's: it waits for an answer. */
+  needsReply: boolean;
+  /** Outgoing messages still in the outbox (online / offline profiles). */
+  queued: number;
+}
+
+export interface ConversationsView {
+  total: number;
+  conversations: ConversationView[];
+}
+
+export interface QueuedMessageView {
+  entryId: number;
+  state: 'pending' | 'in_flight' | 'conflict' | 'failed';
+  text: string;
+  files: string[];
+  createdAt: number;
+  lastError: string | null;
+}
+
+export interface ThreadView {
+  packId: number;
+  paging: { limit: number; offset: number; total: number } | null;
+  conversation_status: Record<string, unknown> | null;
+  messages: MessageView[];
+  seller_max_message_length: number;
+  buyer_max_message_length: number;
+  /** Outgoing messages not yet accepted by the marketplace, oldest first. */
+  queued: QueuedMessageView[];
+}
+
+export interface WarningView {
+  reason: string;
+  rule: string;
+  match: string;
+  index: number;
+  message: string;
+}
+
+export type SendResultView = { status: 'sent'; message: MessageView } | { status: 'queued'; entryId: number; warnings: WarningView[] };
+
+export interface StagedFileView {
+  fileId: string;
+  name: string;
+  size: number;
+  type: string | null;
+}
+
+export interface AttachmentBytesView {
+  name: string;
+  type: string;
+  size: number;
+  bytes: Uint8Array;
+}
+
+export interface SavedFileView {
+  saved: boolean;
+  path: string | null;
+}
+
+/** A saved text the composer can insert (kept in the data folder). */
+export interface QuickReplyView {
+  id: string;
+  title: string;
+  text: string;
+}
+
+export interface PictureView {
+  id: number;
+  name: string;
+  secure_url: string | null;
+  url: string;
+  size: string;
+}
+
+export interface BrandListEntryView {
+  site_id: string;
+  official_store_id: number;
+  name: string;
+  type: string;
+  relevance_position: number;
+  status: string;
+  fantasy_name: string;
+  date_created: string;
+  return_policy: unknown;
+  landing_permalink: string;
+  pictures: PictureView[];
+  tags: string[];
+  categories_ids: string[];
+  main_categories: { id: string }[];
+  permalink: string;
+  normalized_name: string;
+  last_updated: string;
+}
+
+export interface BrandListView {
+  userId: number;
+  /** Null when the user has no linked brand (the marketplace's 404 B00001). */
+  list: {
+    status: string;
+    cust_id: number;
+    site_id: string;
+    user_type: string;
+    brands: BrandListEntryView[];
+    tags: string[];
+  } | null;
+}
+
+export interface BrandDetailView {
+  tags: string[];
+  official_store_id: number;
+  categories_ids: string[];
+  fantasy_name: string;
+  users: { cust_id: number; tags: string[]; site_id: string; user_type: string }[];
+  site_id: string;
+  status: string;
+  name: string;
+  date_created: string;
+  pictures: PictureView[];
+  boost: { is_active: boolean; last_update: string | null };
+  relevance_position: number;
+}
+
+export interface PullReportView {
+  stores: number;
+  items: { total: number; fetched: number };
+  stock: { read: number; changed: number; skipped: number };
+  brands: number;
+  orders: number;
+  messages: { new: number; updated: number };
+  durationMs: number;
+}
+
+export interface AppInfoView {
+  name: string;
+  version: string;
+  shell: 'electron' | 'browser';
+  platform: string;
+  dataDir: string;
+}
+
+// ---------------------------------------------------------------- events (main → renderer)
+
+export interface NewMessageView {
+  packId: number;
+  id: string;
+  text: string;
+  date: string;
+  fromUserId: number;
+}
+
+export type StockroomEvent =
+  | { type: 'sync.status'; status: SyncStatusView }
+  | { type: 'sync.conflict'; entryId: number; cell: string }
+  | { type: 'messages.new'; messages: NewMessageView[] }
+  | { type: 'stock.changed'; userProductIds: string[] | null }
+  | { type: 'settings.changed'; settings: SettingsView }
+  | { type: 'session.changed'; session: SessionView };
+
+export type EventType = StockroomEvent['type'];
+export type EventOf<T extends EventType> = Extract<StockroomEvent, { type: T }>;
