@@ -50,7 +50,7 @@ export function App({ api }: { api: StockroomApi }) {
       live = false;
       for (const off of offs) off();
     };
-  }, [api]);
+  }, [api, setLanguage]);
 
   useEffect(() => {
     let live = true;

@@ -297,6 +297,8 @@ export function StockGrid({ label }: { label: string }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLDivElement>(null);
   const activeRef = useRef(active);
+  /** The last focus request acted on (the effect also re-runs when the virtualizers change). */
+  const focusHandled = useRef(0);
   activeRef.current = active;
 
   const rowV = useVirtualizer({
@@ -382,7 +384,9 @@ export function StockGrid({ label }: { label: string }) {
   // the same task as the render that asked: an edit's input is gone by then, and keys typed
   // before the focus lands (a fast typist, a scanner) would go to the page instead of the grid.
   useLayoutEffect(() => {
-    if (focusSeq === 0) return;
+    // Only a new focus request moves focus, not every change of the virtualizers.
+    if (focusSeq === 0 || focusSeq === focusHandled.current) return;
+    focusHandled.current = focusSeq;
     const { row, col } = activeRef.current;
     rowV.scrollToIndex(row, { align: 'auto' });
     colV.scrollToIndex(col, { align: 'auto' });
@@ -397,8 +401,7 @@ export function StockGrid({ label }: { label: string }) {
     };
     // A cell far away is rendered once the virtualizer has scrolled to it: then the next frames.
     focus();
-    // Only a new focus request moves focus (not every change of the virtualizers).
-  }, [focusSeq]); // focus requests only
+  }, [focusSeq, rowV, colV]);
 
   const rowsPerPage = () => Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 600) - HEADER_HEIGHT) / ROW_HEIGHT) - 1);
 
