@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { PullReportView } from '../../common/views.js';
 import { existsSync } from 'node:fs';
 import type { Writes } from './relaxed-writes.js';
@@ -5,18 +6,17 @@ import type { Db } from '../db/open.js';
 import { brandsRepo } from '../db/repos/brands.js';
 import type { RemoteLocation } from '../db/repos/mirror.js';
 import { type MessagesRepo, messagesRepo } from '../db/repos/messages.js';
-import type { BrandDetail, BrandListEntry } from '../service/brands/brands.js';
+import type { BrandListEntry } from '../service/brands/brands.js';
 import type { Clock } from '../service/clock.js';
 import { ServiceError } from '../service/errors.js';
-import type { OrderView } from '../service/messages/orders.js';
 import { resolvePack } from '../service/messages/orders.js';
 import type { MessageView } from '../service/messages/views.js';
+import type { OrderView } from '../service/messages/orders.js';
 import type { Store } from '../service/stock/stores.js';
-import type { User } from '../service/users/users.js';
-import type { ItemView } from '../service/stock/items.js';
 import { type RemoteClient, RemoteError, type RemoteResponse, classifyStatus, parseRetryAfter, serverMessage } from './client.js';
 import type { FileStore } from './message-push.js';
 import type { Outbox } from './outbox.js';
+import { BadAnswerError, brandDetail, brandsAnswer, itemAnswer, itemIdsPage, messagesPage, ordersPage, parseAnswer, storesPage, userAnswer } from './remote-answers.js';
 import { type RetryPolicy, backoffDelay } from './retry.js';
 import { type StockSnapshot, applyStockSnapshot, readStock } from './stock-push.js';
 
@@ -166,11 +166,11 @@ export class Puller {
   }
 
   /** A GET, repeated on transient failures (reads are safe to repeat); offline ends the pull at once. */
-  private async get<T>(path: string, query: Record<string, string | number | undefined> = {}, signal?: AbortSignal): Promise<RemoteResponse<T>> {
+  private async get(path: string, query: Record<string, string | number | undefined> = {}, signal?: AbortSignal): Promise<RemoteResponse> {
     for (let attempt = 1; ; attempt++) {
-      let res: RemoteResponse<T>;
+      let res: RemoteResponse;
       try {
-        res = await this.client.request<T>('GET', path, { query, ...(signal ? { signal } : {}) });
+        res = await this.client.request('GET', path, { query, ...(signal ? { signal } : {}) });
       } catch (e) {
         if (!(e instanceof RemoteError)) throw e;
         if (e.kind === 'transient' && (await this.pause(attempt, undefined, signal))) continue;
@@ -181,16 +181,26 @@ export class Puller {
     }
   }
 
-  private async getOk<T>(path: string, query: Record<string, string | number | undefined> = {}, signal?: AbortSignal): Promise<T> {
-    const res = await this.get<T>(path, query, signal);
+  /** A 200 answer parsed with `schema`; anything else ends the pull before it writes what it read. */
+  private async getOk<S extends z.ZodType>(path: string, schema: S, query: Record<string, string | number | undefined> = {}, signal?: AbortSignal): Promise<z.infer<S>> {
+    const res = await this.get(path, query, signal);
     if (res.status !== 200 || res.body === null) throw new PullError(`GET ${path}: ${serverMessage(res)}`, false, res.status);
-    return res.body;
+    return this.parse(schema, res.body, path);
+  }
+
+  private parse<S extends z.ZodType>(schema: S, body: unknown, path: string): z.infer<S> {
+    try {
+      return parseAnswer(schema, body, `GET ${path}`);
+    } catch (e) {
+      if (e instanceof BadAnswerError) throw new PullError(e.message, false, 200);
+      throw e;
+    }
   }
 
   /** Makes sure users exist in the mirror (foreign keys of orders, messages, brand links). */
   private async ensureUsers(ids: number[], signal?: AbortSignal): Promise<void> {
     const missing = [...new Set(ids)].filter((id) => !this.outbox.mirror.userExists(id));
-    const users = await mapLimit(missing, this.options.concurrency, (id) => this.getOk<User & { user_type?: string }>(`/users/${id}`, {}, signal));
+    const users = await mapLimit(missing, this.options.concurrency, (id) => this.getOk(`/users/${id}`, userAnswer, {}, signal));
     if (users.length > 0) await this.writes.run(() => users.forEach((u) => this.outbox.mirror.upsertUser(u)));
   }
 
@@ -224,13 +234,13 @@ export class Puller {
   async pull(signal?: AbortSignal): Promise<PullReport> {
     const started = this.clock.now();
     const me = this.options.sellerId;
-    const user = await this.getOk<User & { user_type?: string }>(`/users/${me}`, {}, signal);
+    const user = await this.getOk(`/users/${me}`, userAnswer, {}, signal);
     await this.writes.run(() => this.outbox.mirror.upsertUser(user));
 
     // Stores (paged by 50).
     const stores: Store[] = [];
     for (let offset = 0; ; ) {
-      const page = await this.getOk<{ paging: { total: number; limit: number }; results: Store[] }>(`/users/${me}/stores/search`, { limit: 50, offset }, signal);
+      const page = await this.getOk(`/users/${me}/stores/search`, storesPage, { limit: 50, offset }, signal);
       stores.push(...page.results);
       offset += page.results.length;
       if (page.results.length === 0 || offset >= page.paging.total) break;
@@ -243,7 +253,7 @@ export class Puller {
     // Items: ids, then the unknown ones (for their user product).
     const itemIds: string[] = [];
     for (let offset = 0; ; ) {
-      const page = await this.getOk<{ paging: { total: number }; results: string[] }>(`/users/${me}/items/search`, { limit: 100, offset }, signal);
+      const page = await this.getOk(`/users/${me}/items/search`, itemIdsPage, { limit: 100, offset }, signal);
       itemIds.push(...page.results);
       offset += page.results.length;
       if (page.results.length === 0 || offset >= page.paging.total) break;
@@ -251,7 +261,7 @@ export class Puller {
     const newItems = await mapLimit(
       itemIds.filter((id) => !this.outbox.mirror.itemExists(id)),
       this.options.concurrency,
-      (id) => this.getOk<ItemView>(`/items/${encodeURIComponent(id)}`, {}, signal),
+      (id) => this.getOk(`/items/${encodeURIComponent(id)}`, itemAnswer, {}, signal),
     );
 
     // Stock: new user products always, then a round-robin window of the known ones.
@@ -313,11 +323,12 @@ export class Puller {
 
   private async pullBrands(signal?: AbortSignal): Promise<number> {
     const me = this.options.sellerId;
-    const res = await this.get<{ brands?: BrandListEntry[] }>(`/users/${me}/brands`, {}, signal);
+    const res = await this.get(`/users/${me}/brands`, {}, signal);
     let list: BrandListEntry[] = [];
-    if (res.status === 200 && res.body && Array.isArray(res.body.brands)) list = res.body.brands;
+    // 404 (B00001): the seller has no brands.
+    if (res.status === 200) list = this.parse(brandsAnswer, res.body, `/users/${me}/brands`).brands;
     else if (res.status !== 404) throw new PullError(`GET /users/${me}/brands: ${serverMessage(res)}`, false, res.status);
-    const details = await mapLimit(list, this.options.concurrency, (b) => this.getOk<BrandDetail>(`/users/${me}/brands/${b.official_store_id}`, {}, signal));
+    const details = await mapLimit(list, this.options.concurrency, (b) => this.getOk(`/users/${me}/brands/${b.official_store_id}`, brandDetail, {}, signal));
     await this.ensureUsers(details.flatMap((d) => d.users.map((u) => u.cust_id)), signal);
     const repo = brandsRepo(this.outbox.db);
     await this.writes.run(() => {
@@ -335,7 +346,7 @@ export class Puller {
     const me = this.options.sellerId;
     const orders: OrderView[] = [];
     for (let offset = 0; ; ) {
-      const page = await this.getOk<{ paging: { total: number }; results: OrderView[] }>('/orders/search', { seller: me, limit: 100, offset }, signal);
+      const page = await this.getOk('/orders/search', ordersPage, { seller: me, limit: 100, offset }, signal);
       orders.push(...page.results);
       offset += page.results.length;
       if (page.results.length === 0 || offset >= page.paging.total) break;
@@ -368,8 +379,9 @@ export class Puller {
     let updated = 0;
     await mapLimit(packs, this.options.concurrency, async (pack) => {
       for (let offset = 0; ; ) {
-        const page = await this.getOk<{ paging: { total: number } | null; messages: MessageView[] }>(
+        const page = await this.getOk(
           `/messages/packs/${pack}/sellers/${me}`,
+          messagesPage,
           { mark_as_read: 'false', limit: 100, offset },
           signal,
         );

@@ -6,6 +6,7 @@ import type { Clock } from '../service/clock.js';
 import { MAX_QUANTITY } from '../service/stock/locations.js';
 import { type RemoteClient, RemoteError, type RemoteResponse, classifyStatus, parseRetryAfter, serverMessage } from './client.js';
 import { type Outbox, cellKey, cellOf } from './outbox.js';
+import { sellerWarehouseAnswer, stockAnswer } from './remote-answers.js';
 
 /**
  * Pushing one stock entry: the request is computed from the mirror (the last known remote
@@ -110,7 +111,7 @@ export function applyStockSnapshot(outbox: Outbox, clock: Clock, userProductId: 
 
 /** GET /user-products/{id}/stock as a snapshot, or the outcome that ends the push. */
 export async function readStock(client: RemoteClient, userProductId: string, now: () => number, signal?: AbortSignal): Promise<StockSnapshot | PushOutcome> {
-  let res: RemoteResponse<{ user_id?: number; locations?: RemoteLocation[] }>;
+  let res: RemoteResponse;
   try {
     res = await client.request('GET', `/user-products/${encodeURIComponent(userProductId)}/stock`, signal ? { signal } : {});
   } catch (e) {
@@ -118,10 +119,15 @@ export async function readStock(client: RemoteClient, userProductId: string, now
   }
   if (res.status !== 200) return answerOutcome(res, now());
   const version = res.headers['x-version'];
-  if (typeof version !== 'string' || !/^[0-9]{1,19}$/.test(version) || !res.body || !Array.isArray(res.body.locations)) {
-    return { type: 'retry', offline: false, status: res.status, error: 'The stock answer had no x-version or no locations' };
+  if (typeof version !== 'string' || !/^[0-9]{1,19}$/.test(version)) {
+    return { type: 'retry', offline: false, status: res.status, error: 'The stock answer had no valid x-version' };
   }
-  return { version: BigInt(version), userId: Number(res.body.user_id), locations: res.body.locations };
+  const body = stockAnswer.safeParse(res.body);
+  if (!body.success) {
+    const why = body.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(the body)'}: ${i.message}`).join('; ');
+    return { type: 'retry', offline: false, status: res.status, error: `The stock answer is malformed (${why})` };
+  }
+  return { version: BigInt(version), userId: body.data.user_id, locations: body.data.locations };
 }
 
 const isSnapshot = (x: StockSnapshot | PushOutcome): x is StockSnapshot => 'locations' in x;
@@ -210,7 +216,7 @@ export class StockPusher {
           continue;
         }
         case 'send': {
-          let res: RemoteResponse<{ locations?: RemoteLocation[] }>;
+          let res: RemoteResponse;
           try {
             if (plan.rekeyed) await this.writes.durable();
             res = await this.put(row, plan);
@@ -245,7 +251,7 @@ export class StockPusher {
     const c = cellOf(row);
     const path = `/user-products/${encodeURIComponent(c.userProductId)}/stock/type/${c.type}`;
     const json = c.type === 'seller_warehouse' ? { locations: [{ store_id: c.storeKey, quantity: plan.quantity }] } : { quantity: plan.quantity };
-    return this.client.request<{ locations?: RemoteLocation[] }>('PUT', path, {
+    return this.client.request('PUT', path, {
       json,
       headers: { 'x-version': plan.version.toString() },
       idempotencyKey: row.idempotency_key,
@@ -257,19 +263,21 @@ export class StockPusher {
    * the request was based on (then our change is the only one in between). Otherwise the user
    * product is returned for a re-read. Runs inside the engine's transaction that settles the entry.
    */
-  private complete(row: OutboxRow, sent: { version: bigint; quantity: number }, res: RemoteResponse<{ locations?: RemoteLocation[] }>): string | null {
+  private complete(row: OutboxRow, sent: { version: bigint; quantity: number }, res: RemoteResponse): string | null {
     const c = cellOf(row);
     const raw = res.headers['x-version'];
     const resultVersion = typeof raw === 'string' && /^[0-9]{1,19}$/.test(raw) ? BigInt(raw) : sent.version + 1n;
     const product = this.outbox.mirror.product(c.userProductId);
     let refresh: string | null = null;
-    if (product && product.version === sent.version) {
+    // seller_warehouse answers its locations; a body without that shape is not trusted (a re-read instead).
+    const body = c.type === 'seller_warehouse' ? sellerWarehouseAnswer.safeParse(res.body) : null;
+    if (product && product.version === sent.version && body?.success !== false) {
       // The mirror held the remote at the version the request was based on, and the remote
       // applied exactly this request on top of it: only this cell changed.
-      const answered = c.type === 'seller_warehouse' ? res.body?.locations?.find((l) => l.type === 'seller_warehouse' && l.store_id === c.storeKey) : undefined;
+      const answered = body?.data?.locations.find((l) => l.type === 'seller_warehouse' && l.store_id === c.storeKey);
       this.outbox.mirror.setCell(c.userProductId, c.type, c.storeKey, answered?.network_node_id ?? null, answered?.quantity ?? sent.quantity);
       this.outbox.mirror.setVersion(c.userProductId, resultVersion);
-    } else if (!product || product.version < resultVersion) {
+    } else if (!product || product.version < resultVersion || body?.success === false) {
       refresh = c.userProductId;
     }
     this.outbox.repo.markDone(row.id, { result_version: resultVersion, result: null, status: res.status }, this.clock.now());

@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import type { BrandDetailView, BrandListEntryView, ItemView, MessageView, StoreView } from '../../common/views.js';
+import type { OrderView } from '../service/messages/orders.js';
+import type { User } from '../service/users/users.js';
+
+/**
+ * What the remote marketplace answers, parsed before anything of it reaches the replica: a
+ * malformed answer (a missing field, a wrong type, a quantity out of range) is refused with the
+ * path of the field, and nothing of it is written. Each schema is checked against the shape the
+ * mirror writes (`satisfies`), so the two cannot drift apart. Fields the app does not use are
+ * dropped.
+ */
+
+const id = z.number().int().nonnegative();
+const text = z.string();
+const quantity = z.number().int().min(0);
+const dateText = z.string().min(1);
+
+export const remoteLocation = z.object({
+  type: z.enum(['seller_warehouse', 'selling_address', 'platform_facility']),
+  quantity,
+  store_id: z.string().min(1).optional(),
+  network_node_id: z.string().optional(),
+});
+
+/** GET /user-products/{id}/stock (SPEC 4.4); the version comes in `x-version`. */
+export const stockAnswer = z.object({ user_id: id, locations: z.array(remoteLocation) });
+
+/** The body of a seller_warehouse PUT's answer: the locations after the write. */
+export const sellerWarehouseAnswer = z.object({ locations: z.array(remoteLocation) });
+
+export const userAnswer = z.object({
+  id,
+  nickname: text,
+  registration_date: text,
+  first_name: text,
+  last_name: text,
+  gender: text,
+  country_id: text,
+  site_id: text,
+  user_type: z.string().nullable().optional(),
+  tags: z.array(text),
+}) satisfies z.ZodType<User & { user_type?: string | null | undefined }>;
+
+export const storeAnswer = z.object({
+  id: z.string().min(1),
+  user_id: z.string().min(1),
+  description: text,
+  status: text,
+  location: z.record(z.string(), z.unknown()),
+  tags: z.array(text),
+  network_node_id: text,
+}) satisfies z.ZodType<StoreView>;
+
+export const storesPage = z.object({ paging: z.object({ total: z.number().int().nonnegative(), limit: z.number().int() }), results: z.array(storeAnswer) });
+export const itemIdsPage = z.object({ paging: z.object({ total: z.number().int().nonnegative() }), results: z.array(z.string().min(1)) });
+
+export const itemAnswer = z.object({
+  id: z.string().min(1),
+  site_id: text,
+  title: text,
+  seller_id: id,
+  category_id: text,
+  user_product_id: z.string().min(1),
+  price: z.number(),
+  base_price: z.number(),
+  currency_id: text,
+  listing_type_id: text,
+  channels: z.array(text),
+  official_store_id: id.optional(),
+  available_quantity: quantity.nullable().optional(),
+  date_created: dateText,
+}) satisfies z.ZodType<Omit<ItemView, 'stock_locations'>>;
+
+const picture = z.object({ id: z.number(), name: text, secure_url: z.string().nullable(), url: text, size: text });
+
+export const brandListEntry = z.object({
+  site_id: text,
+  official_store_id: id,
+  name: text,
+  type: text,
+  relevance_position: z.number(),
+  status: text,
+  fantasy_name: text,
+  date_created: text,
+  return_policy: z.unknown(),
+  landing_permalink: text,
+  pictures: z.array(picture),
+  tags: z.array(text),
+  categories_ids: z.array(text),
+  main_categories: z.array(z.object({ id: text })),
+  permalink: text,
+  normalized_name: text,
+  last_updated: text,
+}) satisfies z.ZodType<BrandListEntryView>;
+
+export const brandsAnswer = z.object({ brands: z.array(brandListEntry) });
+
+export const brandDetail = z.object({
+  tags: z.array(text),
+  official_store_id: id,
+  categories_ids: z.array(text),
+  fantasy_name: text,
+  users: z.array(z.object({ cust_id: id, tags: z.array(text), site_id: text, user_type: text })),
+  site_id: text,
+  status: text,
+  name: text,
+  date_created: text,
+  pictures: z.array(picture),
+  boost: z.object({ is_active: z.boolean(), last_update: z.string().nullable() }),
+  relevance_position: z.number(),
+}) satisfies z.ZodType<BrandDetailView>;
+
+export const orderAnswer = z.object({
+  id,
+  pack_id: id.nullable(),
+  status: z.enum(['paid', 'cancelled']),
+  status_date: text,
+  site_id: text,
+  seller: z.object({ id }),
+  buyer: z.object({ id }),
+  logistic_type: z.enum(['fulfillment', 'cross_docking', 'self_service']),
+  delivered: z.boolean(),
+  mediation_in_process: z.boolean(),
+}) satisfies z.ZodType<OrderView>;
+
+export const ordersPage = z.object({ paging: z.object({ total: z.number().int().nonnegative() }), results: z.array(orderAnswer) });
+
+const attachmentAnswer = z.object({
+  filename: z.string().min(1),
+  original_filename: text,
+  type: text,
+  size: z.number().int().nonnegative(),
+  potential_security_threat: z.boolean(),
+  creation_date: text,
+});
+
+export const messageAnswer = z.object({
+  id: z.string().min(1),
+  site_id: text,
+  client_id: z.number().int().nullable(),
+  from: z.object({ user_id: id }),
+  to: z.object({ user_id: id }),
+  status: z.literal('available'),
+  subject: z.string().nullable(),
+  text,
+  message_date: z.object({ received: text, available: z.string().nullable(), notified: z.string().nullable(), created: text, read: z.string().nullable() }),
+  message_moderation: z.object({
+    status: z.enum(['clean', 'rejected', 'pending', 'non_moderated']),
+    reason: z.string().nullable(),
+    source: z.string().nullable(),
+    moderation_date: z.string().nullable(),
+  }),
+  message_attachments: z.array(attachmentAnswer).nullable(),
+  message_resources: z.array(z.object({ id: text, name: z.enum(['packs', 'sellers']) })),
+  conversation_first_message: z.boolean(),
+}) satisfies z.ZodType<MessageView>;
+
+export const messagesPage = z.object({ paging: z.object({ total: z.number().int().nonnegative() }).nullable(), messages: z.array(messageAnswer) });
+
+/** POST /messages/attachments (SPEC 4.12): the new attachment's id. */
+export const uploadAnswer = z.object({ id: z.string().min(1) });
+
+/** A remote answer that does not have the shape the app relies on. */
+export class BadAnswerError extends Error {
+  constructor(
+    readonly what: string,
+    readonly issues: string[],
+  ) {
+    super(`${what}: the marketplace's answer is malformed (${issues.join('; ')})`);
+    this.name = 'BadAnswerError';
+  }
+}
+
+/** Parses `body` with `schema`, or throws a BadAnswerError naming the fields at fault. */
+export function parseAnswer<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
+  const r = schema.safeParse(body);
+  if (r.success) return r.data;
+  throw new BadAnswerError(
+    what,
+    r.error.issues.slice(0, 5).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(the body)'}: ${i.message}`),
+  );
+}
