@@ -14,7 +14,8 @@ import { fileStorage } from '../service/messages/attachments/storage.js';
 import { DEFAULT_MEDIATION_SITE } from '../service/messages/messages.js';
 import type { MessageView } from '../service/messages/views.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
-import { type LaneCounts, type LaneHead, emptyLaneCounts, laneCounts, laneHead } from './lanes.js';
+import { type LaneCounts, emptyLaneCounts, laneCounts } from './lanes.js';
+import { LaneScheduler } from './scheduler.js';
 import { RelaxedWrites } from './relaxed-writes.js';
 import { RemoteClient, RemoteError, type TokenProvider } from './client.js';
 import { type FileStore, type MessagePayload, MessagePusher } from './message-push.js';
@@ -75,11 +76,6 @@ export interface SyncEvents {
   'sync-error': [Error];
 }
 
-interface Lane {
-  rows: LaneEntry[];
-  counts: LaneCounts;
-}
-
 type Claim = { row: OutboxRow; plan: Plan | null } | null;
 
 /** What recording an outcome did, announced once committed. */
@@ -125,16 +121,10 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   private running = false;
   private stopped = false;
   private onlineValue = true;
-  private readonly lanes = new Map<string, Lane>();
-  private readonly totals = emptyLaneCounts();
-  private readonly ready = new Set<string>();
-  private readonly waiting = new Map<string, number>();
-  private readonly busy = new Set<string>();
+  private readonly lanes: LaneScheduler;
   private readonly inflight = new Set<Promise<void>>();
   private active = 0;
   private pumpScheduled = false;
-  private waitTimer: NodeJS.Timeout | undefined;
-  private waitTimerAt = Infinity;
   private pollTimer: NodeJS.Timeout | undefined;
   private probeTimer: NodeJS.Timeout | undefined;
   private probeDelay = 0;
@@ -157,6 +147,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.sellerId = options.sellerId;
     this.clock = options.clock ?? systemClock;
     this.outbox = new Outbox(this.db, this.clock);
+    this.lanes = new LaneScheduler(this.clock, () => this.schedulePump());
     this.stockData = stockRepo(this.db);
     this.messagesData = messagesRepo(this.db);
     this.writes = new RelaxedWrites(this.db);
@@ -292,7 +283,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   status(): SyncStatus {
     // Before start the scheduler has not loaded the outbox: count in SQLite.
-    const totals = this.running ? this.totals : this.countAll();
+    const totals = this.running ? this.lanes.totals : this.countAll();
     // Entries held behind a conflict or a failure are not "pending": nothing sends them until the person acts.
     const pending = totals.pending - totals.blocked;
     const inFlight = totals.in_flight;
@@ -349,8 +340,8 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       this.outbox.repo.pruneDone(now - 7 * 24 * 3600_000);
     })();
     this.lanes.clear();
-    Object.assign(this.totals, emptyLaneCounts());
-    for (const [lane, rows] of this.loadLanes()) this.setLane(lane, rows);
+    this.lanes.start();
+    for (const [lane, rows] of this.loadLanes()) this.lanes.setLane(lane, rows);
     this.files.sweepTemp(now);
     if (this.checkpointEveryMs !== false) this.checkpointer = startCheckpointer(this.db, { everyMs: this.checkpointEveryMs });
     if (this.modeValue === 'online') this.goOnlineWork(this.pullOnStart);
@@ -361,9 +352,9 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     if (!this.running) return;
     this.running = false;
     this.stopped = true;
-    for (const t of [this.waitTimer, this.pollTimer, this.probeTimer]) if (t) clearTimeout(t);
-    this.waitTimer = this.pollTimer = this.probeTimer = undefined;
-    this.waitTimerAt = Infinity;
+    for (const t of [this.pollTimer, this.probeTimer]) if (t) clearTimeout(t);
+    this.pollTimer = this.probeTimer = undefined;
+    this.lanes.stop();
     this.pullAbort?.abort();
     await Promise.allSettled([...this.inflight]);
     // Outcomes that came back but wait for their batch: recorded now, before the caller closes the database.
@@ -502,32 +493,12 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   // ---------------------------------------------------------------- scheduler
 
-  private setLane(lane: string, rows: LaneEntry[]): void {
-    const old = this.lanes.get(lane);
-    if (old) for (const k of COUNTED) this.totals[k] -= old.counts[k];
-    if (rows.length === 0) {
-      this.lanes.delete(lane);
-    } else {
-      const counts = laneCounts(rows);
-      for (const k of COUNTED) this.totals[k] += counts[k];
-      this.lanes.set(lane, { rows, counts });
-    }
-    this.classify(lane);
-  }
-
   /** After any change to a lane in SQLite: reload it and reschedule. */
   private laneChanged(lane: string): void {
     if (!this.running) return;
-    this.setLane(lane, this.outbox.repo.activeOfLane(lane));
+    this.lanes.setLane(lane, this.outbox.repo.activeOfLane(lane));
     this.schedulePump();
     if (this.listenerCount('progress') > 0) this.emit('progress', this.status());
-  }
-
-  private head(lane: string): LaneHead {
-    if (this.busy.has(lane)) return { type: 'busy' };
-    const l = this.lanes.get(lane);
-    if (!l) return { type: 'idle' };
-    return laneHead(l.rows, this.clock.now());
   }
 
   /**
@@ -537,55 +508,12 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
    */
   private expedite(now: number): void {
     this.troubleSince = null;
-    const spread = Math.max(1, Math.min(this.policy.baseMs, 1000));
-    const touched: string[] = [];
-    for (const [lane, l] of this.lanes) {
-      let changed = false;
-      for (const r of l.rows) {
-        if (r.state !== 'pending' || r.next_attempt_at <= now + spread) continue;
-        r.next_attempt_at = now + Math.floor(this.random() * spread);
-        this.outbox.repo.setNextAttempt(r.id, r.next_attempt_at);
-        changed = true;
-      }
-      if (changed) touched.push(lane);
-    }
-    for (const lane of touched) this.classify(lane);
-  }
-
-  private classify(lane: string): void {
-    const h = this.head(lane);
-    this.ready.delete(lane);
-    this.waiting.delete(lane);
-    if (h.type === 'ready') this.ready.add(lane);
-    else if (h.type === 'wait') {
-      this.waiting.set(lane, h.at);
-      this.armWaitTimer(h.at);
-    }
-  }
-
-  private armWaitTimer(at: number): void {
-    if (!this.running || at >= this.waitTimerAt) return;
-    if (this.waitTimer) clearTimeout(this.waitTimer);
-    this.waitTimerAt = at;
-    this.waitTimer = setTimeout(() => {
-      this.waitTimer = undefined;
-      this.waitTimerAt = Infinity;
-      const now = this.clock.now();
-      let next = Infinity;
-      for (const [lane, when] of this.waiting) {
-        if (when <= now) {
-          this.waiting.delete(lane);
-          this.ready.add(lane);
-        } else next = Math.min(next, when);
-      }
-      if (next !== Infinity) this.armWaitTimer(next);
-      this.schedulePump();
-    }, Math.max(0, at - this.clock.now()));
+    this.lanes.expedite(now, Math.max(1, Math.min(this.policy.baseMs, 1000)), this.random, (id, at) => this.outbox.repo.setNextAttempt(id, at));
   }
 
   /** Re-evaluates the timers now (a test that moved its clock calls this). */
   wake(): void {
-    for (const lane of [...this.waiting.keys()]) this.classify(lane);
+    this.lanes.wake();
     this.schedulePump();
   }
 
@@ -603,8 +531,8 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
    * and persisted) in one transaction, then sent.
    */
   private pump(): void {
-    if (this.canSend() && this.active < this.concurrency && this.ready.size > 0) {
-      const picked = this.pick();
+    if (this.canSend() && this.active < this.concurrency && this.lanes.readyCount > 0) {
+      const picked = this.lanes.pick(this.concurrency - this.active);
       if (picked.length > 0) {
         const now = this.clock.now();
         let claims: Claim[];
@@ -622,21 +550,6 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   private canSend(): boolean {
     return this.running && this.modeValue === 'online' && this.onlineValue;
-  }
-
-  /** Ready lanes for the free slots, marked busy. */
-  private pick(): { lane: string; entry: LaneEntry }[] {
-    const picked: { lane: string; entry: LaneEntry }[] = [];
-    for (const lane of this.ready) {
-      if (this.active + picked.length >= this.concurrency) break;
-      this.ready.delete(lane);
-      const h = this.head(lane);
-      if (h.type === 'ready') {
-        this.busy.add(lane);
-        picked.push({ lane, entry: h.row });
-      } else this.classify(lane);
-    }
-    return picked;
   }
 
   /** Inside a transaction: claims the picked entries and plans their requests. */
@@ -658,7 +571,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       // The database itself is failing: the lanes are looked at again at the next change.
     }
     for (const { lane } of picked) {
-      this.busy.delete(lane);
+      this.lanes.release(lane);
       this.laneChanged(lane);
     }
   }
@@ -667,35 +580,23 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     picked.forEach(({ lane }, i) => {
       const claim = claims[i];
       if (claim) {
-        this.markInFlight(lane, claim.row.id);
+        this.lanes.markInFlight(lane, claim.row.id);
         this.dispatch(lane, claim.row, claim.plan);
       } else {
         // Gone meanwhile (coalesced away, discarded): look at the lane again.
-        this.busy.delete(lane);
+        this.lanes.release(lane);
         this.laneChanged(lane);
       }
     });
   }
 
-  /** The scheduler's copy of a claimed entry (the claim is in SQLite already). */
-  private markInFlight(lane: string, id: number): void {
-    const l = this.lanes.get(lane);
-    const e = l?.rows.find((r) => r.id === id);
-    if (!l || !e || e.state === 'in_flight') return;
-    l.counts[e.state]--;
-    this.totals[e.state]--;
-    e.state = 'in_flight';
-    l.counts.in_flight++;
-    this.totals.in_flight++;
-  }
-
   private isIdle(): boolean {
-    return !this.running || (this.active === 0 && this.ready.size === 0 && this.waiting.size === 0);
+    return !this.running || (this.active === 0 && this.lanes.quiet);
   }
 
   private checkIdle(): void {
     if (!this.isIdle()) return;
-    if (this.totals.pending === 0 && this.totals.in_flight === 0) this.doneSinceIdle = 0;
+    if (this.lanes.totals.pending === 0 && this.lanes.totals.in_flight === 0) this.doneSinceIdle = 0;
     for (const w of this.idleWaiters.splice(0)) w();
   }
 
@@ -730,7 +631,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.settling = [];
     for (const { lane } of batch) {
       this.active--;
-      this.busy.delete(lane);
+      this.lanes.release(lane);
     }
     const now = this.clock.now();
     let picked: { lane: string; entry: LaneEntry }[] = [];
@@ -743,14 +644,14 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
           return effect;
         });
         if (this.running) this.afterSpell(effects, now);
-        if (this.canSend()) picked = this.pick();
+        if (this.canSend()) picked = this.lanes.pick(this.concurrency - this.active);
         return { effects, claims: this.claimAll(picked, now) };
       });
     } catch (e) {
       // Not recorded: the entries stay in flight in SQLite and go again after a restart (same keys).
       this.lastError = (e as Error).message;
       this.emit('sync-error', e as Error);
-      for (const p of picked) this.busy.delete(p.lane);
+      for (const p of picked) this.lanes.release(p.lane);
       if (this.running) for (const { lane } of batch) this.laneChanged(lane);
       this.checkIdle();
       return;
@@ -767,15 +668,11 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
    * lane while the entry was out already reloaded it).
    */
   private afterOutcome(lane: string, id: number, effect: Effect, now: number): void {
-    const l = this.lanes.get(lane);
-    const e = l?.rows.find((r) => r.id === id);
-    if (!l || !e) return this.setLane(lane, this.outbox.repo.activeOfLane(lane));
-    const rows = effect.type === 'done' ? l.rows.filter((r) => r !== e) : l.rows;
-    if (effect.type !== 'done') {
-      e.state = effect.type === 'conflict' ? 'conflict' : effect.type === 'failed' ? 'failed' : 'pending';
-      if (e.state === 'pending') e.next_attempt_at = effect.type === 'retry' ? now + effect.delayMs : now;
-    }
-    this.setLane(lane, rows);
+    const outcome =
+      effect.type === 'done' || effect.type === 'conflict' || effect.type === 'failed'
+        ? { state: effect.type }
+        : { state: 'pending' as const, at: effect.type === 'retry' ? now + effect.delayMs : now };
+    if (!this.lanes.settled(lane, id, outcome)) this.lanes.setLane(lane, this.outbox.repo.activeOfLane(lane));
   }
 
   /**

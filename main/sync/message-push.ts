@@ -5,11 +5,11 @@ import { MODERATION_REASONS } from '../../common/messages/moderation/index.js';
 import type { Writes } from './relaxed-writes.js';
 import type { OutboxRow } from '../db/repos/sync.js';
 import type { Clock } from '../service/clock.js';
-import type { fileStorage } from '../service/messages/attachments/storage.js';
+import type { FileStore } from '../service/messages/attachments/storage.js';
 import { type RemoteClient, classifyStatus } from './client.js';
 import { messageAnswer, uploadAnswer } from './remote-answers.js';
 import type { Outbox } from './outbox.js';
-import { writeMessage } from './pull.js';
+import { writeMessage } from './mirror-writes.js';
 import { type PushOutcome, answerOutcome, retryOutcome } from './stock-push.js';
 import type { ModerationWarning } from './validate.js';
 
@@ -38,7 +38,7 @@ export const messagePayload = z.object({
 });
 export type MessagePayload = z.infer<typeof messagePayload>;
 
-export type FileStore = ReturnType<typeof fileStorage>;
+export type { FileStore };
 
 /**
  * Pushing one message entry: every attachment not yet uploaded goes up first (each with its own

@@ -2,23 +2,21 @@ import type { z } from 'zod';
 import type { PullReportView } from '../../common/views.js';
 import { existsSync } from 'node:fs';
 import type { Writes } from './relaxed-writes.js';
-import type { Db } from '../db/open.js';
 import { brandsRepo } from '../db/repos/brands.js';
 import type { RemoteLocation } from '../db/repos/mirror.js';
-import { type MessagesRepo, messagesRepo } from '../db/repos/messages.js';
 import type { BrandListEntry } from '../service/brands/brands.js';
 import type { Clock } from '../service/clock.js';
 import { ServiceError } from '../service/errors.js';
-import { resolvePack } from '../service/messages/orders.js';
 import type { MessageView } from '../service/messages/views.js';
 import type { OrderView } from '../service/messages/orders.js';
 import type { Store } from '../service/stock/stores.js';
 import { type RemoteClient, RemoteError, type RemoteResponse, classifyStatus, parseRetryAfter, serverMessage } from './client.js';
-import type { FileStore } from './message-push.js';
+import type { FileStore } from '../service/messages/attachments/storage.js';
 import type { Outbox } from './outbox.js';
 import { BadAnswerError, brandDetail, brandsAnswer, itemAnswer, itemIdsPage, messagesPage, ordersPage, parseAnswer, storesPage, userAnswer } from './remote-answers.js';
 import { type RetryPolicy, backoffDelay } from './retry.js';
-import { type StockSnapshot, applyStockSnapshot, readStock } from './stock-push.js';
+import { type StockSnapshot, applyStockSnapshot, writeMessage } from './mirror-writes.js';
+import { readStock } from './stock-push.js';
 
 /**
  * Pull: fetches the remote state and merges it into the MIRROR (the service tables of the
@@ -53,66 +51,6 @@ export class PullError extends Error {
     super(message);
     this.name = 'PullError';
   }
-}
-
-const repos = new WeakMap<Db, MessagesRepo>();
-const messagesOf = (db: Db) => {
-  let r = repos.get(db);
-  if (!r) repos.set(db, (r = messagesRepo(db)));
-  return r;
-};
-
-/**
- * Writes a message (current shape, SPEC 2.8) of conversation `packKey` into the mirror with its
- * attachment metadata. The conversation's orders must be in the mirror. Returns what happened.
- */
-export function writeMessage(outbox: Outbox, view: MessageView, packKey: number): 'new' | 'updated' | 'same' {
-  const pack = resolvePack(messagesOf(outbox.db), packKey);
-  if (!pack) throw new Error(`pull: conversation ${packKey} is not in the mirror`);
-  const before = outbox.mirror.messageState(view.id);
-  const m = view.message_moderation;
-  outbox.mirror.upsertMessage({
-    id: view.id,
-    order_id: pack.orderId,
-    from_user_id: view.from.user_id,
-    to_user_id: view.to.user_id,
-    pack_key: packKey,
-    site_id: view.site_id,
-    client_id: view.client_id,
-    subject: view.subject,
-    text: view.text,
-    date_created: view.message_date.created,
-    date_received: view.message_date.received,
-    date_available: view.message_date.available,
-    date_notified: view.message_date.notified,
-    date_read: view.message_date.read,
-    moderation_status: m.status,
-    moderation_reason: m.reason,
-    moderation_source: m.source,
-    moderation_date: m.moderation_date,
-    conversation_first_message: view.conversation_first_message ? 1 : 0,
-  });
-  (view.message_attachments ?? []).forEach((a, position) =>
-    outbox.mirror.upsertAttachment({
-      id: a.filename,
-      uploader_id: view.from.user_id,
-      site_id: view.site_id,
-      original_filename: a.original_filename,
-      media_type: a.type,
-      size: a.size,
-      potential_security_threat: a.potential_security_threat ? 1 : 0,
-      created_at: Date.parse(a.creation_date),
-      message_id: view.id,
-      position,
-    }),
-  );
-  if (!before) return 'new';
-  const same =
-    before.moderation_status === m.status &&
-    before.date_read === view.message_date.read &&
-    before.date_notified === view.message_date.notified &&
-    before.date_available === view.message_date.available;
-  return same ? 'same' : 'updated';
 }
 
 /** Runs `fn` over `items` with at most `limit` at a time, in order of start. */

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Writes } from './relaxed-writes.js';
-import type { RemoteLocation } from '../db/repos/mirror.js';
 import type { OutboxRow } from '../db/repos/sync.js';
 import type { Clock } from '../service/clock.js';
 import { MAX_QUANTITY } from '../service/stock/locations.js';
 import { type RemoteClient, RemoteError, type RemoteResponse, classifyStatus, parseRetryAfter, serverMessage } from './client.js';
-import { type Outbox, cellKey, cellOf } from './outbox.js';
+import { type Outbox, cellOf } from './outbox.js';
+import { type StockSnapshot, applyStockSnapshot } from './mirror-writes.js';
 import { sellerWarehouseAnswer, stockAnswer } from './remote-answers.js';
 
 /**
@@ -32,12 +32,6 @@ export const MAX_REBASES = 8;
  * the remote before it is resent: idempotency keys live 24 hours on the remote.
  */
 export const STALE_SENT_MS = 23 * 3600_000;
-
-export interface StockSnapshot {
-  version: bigint;
-  userId: number;
-  locations: RemoteLocation[];
-}
 
 export type Plan =
   /** `rekeyed`: a new request under a fresh key (the old one may have reached the remote). */
@@ -70,43 +64,6 @@ export function answerOutcome(res: RemoteResponse, now: number): PushOutcome {
   const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now);
   const error = kind === 'auth' ? `Authentication failed: ${serverMessage(res)}` : serverMessage(res);
   return { type: 'retry', offline: false, status: res.status, error, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
-}
-
-const locKey = (type: string, storeKey: string) => `${type}|${storeKey}`;
-
-/**
- * Writes a remote stock snapshot into the mirror when it is newer than what the mirror holds
- * (versions only go forward), with a "synced from the marketplace" history row for each editable
- * cell whose remote quantity changed. Call inside a transaction. Returns true when it wrote.
- */
-export function applyStockSnapshot(outbox: Outbox, clock: Clock, userProductId: string, snap: StockSnapshot): boolean {
-  const current = outbox.mirror.product(userProductId);
-  if (current && snap.version <= current.version) return false;
-  const before = new Map(outbox.mirror.cells(userProductId).map((c) => [locKey(c.type, c.store_key), c.quantity]));
-  outbox.mirror.replaceStock(userProductId, snap.userId, snap.version, snap.locations);
-  if (!current) return true;
-  for (const l of snap.locations) {
-    if (l.type === 'platform_facility') continue;
-    const storeKey = l.type === 'seller_warehouse' ? (l.store_id ?? '') : '';
-    const from = before.get(locKey(l.type, storeKey)) ?? null;
-    if (from === l.quantity) continue;
-    outbox.repo.insertHistory({
-      cell: cellKey(userProductId, l.type, storeKey),
-      user_product_id: userProductId,
-      cell_type: l.type,
-      store_key: storeKey,
-      kind: 'synced',
-      author: 'marketplace',
-      at: clock.now(),
-      from_quantity: from,
-      to_quantity: l.quantity,
-      delta: from === null ? null : l.quantity - from,
-      entry_id: null,
-      ref: null,
-      note: `version ${snap.version}`,
-    });
-  }
-  return true;
 }
 
 /** GET /user-products/{id}/stock as a snapshot, or the outcome that ends the push. */

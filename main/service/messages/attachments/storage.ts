@@ -247,3 +247,6 @@ export function fileStorage(dir: string) {
   };
 }
 export type FileStorage = ReturnType<typeof fileStorage>;
+
+/** The app's content-addressed file store, as the sync uses it. */
+export type FileStore = ReturnType<typeof fileStorage>;
