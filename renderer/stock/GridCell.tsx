@@ -1,0 +1,122 @@
+/** A cell of the stock grid: its value, its state or lock in words and as a badge, or its editor. */
+import { type ReactNode, memo } from 'react';
+import type { CellView, GridColumnView, GridRowView } from '../../preload/contract.js';
+import { cellId } from './grid-layout.js';
+import { Editor } from './GridEditor.js';
+import { LockIcon } from './icons.js';
+import { type Editing, columnLabel, lockOf, lockText, useStockStore } from './store.js';
+import type { StockWords } from './words.js';
+
+/** What a cell says in words: its state, or why it cannot be edited. */
+export function cellStateText(w: StockWords, column: GridColumnView, cell: CellView | undefined, saving: boolean, row?: GridRowView): string {
+  if (saving) return w.t('cell.saving');
+  const lock = lockOf(column, cell, row);
+  if (lock) return `${w.t('cell.locked')}: ${lockText(lock, column, w.t)}`;
+  if (!cell) return w.t('cell.none');
+  switch (cell.state) {
+    case 'pending':
+      return w.t('cell.pending');
+    case 'sending':
+      return w.t('cell.sending');
+    case 'conflict':
+      return `${w.t('cell.conflict')}. ${w.t('cell.openConflict')}`;
+    case 'failed':
+      return `${w.t('cell.failed')}: ${cell.error?.message ?? ''}`;
+    default:
+      return w.t('cell.synced');
+  }
+}
+
+function queuedTip(w: StockWords, cell: CellView): string {
+  const ops = cell.entries.map((e) =>
+    e.op === 'adjust' ? w.t('cell.opAdjust', { delta: (e.delta ?? 0) > 0 ? `+${e.delta}` : String(e.delta) }) : w.t('cell.opCount', { quantity: e.quantity ?? 0 }),
+  );
+  return w.t('cell.queuedTip', { ops: ops.join(', ') });
+}
+
+interface CellProps {
+  row: number;
+  col: number;
+  column: GridColumnView;
+  product: string;
+  cell: CellView | undefined;
+  gridRow: GridRowView | undefined;
+  active: boolean;
+  saving: boolean;
+  loaded: boolean;
+  editing: Editing | null;
+  left: number;
+  w: StockWords;
+}
+
+export const Cell = memo(function Cell({ row, col, column, product, cell, gridRow, active, saving, loaded, editing, left, w }: CellProps) {
+  const store = useStockStore();
+  const lock = lockOf(column, cell, gridRow);
+  const state = saving ? 'saving' : lock ? 'locked' : (cell?.state ?? 'none');
+  const value = cell ? w.formatNumber(cell.shown) : '—';
+  const stateText = cellStateText(w, column, cell, saving, gridRow);
+  const label = loaded ? w.t('cell.name', { column: columnLabel(column, w.t), product, value, state: stateText }) : w.t('loadingRows');
+  let badge: ReactNode = null;
+  let title: string | undefined;
+  if (saving) badge = <span className="cell-badge">{w.t('cell.saving')}</span>;
+  else if (lock) {
+    title = lockText(lock, column, w.t);
+    badge = (
+      <span className="cell-badge">
+        <LockIcon /> {lock === 'no_location' ? '' : w.t(`lock.short.${lock}` as 'lock.short.platform_managed')}
+      </span>
+    );
+  } else if (cell?.state === 'pending' || cell?.state === 'sending') {
+    title = queuedTip(w, cell);
+    badge = (
+      <span className="cell-badge">
+        <span aria-hidden="true">~</span> {w.t(cell.state === 'pending' ? 'cell.pending' : 'cell.sending')}
+      </span>
+    );
+  } else if (cell?.state === 'conflict') {
+    title = w.t('cell.openConflict');
+    badge = (
+      <span className="cell-badge">
+        <span aria-hidden="true">!</span> {w.t('cell.conflict')}
+      </span>
+    );
+  } else if (cell?.state === 'failed') {
+    title = w.t('cell.failedTip', { message: cell.error?.message ?? '' });
+    badge = (
+      <span className="cell-badge">
+        <span aria-hidden="true">×</span> {w.t('cell.failed')}
+      </span>
+    );
+  }
+  const isEditing = editing !== null && editing.row === row && editing.col === col;
+  return (
+    <div
+      role="gridcell"
+      id={cellId(row, col)}
+      aria-colindex={col + 2}
+      aria-selected={active || undefined}
+      aria-label={isEditing ? undefined : label}
+      aria-readonly={lock !== null || undefined}
+      tabIndex={active ? 0 : -1}
+      className="grid-cell data-cell"
+      data-state={state}
+      data-active={active || undefined}
+      title={title}
+      style={{ left }}
+      onMouseDown={() => store.getState().moveTo(row, col, false)}
+      onClick={() => {
+        if (cell?.state === 'conflict') store.getState().openConflict({ userProductId: cell.userProductId, column: column.key });
+      }}
+      onDoubleClick={() => store.getState().startEdit()}
+    >
+      {isEditing ? (
+        <Editor editing={editing} label={w.t('edit.label', { column: columnLabel(column, w.t), product })} w={w} />
+      ) : loaded ? (
+        <>
+          <span className="cell-value">{value}</span>
+          {badge}
+        </>
+      ) : null}
+    </div>
+  );
+});

@@ -1,0 +1,75 @@
+/** A row of the stock grid: the product, its cells in view, and its total. */
+import { memo } from 'react';
+import type { GridColumnView, GridRowView } from '../../preload/contract.js';
+import { Cell } from './GridCell.js';
+import { type Editing, rowTotal } from './store.js';
+import type { StockWords } from './words.js';
+
+interface RowProps {
+  index: number;
+  top: number;
+  row: GridRowView | undefined;
+  columns: GridColumnView[];
+  colItems: { index: number; start: number }[];
+  activeCol: number | null;
+  editing: Editing | null;
+  saving: Record<string, true>;
+  width: number;
+  w: StockWords;
+}
+
+export const Row = memo(function Row({ index, top, row, columns, colItems, activeCol, editing, saving, width, w }: RowProps) {
+  if (!row && activeCol === null) {
+    // Not read yet: a fast scroll flies past most rows before their page is fetched. One cell that
+    // says so, not a row of empty cells: rebuilding ~20 rows × every column each frame is what
+    // dropped frames. (The focused row always renders its cells: focus needs them.)
+    return (
+      <div role="row" aria-rowindex={index + 2} className="grid-row loading-row" style={{ transform: `translateY(${top}px)`, width }}>
+        <div role="rowheader" className="grid-cell product-cell" aria-colindex={1}>
+          <span className="product-loading">{w.t('loadingRows')}</span>
+        </div>
+      </div>
+    );
+  }
+  const product = row ? (row.title ?? row.userProductId) : '';
+  return (
+    <div role="row" aria-rowindex={index + 2} className="grid-row" style={{ transform: `translateY(${top}px)`, width }}>
+      <div role="rowheader" className="grid-cell product-cell" aria-colindex={1}>
+        {row ? (
+          <>
+            <span className="product-title">{row.title ?? row.userProductId}</span>
+            <span className="product-ids">
+              {[...(row.itemIds ?? []), row.userProductId].join(' · ')}
+            </span>
+          </>
+        ) : (
+          <span className="product-loading">{w.t('loadingRows')}</span>
+        )}
+      </div>
+      {colItems.map((c) => {
+        const column = columns[c.index]!;
+        const cell = row?.cells[column.key];
+        return (
+          <Cell
+            key={column.key}
+            row={index}
+            col={c.index}
+            column={column}
+            product={product}
+            cell={cell}
+            gridRow={row}
+            active={activeCol === c.index}
+            saving={row ? saving[`${row.userProductId}|${column.key}`] === true : false}
+            loaded={row !== undefined}
+            editing={editing && editing.row === index ? editing : null}
+            left={c.start}
+            w={w}
+          />
+        );
+      })}
+      <div role="gridcell" className="grid-cell total-cell" aria-colindex={columns.length + 2} aria-readonly="true">
+        {row ? w.formatNumber(rowTotal(row)) : ''}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,115 @@
+/**
+ * Editing a stock cell: opening the editor (a conflict cell opens its dialog, a locked cell says
+ * why), the text typed, and saving it as a count or an adjustment through the core, with the cells
+ * waiting for the core's answer marked as saving.
+ */
+import type { ApiError, CellView, QueueResultView } from '../../preload/contract.js';
+import { type Edit, afterEdit, parseEdit } from './parse.js';
+import { cellAt, cellKeyOf, columnLabel, lockOf, lockText, tr } from './selectors.js';
+import type { StockKit, StockState } from './state.js';
+
+export function editingActions({ set, get, api }: StockKit): Pick<StockState, 'startEdit' | 'setEditText' | 'cancelEdit' | 'commitEdit'> {
+  return {
+    startEdit(text) {
+      const s = get();
+      const at = cellAt(s, s.active.row, s.active.col);
+      if (!at) return;
+      const cell = at.row.cells[at.column.key];
+      if (cell?.state === 'conflict') {
+        s.openConflict({ userProductId: at.row.userProductId, column: at.column.key });
+        return;
+      }
+      const lock = lockOf(at.column, cell, at.row);
+      if (lock) {
+        s.say('lock.why', { reason: lockText(lock, at.column) }, 'error');
+        return;
+      }
+      set({ editing: { row: s.active.row, col: s.active.col, text: text ?? String(cell?.shown ?? ''), error: null } });
+    },
+
+    setEditText(text) {
+      const e = get().editing;
+      if (e) set({ editing: { ...e, text, error: null } });
+    },
+
+    cancelEdit() {
+      if (get().editing) set((s) => ({ editing: null, focusSeq: s.focusSeq + 1 }));
+    },
+
+    async commitEdit(move = 'none') {
+      const s = get();
+      const e = s.editing;
+      if (!e) return false;
+      const at = cellAt(s, e.row, e.col);
+      if (!at) {
+        set({ editing: null });
+        return false;
+      }
+      const cell = at.row.cells[at.column.key];
+      const edit: Edit = parseEdit(e.text);
+      if (edit.kind === 'error') {
+        if (edit.reason === 'empty') {
+          s.cancelEdit();
+          return false;
+        }
+        set({ editing: { ...e, error: tr(edit.reason === 'zero' ? 'edit.zero' : edit.reason === 'range' ? 'edit.range' : 'edit.bad') } });
+        return false;
+      }
+      const shown = cell?.shown ?? 0;
+      const moveAfter = () => {
+        const t = get();
+        if (move === 'down') t.moveTo(e.row + 1, e.col);
+        else if (move === 'right') t.moveTo(e.row, e.col + 1);
+        else if (move === 'left') t.moveTo(e.row, e.col - 1);
+        else set({ focusSeq: t.focusSeq + 1 });
+      };
+      // Enter on an unchanged value is not an edit.
+      if (edit.kind === 'count' && cell && edit.quantity === shown && e.text.trim() === String(shown)) {
+        set({ editing: null });
+        moveAfter();
+        return true;
+      }
+      if (afterEdit(shown, edit) < 0) {
+        set({ editing: { ...e, error: tr(edit.kind === 'count' ? 'edit.range' : 'csv.err.negative', { result: afterEdit(shown, edit) }) } });
+        return false;
+      }
+      const key = cellKeyOf(at.row.userProductId, at.column.key);
+      const ref = { userProductId: at.row.userProductId, type: at.column.type as 'seller_warehouse' | 'selling_address', ...(at.column.storeId ? { storeId: at.column.storeId } : {}) };
+      set((t) => ({ editing: null, saving: { ...t.saving, [key]: true } }));
+      moveAfter();
+      const r: { ok: true; value: QueueResultView } | { ok: false; error: ApiError } =
+        edit.kind === 'count' ? await api.stock.count({ ...ref, quantity: edit.quantity }) : await api.stock.adjust({ ...ref, delta: edit.delta });
+      set((t) => {
+        const saving = { ...t.saving };
+        delete saving[key];
+        return { saving };
+      });
+      if (!r.ok) {
+        // Back into the cell, with the core's reason beside it.
+        get().moveTo(e.row, e.col);
+        set({ editing: { ...e, error: tr('edit.failed', { message: r.error.message }) } });
+        return false;
+      }
+      const base: CellView = cell ?? {
+        userProductId: at.row.userProductId,
+        type: at.column.type,
+        storeId: at.column.storeId,
+        cell: `${at.row.userProductId}|${at.column.type}|${at.column.storeId ?? ''}`,
+        remote: { quantity: null, version: null },
+        shown: 0,
+        state: 'synced',
+        editable: true,
+        entries: [],
+        conflict: null,
+        error: null,
+      };
+      get().putCell({ ...base, shown: r.value.shown, state: r.value.entryId === null ? (base.state === 'synced' ? 'synced' : base.state) : base.state === 'conflict' ? 'conflict' : 'pending' });
+      get().say(
+        edit.kind === 'count' ? 'edit.savedCount' : 'edit.savedAdjust',
+        { quantity: edit.kind === 'count' ? edit.quantity : 0, delta: edit.kind === 'adjust' ? (edit.delta > 0 ? `+${edit.delta}` : String(edit.delta)) : '', column: columnLabel(at.column), product: at.row.title ?? at.row.userProductId },
+      );
+      // The exact state (merged entries, a cancelled edit) comes with the core's stock.changed event.
+      return true;
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * The rows the stock store keeps: pages of PAGE_SIZE rows read from the core as the viewport
+ * moves (never all at once), which pages stay in memory (those nearest the places recently asked
+ * for), which are read again after a stock.changed event, and a fresh start when the query changes.
+ */
+import type { CellView } from '../../preload/contract.js';
+import { clamp, visibleColumns } from './selectors.js';
+import { PAGE_SIZE, type Requery, type StockKit, type StockQuery, type StockState } from './state.js';
+
+/** Pages kept in memory (the farthest from the viewport go first). */
+export const MAX_PAGES = 80;
+/** Recent ensureRows ranges whose pages are kept first (the viewport's, the focused row's, one spare). */
+const WANTED_RANGES = 3;
+const MAX_PAGES_PER_CALL = 6;
+
+/** Wait after a stock.changed event before reading the changed pages again (the core already throttles to 150 ms). */
+export const CHANGE_SETTLE_MS = 100;
+
+const columnKeyOf = (c: Pick<CellView, 'type' | 'storeId'>) => (c.type === 'seller_warehouse' ? (c.storeId ?? '') : c.type);
+
+function queryPayload(q: StockQuery) {
+  return {
+    ...(q.search.trim() !== '' ? { search: q.search.trim() } : {}),
+    ...(q.filter !== 'all' ? { filter: q.filter } : {}),
+    ...(q.store !== null ? { store: q.store } : {}),
+    ...(q.lowStock !== null ? { lowStock: q.lowStock } : {}),
+  };
+}
+
+/** The page cache of one store: `requery` for the other slices, and its actions. */
+export function pageCache({ set, get, api }: StockKit): { requery: Requery; actions: Pick<StockState, 'ensureRows' | 'stockChanged' | 'putCell'> } {
+  let changed: Set<string> | null = new Set();
+  let changeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The page ranges of the latest ensureRows calls (the viewport's and the focused row's), newest first. */
+  let wanted: { from: number; to: number }[] = [];
+
+  /** Fetches one page of the current generation; drops the answer if the query changed meanwhile. */
+  async function fetchPage(page: number, generation: number): Promise<void> {
+    set((s) => ({ loadingPages: { ...s.loadingPages, [page]: true } }));
+    const r = await api.stock.grid({ ...queryPayload(get().query), limit: PAGE_SIZE, offset: page * PAGE_SIZE });
+    if (get().generation !== generation) return;
+    set((s) => {
+      const loadingPages = { ...s.loadingPages };
+      delete loadingPages[page];
+      if (!r.ok) return { loadingPages, ...(s.status === 'loading' ? { status: 'error' as const, error: r.error } : {}) };
+      const pages = { ...s.pages, [page]: r.value.rows };
+      // Keep the pages nearest the places recently asked for (the viewport and the focused row):
+      // keeping only those nearest the page just read would drop the focused row's page when the
+      // viewport is far from it, read it again, drop the viewport's pages for it, and so on.
+      const keys = Object.keys(pages).map(Number);
+      if (keys.length > MAX_PAGES) {
+        const distance = (k: number) => Math.min(Math.abs(k - page), ...wanted.map((w) => (k < w.from ? w.from - k : k > w.to ? k - w.to : 0)));
+        keys.sort((a, b) => distance(b) - distance(a));
+        for (const k of keys.slice(0, keys.length - MAX_PAGES)) delete pages[k];
+      }
+      const total = r.value.total;
+      const cols = visibleColumns({ allColumns: r.value.columns, query: s.query });
+      const active = { row: clamp(s.active.row, 0, Math.max(0, total - 1)), col: clamp(s.active.col, 0, Math.max(0, cols.length - 1)) };
+      const currentStore = s.currentStore ?? r.value.columns.find((c) => c.type === 'seller_warehouse')?.key ?? null;
+      return { loadingPages, pages, total, allColumns: r.value.columns, status: 'ready' as const, error: null, active, currentStore };
+    });
+  }
+
+  /** A new query: forget the pages, read the first one again. */
+  function requery(patch: Partial<StockState> = {}): Promise<void> {
+    const generation = get().generation + 1;
+    set({ ...patch, generation, pages: {}, loadingPages: {}, status: 'loading', editing: null, active: { row: 0, col: get().active.col } });
+    return fetchPage(0, generation);
+  }
+
+  return {
+    requery,
+    actions: {
+      ensureRows(first, last) {
+        const s = get();
+        if (s.status === 'error') return;
+        const from = Math.max(0, Math.floor(first / PAGE_SIZE));
+        // Never more than a screenful of pages at once, whatever the caller asks.
+        const to = Math.min(from + MAX_PAGES_PER_CALL - 1, Math.max(from, Math.floor(Math.max(first, last) / PAGE_SIZE)));
+        wanted = [{ from, to }, ...wanted.filter((w) => w.from !== from || w.to !== to)].slice(0, WANTED_RANGES);
+        for (let p = from; p <= to; p++) {
+          if (s.pages[p] || s.loadingPages[p]) continue;
+          if (p > 0 && p * PAGE_SIZE >= s.total) continue;
+          void fetchPage(p, s.generation);
+        }
+      },
+
+      stockChanged(ids) {
+        // A burst of changes (a scanner, an import, a sync) is read once, a moment after the last.
+        if (ids === null) changed = null;
+        else if (changed !== null) for (const id of ids) changed.add(id);
+        clearTimeout(changeTimer);
+        changeTimer = setTimeout(() => {
+          const s = get();
+          const wanted = changed;
+          changed = new Set();
+          set({ stockSeq: s.stockSeq + 1 });
+          const pages = Object.keys(s.pages).map(Number);
+          const narrowed = s.query.filter !== 'all' || s.query.lowStock !== null || s.query.store !== null || s.query.search !== '';
+          // Filtered views can gain or lose rows anywhere: read their loaded pages again.
+          const stale = wanted === null || narrowed ? pages : pages.filter((p) => s.pages[p]!.some((r) => wanted.has(r.userProductId)));
+          for (const p of stale) void fetchPage(p, s.generation);
+        }, CHANGE_SETTLE_MS);
+      },
+
+      putCell(cell) {
+        set((s) => {
+          const key = columnKeyOf(cell);
+          const pages = { ...s.pages };
+          for (const [p, rows] of Object.entries(pages)) {
+            const i = rows.findIndex((r) => r.userProductId === cell.userProductId);
+            if (i < 0) continue;
+            const copy = rows.slice();
+            const old = copy[i]!;
+            copy[i] = { ...old, cells: { ...old.cells, [key]: { ...cell, lock: cell.lock ?? old.cells[key]?.lock ?? null } } };
+            pages[Number(p)] = copy;
+          }
+          return { pages };
+        });
+      },
+    },
+  };
+}

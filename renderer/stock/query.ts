@@ -1,0 +1,62 @@
+/**
+ * What the grid shows: the search, the filters and the low-stock threshold (each change reads the
+ * rows again from the first page), and locating a scanned or typed product in the grid.
+ */
+import { rowAt } from './selectors.js';
+import type { Requery, StockKit, StockState } from './state.js';
+
+export function queryActions(
+  { set, get, api }: StockKit,
+  requery: Requery,
+): Pick<StockState, 'load' | 'setQuery' | 'setLowStockThreshold' | 'clearFilters' | 'showConflicts' | 'locate'> {
+  return {
+    load: () => requery(),
+
+    setQuery(patch) {
+      const query = { ...get().query, ...patch };
+      const currentStore = patch.store !== undefined && patch.store !== null ? patch.store : get().currentStore;
+      return requery({ query, currentStore });
+    },
+
+    setLowStockThreshold(n) {
+      const s = get();
+      set({ lowStockThreshold: n });
+      if (s.query.lowStock !== null) void s.setQuery({ lowStock: n });
+    },
+
+    clearFilters() {
+      void requery({ query: { search: '', filter: 'all', store: null, lowStock: null } });
+    },
+
+    showConflicts() {
+      void get().setQuery({ filter: 'conflict' });
+    },
+
+    async locate(text) {
+      const s = get();
+      const q = s.query;
+      const r = await api.stock.locate({ search: text, ...(q.filter !== 'all' ? { filter: q.filter } : {}), ...(q.store !== null ? { store: q.store } : {}), ...(q.lowStock !== null ? { lowStock: q.lowStock } : {}) });
+      if (!r.ok) {
+        s.say('error', { message: r.error.message }, 'error');
+        return false;
+      }
+      const { userProductId, index } = r.value;
+      if (userProductId === null) {
+        s.say('search.notFound', { text }, 'error');
+        return false;
+      }
+      if (index === null) {
+        s.say('search.hidden', { id: userProductId }, 'error', 'showAll');
+        return false;
+      }
+      if (q.search.trim() !== '') {
+        // The scan is located in the grid without the typed words: drop them first.
+        await requery({ query: { ...q, search: '' } });
+      }
+      get().focusStoreCell(index);
+      const row = rowAt(get(), index);
+      if (row) get().say('search.jumped', { id: userProductId, title: row.title ?? '' });
+      return true;
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Reading the stock state: the rows and columns on screen, a row's total, why a cell is locked,
+ * and their names in the current language. Pure functions of the state (or a part of it).
+ */
+import type { CellView, GridColumnView, GridRowView } from '../../preload/contract.js';
+import { useI18nStore } from '../i18n/index.js';
+import { PAGE_SIZE, type StockState } from './state.js';
+import { type StockKey, stockText } from './words.js';
+
+/** Words in the current language, outside React. */
+export const tr = (key: StockKey, vars?: Record<string, string | number>) => stockText(useI18nStore.getState().language, key, vars);
+
+/** A column's name in the current language (a store keeps its own name). */
+export function columnLabel(c: Pick<GridColumnView, 'type' | 'label'>, t: (key: StockKey) => string = tr): string {
+  return c.type === 'seller_warehouse' ? c.label : c.type === 'selling_address' ? t('col.sellingAddress') : t('col.platform');
+}
+
+/** The words of a lock reason (`lockOf`). */
+export function lockText(reason: string, column: GridColumnView, t: (key: StockKey, vars?: Record<string, string | number>) => string = tr): string {
+  if (reason === 'no_location') return t('lock.noLocation', { column: columnLabel(column, t) });
+  return t(`lock.${reason}` as StockKey);
+}
+
+/** Why a cell cannot be edited: the lock's reason key's short form, or null when it can. */
+export function lockOf(column: GridColumnView, cell: CellView | undefined, row?: GridRowView): string | null {
+  if (cell?.lock) return cell.lock.reason;
+  if (column.type === 'platform_facility') return 'platform_managed';
+  if (!cell && column.type !== 'seller_warehouse') return 'no_location';
+  // A product keeps seller stock in stores or at its selling address, never both (SPEC 2.5, section 8).
+  if (!cell && row && Object.values(row.cells).some((c) => c.type === 'selling_address')) return 'pairing';
+  if (cell && !cell.editable) return 'platform_managed';
+  return null;
+}
+
+export const cellKeyOf = (userProductId: string, column: string) => `${userProductId}|${column}`;
+
+/** The columns on screen: one store's when the store filter is on, else all. */
+export function visibleColumns(s: Pick<StockState, 'allColumns' | 'query'>): GridColumnView[] {
+  if (s.query.store === null) return s.allColumns;
+  return s.allColumns.filter((c) => c.key === s.query.store);
+}
+
+export function rowAt(s: Pick<StockState, 'pages'>, index: number): GridRowView | undefined {
+  return s.pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE];
+}
+
+export function findRow(s: Pick<StockState, 'pages'>, userProductId: string): { index: number; row: GridRowView } | null {
+  for (const [p, rows] of Object.entries(s.pages)) {
+    const i = rows.findIndex((r) => r.userProductId === userProductId);
+    if (i >= 0) return { index: Number(p) * PAGE_SIZE + i, row: rows[i]! };
+  }
+  return null;
+}
+
+/** The loaded row and the column on screen at a grid position, or null when either is missing. */
+export function cellAt(s: Pick<StockState, 'pages' | 'allColumns' | 'query'>, row: number, col: number): { row: GridRowView; column: GridColumnView } | null {
+  const r = rowAt(s, row);
+  const column = visibleColumns(s)[col];
+  return r && column ? { row: r, column } : null;
+}
+
+/** Sum of what every location of the row shows. */
+export function rowTotal(row: GridRowView): number {
+  let total = 0;
+  for (const c of Object.values(row.cells)) total += c.shown;
+  return total;
+}
+
+export const clamp = (n: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, n));

@@ -1,0 +1,117 @@
+/**
+ * The shape of the stock screens' state (see store.ts, which builds the store from the slices in
+ * page-cache.ts, query.ts, cursor.ts, editing.ts, dialogs.ts and notices.ts), and what every slice
+ * is given to read and change it.
+ */
+import type { StoreApi } from 'zustand';
+import type { StockroomApi } from '../../preload/api.js';
+import type { ApiError, CellView, GridColumnView, GridRowView } from '../../preload/contract.js';
+import type { StockKey } from './words.js';
+
+export type StateFilter = 'all' | 'pending' | 'conflict' | 'failed';
+
+export interface StockQuery {
+  /** Title words, an item id, a user product id (narrows the rows). */
+  search: string;
+  filter: StateFilter;
+  /** One store: its rows and its column only. */
+  store: string | null;
+  /** Low stock at or under this quantity, or null. */
+  lowStock: number | null;
+}
+
+export const PAGE_SIZE = 50;
+export const DEFAULT_LOW_STOCK = 5;
+
+export interface Notice {
+  text: string;
+  tone: 'info' | 'error';
+  /** A button offered with the notice. */
+  action?: 'showAll';
+  seq: number;
+}
+
+export interface Editing {
+  row: number;
+  col: number;
+  text: string;
+  /** Why the text cannot be saved, in words, shown beside the cell. */
+  error: string | null;
+}
+
+export interface Activity {
+  kind: 'import' | 'export';
+  done: number;
+  total: number;
+}
+
+export interface CellAddress {
+  userProductId: string;
+  column: string;
+}
+
+export interface StockState {
+  api: StockroomApi;
+  query: StockQuery;
+  lowStockThreshold: number;
+  /** Bumped by every change of query: answers of an older generation are dropped. */
+  generation: number;
+  status: 'loading' | 'ready' | 'error';
+  error: ApiError | null;
+  total: number;
+  /** The grid's columns as the core answers them (stock-location stores, selling address, platform). */
+  allColumns: GridColumnView[];
+  pages: Record<number, GridRowView[]>;
+  loadingPages: Record<number, true>;
+  active: { row: number; col: number };
+  /** Bumped to ask the grid to scroll the active cell into view and focus it. */
+  focusSeq: number;
+  editing: Editing | null;
+  /** Cells waiting for the core's answer to an edit (cell key → true). */
+  saving: Record<string, true>;
+  /** The store a scan lands in (the store filter, else the last store column visited). */
+  currentStore: string | null;
+  conflict: CellAddress | null;
+  historyOpen: boolean;
+  /** Bumped when the stock changed (history panels re-read). */
+  stockSeq: number;
+  notice: Notice | null;
+  activity: Activity | null;
+  dialog: 'import' | 'listing' | null;
+
+  // actions
+  load(): Promise<void>;
+  setQuery(patch: Partial<StockQuery>): Promise<void>;
+  /** Focuses the current store's cell of a row (a scan's landing place). */
+  focusStoreCell(row: number): void;
+  setLowStockThreshold(n: number): void;
+  clearFilters(): void;
+  showConflicts(): void;
+  ensureRows(first: number, last: number): void;
+  stockChanged(ids: string[] | null): void;
+  moveTo(row: number, col: number, focus?: boolean): void;
+  startEdit(text?: string): void;
+  setEditText(text: string): void;
+  cancelEdit(): void;
+  commitEdit(move?: 'down' | 'right' | 'left' | 'none'): Promise<boolean>;
+  locate(text: string): Promise<boolean>;
+  openConflict(address?: CellAddress): void;
+  closeConflict(): void;
+  resolveConflict(entryId: number, resolution: { action: 'keep_mine' } | { action: 'take_theirs' } | { action: 'new_count'; quantity: number }): Promise<ApiError | null>;
+  toggleHistory(open?: boolean): void;
+  say(key: StockKey, vars?: Record<string, string | number>, tone?: Notice['tone'], action?: Notice['action']): void;
+  setActivity(a: Activity | null): void;
+  setDialog(d: StockState['dialog']): void;
+  /** Replaces one cell in the loaded pages (after an edit or a resolution). */
+  putCell(cell: CellView): void;
+}
+
+/** What a slice of the store is built with: the store's own set / get, and the API it talks to. */
+export interface StockKit {
+  set: StoreApi<StockState>['setState'];
+  get: StoreApi<StockState>['getState'];
+  api: StockroomApi;
+}
+
+/** A fresh page cache read again from the first page (see page-cache.ts). */
+export type Requery = (patch?: Partial<StockState>) => Promise<void>;
