@@ -16,12 +16,14 @@ import type { MessageView } from '../service/messages/views.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { type LaneCounts, emptyLaneCounts, laneCounts } from './lanes.js';
 import { LaneScheduler } from './scheduler.js';
+import { Connectivity } from './connectivity.js';
 import { RelaxedWrites } from './relaxed-writes.js';
 import { RemoteClient, RemoteError, type TokenProvider } from './client.js';
 import { type FileStore, type MessagePayload, MessagePusher } from './message-push.js';
 import { type EditMeta, Outbox, type QueueResult, type Resolution, packLane } from './outbox.js';
 import { PullError, type PullReport, Puller } from './pull.js';
-import { DEFAULT_RETRY, type RetryPolicy, backoffDelay } from './retry.js';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
+import { type Effect, SpellWatch, recordOutcome, stateAfter } from './settle.js';
 import { type Plan, type PushOutcome, StockPusher } from './stock-push.js';
 import { type ModerationWarning, type OutgoingFile, type StockTarget, checkMessage, checkStockTarget } from './validate.js';
 import { checkCount, checkDelta } from '../service/stock/cells.js';
@@ -78,17 +80,15 @@ export interface SyncEvents {
 
 type Claim = { row: OutboxRow; plan: Plan | null } | null;
 
-/** What recording an outcome did, announced once committed. */
-type Effect =
-  | { type: 'done'; replayed: boolean; refresh: string | null }
-  | { type: 'conflict' }
-  | { type: 'failed'; status: number | null; error: string }
-  | { type: 'offline'; error: string }
-  | { type: 'retry'; status: number | null; error: string; delayMs: number };
-
 const COUNTED = ['pending', 'in_flight', 'done', 'conflict', 'failed', 'blocked'] as const;
 
 /**
+ * Over 400 lines on purpose: this class is the one place that orders the claim, the send, the
+ * settling transaction and the events of every entry, and splitting that sequence across files
+ * would hide it. Its rules live elsewhere and are tested alone: lanes.ts and scheduler.ts (which
+ * entry goes next), settle.ts (what an outcome writes, when a bad spell ends), connectivity.ts,
+ * outbox.ts (intents and coalescing), stock-push.ts / message-push.ts, pull.ts.
+ *
  * The offline-first sync engine: a durable outbox pushed to the remote marketplace, and a pull
  * that keeps the replica's mirror current. See outbox.ts (state machine, coalescing), stock-push.ts
  * (rebase and conflicts), message-push.ts, pull.ts (cadence and change detection), retry.ts.
@@ -120,14 +120,12 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   private running = false;
   private stopped = false;
-  private onlineValue = true;
+  private readonly connectivity: Connectivity;
   private readonly lanes: LaneScheduler;
   private readonly inflight = new Set<Promise<void>>();
   private active = 0;
   private pumpScheduled = false;
   private pollTimer: NodeJS.Timeout | undefined;
-  private probeTimer: NodeJS.Timeout | undefined;
-  private probeDelay = 0;
   private pulling: Promise<PullReport> | null = null;
   private pullAbort: AbortController | null = null;
   private lastSyncAt: number | null = null;
@@ -136,9 +134,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   private idleWaiters: (() => void)[] = [];
   private checkpointer: Checkpointer | null = null;
   private settling: { lane: string; row: OutboxRow; outcome: PushOutcome }[] = [];
-  /** When the first transient failure since the last success happened (null: none since). */
-  private troubleSince: number | null = null;
-  private lastSuccessAt = 0;
+  private readonly spell: SpellWatch;
   private readonly checkpointEveryMs: number | false;
 
   constructor(options: SyncEngineOptions) {
@@ -153,6 +149,8 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.writes = new RelaxedWrites(this.db);
     this.files = fileStorage(options.filesDir);
     this.policy = { ...DEFAULT_RETRY, ...(options.retry ?? {}) };
+    this.spell = new SpellWatch(this.policy.baseMs);
+    this.connectivity = new Connectivity(this.policy, { reach: () => this.reachable(), active: () => this.running, back: () => this.backOnline() });
     this.concurrency = Math.max(1, options.concurrency ?? 8);
     this.random = options.random ?? Math.random;
     this.mediationSite = options.mediationSite ?? DEFAULT_MEDIATION_SITE;
@@ -289,7 +287,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     const inFlight = totals.in_flight;
     return {
       mode: this.modeValue,
-      online: this.modeValue === 'online' && this.onlineValue,
+      online: this.modeValue === 'online' && this.connectivity.isOnline,
       pending,
       inFlight,
       blocked: totals.blocked,
@@ -352,8 +350,9 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     if (!this.running) return;
     this.running = false;
     this.stopped = true;
-    for (const t of [this.pollTimer, this.probeTimer]) if (t) clearTimeout(t);
-    this.pollTimer = this.probeTimer = undefined;
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+    this.connectivity.stop();
     this.lanes.stop();
     this.pullAbort?.abort();
     await Promise.allSettled([...this.inflight]);
@@ -433,7 +432,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   }
 
   private backgroundPull(): void {
-    if (!this.running || this.modeValue !== 'online' || !this.onlineValue || !this.puller) return;
+    if (!this.running || this.modeValue !== 'online' || !this.connectivity.isOnline || !this.puller) return;
     this.pullNow().catch((e: unknown) => this.emit('sync-error', e as Error));
   }
 
@@ -451,35 +450,23 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   // ---------------------------------------------------------------- connectivity
 
   private goOffline(reason: string): void {
-    if (!this.onlineValue) return;
-    this.onlineValue = false;
+    if (!this.connectivity.lost()) return;
     this.lastError = reason;
     this.emit('offline', reason);
-    this.probeDelay = this.policy.offlineProbeMinMs;
-    this.scheduleProbe();
-  }
-
-  private scheduleProbe(): void {
-    if (this.probeTimer || !this.running) return;
-    this.probeTimer = setTimeout(() => {
-      this.probeTimer = undefined;
-      void this.probe();
-    }, this.probeDelay);
   }
 
   /** Any HTTP answer (even an error status) proves the remote is reachable again. */
-  private async probe(): Promise<void> {
-    if (!this.running || !this.client || this.onlineValue) return;
+  private async reachable(): Promise<boolean> {
+    if (!this.client) return false;
     try {
       await this.client.request('GET', `/users/${this.sellerId}`);
     } catch (e) {
-      if (e instanceof RemoteError && e.kind === 'offline') {
-        this.probeDelay = Math.min(this.policy.offlineProbeMaxMs, this.probeDelay * 2);
-        this.scheduleProbe();
-        return;
-      }
+      if (e instanceof RemoteError && e.kind === 'offline') return false;
     }
-    this.onlineValue = true;
+    return true;
+  }
+
+  private backOnline(): void {
     this.lastError = null;
     // The remote answers again: what waited out a backoff during the bad spell goes now.
     try {
@@ -507,7 +494,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
    * shorter) so they do not all go in the same millisecond. Runs inside a write transaction.
    */
   private expedite(now: number): void {
-    this.troubleSince = null;
+    this.spell.reset();
     this.lanes.expedite(now, Math.max(1, Math.min(this.policy.baseMs, 1000)), this.random, (id, at) => this.outbox.repo.setNextAttempt(id, at));
   }
 
@@ -549,7 +536,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   }
 
   private canSend(): boolean {
-    return this.running && this.modeValue === 'online' && this.onlineValue;
+    return this.running && this.modeValue === 'online' && this.connectivity.isOnline;
   }
 
   /** Inside a transaction: claims the picked entries and plans their requests. */
@@ -639,11 +626,14 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     try {
       result = this.writes.runNow(() => {
         const effects = batch.map(({ lane, row, outcome }) => {
-          const effect = this.record(row, outcome, now);
-          if (this.running) this.afterOutcome(lane, row.id, effect, now);
+          const effect = recordOutcome(this.outbox.repo, row, outcome, this.policy, this.random, now);
+          // The scheduler's copy of the lane (other changes while the entry was out already reloaded it).
+          if (this.running && !this.lanes.settled(lane, row.id, stateAfter(effect, now))) this.lanes.setLane(lane, this.outbox.repo.activeOfLane(lane));
           return effect;
         });
-        if (this.running) this.afterSpell(effects, now);
+        if (effects.some((e) => e.type === 'done')) this.lastError = null;
+        // The remote is back after a bad spell: nothing waits out a backoff earned during it.
+        if (this.spell.observe(effects, now) && this.running) this.expedite(now);
         if (this.canSend()) picked = this.lanes.pick(this.concurrency - this.active);
         return { effects, claims: this.claimAll(picked, now) };
       });
@@ -663,71 +653,6 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.pump();
   }
 
-  /**
-   * The scheduler's copy of the lane after an outcome (what `record` wrote; other changes to the
-   * lane while the entry was out already reloaded it).
-   */
-  private afterOutcome(lane: string, id: number, effect: Effect, now: number): void {
-    const outcome =
-      effect.type === 'done' || effect.type === 'conflict' || effect.type === 'failed'
-        ? { state: effect.type }
-        : { state: 'pending' as const, at: effect.type === 'retry' ? now + effect.delayMs : now };
-    if (!this.lanes.settled(lane, id, outcome)) this.lanes.setLane(lane, this.outbox.repo.activeOfLane(lane));
-  }
-
-  /**
-   * A success after a spell of transient failures during which nothing succeeded for at least
-   * `baseMs`: the remote is back, so nothing waits out a backoff earned during the spell. (A lane
-   * that keeps failing while others succeed keeps its backoff.)
-   */
-  private afterSpell(effects: Effect[], now: number): void {
-    const succeeded = effects.some((e) => e.type === 'done');
-    if (!succeeded) {
-      if (this.troubleSince === null && effects.some((e) => e.type === 'retry')) this.troubleSince = now;
-      return;
-    }
-    const recovering = this.troubleSince !== null && now - this.lastSuccessAt >= this.policy.baseMs;
-    this.lastSuccessAt = now;
-    this.lastError = null;
-    if (recovering) this.expedite(now);
-    else this.troubleSince = null;
-  }
-
-  /**
-   * Inside the settling transaction: the outcome's writes. An attempt is charged here, when an
-   * answer (or a transient failure) came back: claiming an entry is not an attempt, so a crash or
-   * a restart while it was out costs it nothing.
-   */
-  private record(row: OutboxRow, outcome: PushOutcome, now: number): Effect {
-    switch (outcome.type) {
-      case 'done':
-        return { type: 'done', replayed: outcome.replayed, refresh: outcome.commit() };
-      case 'conflict':
-        outcome.commit();
-        return { type: 'conflict' };
-      case 'failed':
-        this.outbox.repo.markFailed(row.id, outcome.status, outcome.error, now);
-        return { type: 'failed', status: outcome.status, error: outcome.error };
-      case 'retry': {
-        // The remote refused the request on the wire (409) and its stock could not be re-read: read first next time.
-        if (outcome.refused) this.outbox.repo.markRefused(row.id, now);
-        if (outcome.offline) {
-          this.outbox.repo.reschedule(row.id, now, null, outcome.error, false, now);
-          return { type: 'offline', error: outcome.error };
-        }
-        const made = row.attempts + 1;
-        if (made >= this.policy.maxAttempts) {
-          const error = `${outcome.error} (gave up after ${made} attempts)`;
-          this.outbox.repo.markFailed(row.id, outcome.status, error, now);
-          return { type: 'failed', status: outcome.status, error };
-        }
-        const delayMs = backoffDelay(made, this.policy, this.random, outcome.retryAfterMs);
-        this.outbox.repo.reschedule(row.id, now + delayMs, outcome.status, outcome.error, true, now);
-        return { type: 'retry', status: outcome.status, error: outcome.error, delayMs };
-      }
-    }
-  }
-
   /** After the commit: events, and what the outcome asks of the engine. */
   private announce(row: OutboxRow, effect: Effect): void {
     switch (effect.type) {
@@ -735,7 +660,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         this.doneSinceIdle++;
         this.lastSyncAt = this.clock.now();
         this.emit('synced', { entryId: row.id, kind: row.kind, replayed: effect.replayed });
-        if (effect.refresh && this.puller && this.running && this.onlineValue) {
+        if (effect.refresh && this.puller && this.running && this.connectivity.isOnline) {
           this.puller.refreshStock([effect.refresh]).catch((e: unknown) => this.emit('sync-error', e as Error));
         }
         return;
