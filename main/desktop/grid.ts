@@ -1,5 +1,6 @@
 import type { CellLockView, CellView, GridColumnView, GridRowView, GridView, LocateView, RowsView } from '../../preload/contract.js';
 import type { Db } from '../db/open.js';
+import { type GridRepo, type ItemFacts, type ProductPosition, gridRepo } from '../db/repos/grid.js';
 import type { ItemRow } from '../db/repos/stock.js';
 import { sellingAddressErrors, sellingAddressRule } from '../service/stock/stock.js';
 import { gridRows } from '../sync/read-model.js';
@@ -36,9 +37,6 @@ const FILTER_STATES: Record<Exclude<StateFilter, 'all'>, string[]> = {
   failed: ['failed'],
 };
 
-/** `%`, `_` and `\` typed by a person are literal characters, not patterns. */
-const likeText = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export const PLATFORM_LOCK: CellLockView = { reason: 'platform_managed', message: 'Stock of type platform_facility cannot be edited through the interface.' };
 
 const SELLING_ADDRESS_LOCKS: [CellLockView['reason'], string][] = [
@@ -47,7 +45,16 @@ const SELLING_ADDRESS_LOCKS: [CellLockView['reason'], string][] = [
   ['no_full_inbound', sellingAddressErrors.noFullInbound().message],
 ];
 
-// ---------------------------------------------------------------- column set (cached per database)
+// ---------------------------------------------------------------- queries and column set (cached per database)
+
+/** The grid's statements (main/db/repos/grid.ts), prepared once per database. */
+const repos = new WeakMap<Db, GridRepo>();
+
+function repoOf(db: Db): GridRepo {
+  let repo = repos.get(db);
+  if (!repo) repos.set(db, (repo = gridRepo(db)));
+  return repo;
+}
 
 interface ColumnSet {
   stockStores: Set<string>;
@@ -73,21 +80,13 @@ function columnSet(db: Db, sellerId: number): ColumnSet {
   if (!bySeller) columnCache.set(db, (bySeller = new Map()));
   const hit = bySeller.get(sellerId);
   if (hit) return hit;
-  const stores = db
-    .prepare<[string], { id: string }>(`SELECT id FROM stores WHERE user_id = ? AND EXISTS (SELECT 1 FROM json_each(stores.tags) WHERE value = 'stock_location')`)
-    .all(String(sellerId));
-  const has = db.prepare<[string, number], { one: number }>(
-    'SELECT 1 AS one FROM stock_locations sl JOIN user_products u ON u.id = sl.user_product_id WHERE sl.type = ? AND u.user_id = ? LIMIT 1',
-  );
-  const pendingSelling = db
-    .prepare<[number], { one: number }>(
-      `SELECT 1 AS one FROM sync_outbox o JOIN user_products u ON u.id = o.user_product_id WHERE o.state <> 'done' AND o.cell_type = 'selling_address' AND u.user_id = ? LIMIT 1`,
-    )
-    .get(sellerId);
+  const repo = repoOf(db);
+  const stores = repo.stockStores(sellerId);
+  const pendingSelling = repo.hasPendingSellingAddress(sellerId);
   const set: ColumnSet = {
-    stockStores: new Set(stores.map((s) => s.id)),
-    sellingAddress: has.get('selling_address', sellerId) !== undefined || pendingSelling !== undefined,
-    platform: has.get('platform_facility', sellerId) !== undefined,
+    stockStores: new Set(stores),
+    sellingAddress: repo.hasLocationOfType('selling_address', sellerId) || pendingSelling,
+    platform: repo.hasLocationOfType('platform_facility', sellerId),
   };
   bySeller.set(sellerId, set);
   return set;
@@ -102,15 +101,6 @@ function visibleColumns(db: Db, sellerId: number, columns: GridColumnView[]): Gr
 
 // ---------------------------------------------------------------- enrichment: item ids, locks, conflict times
 
-interface ItemFacts {
-  id: string;
-  user_product_id: string;
-  logistic_type: string;
-  local_delivery: number;
-  inventory_id: string | null;
-  full_inbound_done: number;
-}
-
 export function lockOf(cell: Pick<CellView, 'type'>, items: ItemFacts[] | undefined, o: GridOptions): CellLockView | null {
   if (cell.type === 'platform_facility') return PLATFORM_LOCK;
   if (cell.type !== 'selling_address' || !o.authority) return null;
@@ -122,11 +112,7 @@ export function lockOf(cell: Pick<CellView, 'type'>, items: ItemFacts[] | undefi
 }
 
 function itemFacts(db: Db, ids: string[]): Map<string, ItemFacts[]> {
-  const rows = db
-    .prepare<[string], ItemFacts>(
-      'SELECT id, user_product_id, logistic_type, local_delivery, inventory_id, full_inbound_done FROM items WHERE user_product_id IN (SELECT value FROM json_each(?)) ORDER BY id',
-    )
-    .all(JSON.stringify(ids));
+  const rows = repoOf(db).itemFacts(ids);
   const out = new Map<string, ItemFacts[]>();
   for (const r of rows) {
     const list = out.get(r.user_product_id);
@@ -138,9 +124,7 @@ function itemFacts(db: Db, ids: string[]): Map<string, ItemFacts[]> {
 
 function conflictTimes(db: Db, entryIds: number[]): Map<number, { created_at: number; updated_at: number }> {
   if (entryIds.length === 0) return new Map();
-  const rows = db
-    .prepare<[string], { id: number; created_at: number; updated_at: number }>('SELECT id, created_at, updated_at FROM sync_outbox WHERE id IN (SELECT value FROM json_each(?))')
-    .all(JSON.stringify(entryIds));
+  const rows = repoOf(db).conflictTimes(entryIds);
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -184,43 +168,13 @@ function narrowing(f: GridFilters): boolean {
  * The user products the filters keep, in grid order, each with its position in the unfiltered
  * grid (the read model pages by position). One read over the seller's products.
  */
-function matchesOf(db: Db, sellerId: number, f: GridFilters): { id: string; pos: number }[] {
-  const search = (f.search ?? '').trim();
+function matchesOf(db: Db, sellerId: number, f: GridFilters): ProductPosition[] {
   const filter = f.filter ?? 'all';
-  const where: string[] = [];
-  const params: (string | number)[] = [sellerId];
-  if (search !== '') {
-    const words = search.split(/\s+/).slice(0, 8);
-    const titleMatch = words.map(() => `i.title LIKE ? ESCAPE '\\'`).join(' AND ');
-    where.push(`(upper(r.id) = upper(?) OR EXISTS (SELECT 1 FROM items i WHERE i.user_product_id = r.id AND (upper(i.id) = upper(?) OR (${titleMatch}))))`);
-    params.push(search, search, ...words.map(likeText));
-  }
-  if (filter !== 'all') {
-    const states = FILTER_STATES[filter];
-    // lane + state <> 'done' reach the outbox's partial index of active entries.
-    where.push(
-      `EXISTS (SELECT 1 FROM sync_outbox o WHERE o.lane = 'up:' || r.id AND o.state <> 'done' AND o.kind = 'stock' AND o.state IN (${states.map(() => '?').join(', ')}))`,
-    );
-    params.push(...states);
-  }
-  if (f.store !== undefined) {
-    where.push(`(EXISTS (SELECT 1 FROM stock_locations sl WHERE sl.user_product_id = r.id AND sl.type = 'seller_warehouse' AND sl.store_key = ?)
-      OR EXISTS (SELECT 1 FROM sync_outbox o WHERE o.lane = 'up:' || r.id AND o.state <> 'done' AND o.cell_type = 'seller_warehouse' AND o.store_key = ?))`);
-    params.push(f.store, f.store);
-  }
-  if (f.lowStock !== undefined) {
-    const inStore = f.store !== undefined ? `sl.type = 'seller_warehouse' AND sl.store_key = ?` : `sl.type IN ('seller_warehouse', 'selling_address')`;
-    where.push(`EXISTS (SELECT 1 FROM stock_locations sl WHERE sl.user_product_id = r.id AND ${inStore} AND sl.quantity <= ?)`);
-    if (f.store !== undefined) params.push(f.store);
-    params.push(f.lowStock);
-  }
-  const sql = `WITH r AS (SELECT id, ROW_NUMBER() OVER (ORDER BY id) - 1 AS pos FROM user_products WHERE user_id = ?)
-    SELECT r.id, r.pos FROM r ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY r.id`;
-  return db.prepare<(string | number)[], { id: string; pos: number }>(sql).all(...params);
+  return repoOf(db).matches(sellerId, { search: (f.search ?? '').trim(), states: filter === 'all' ? null : FILTER_STATES[filter], store: f.store, lowStock: f.lowStock });
 }
 
 /** The grid rows at these positions of the unfiltered grid; consecutive positions are read in one call. */
-function rowsAt(db: Db, sellerId: number, page: { id: string; pos: number }[]): { columns: GridColumnView[]; rows: GridRowView[] } {
+function rowsAt(db: Db, sellerId: number, page: ProductPosition[]): { columns: GridColumnView[]; rows: GridRowView[] } {
   const runs: { start: number; length: number }[] = [];
   for (const m of page) {
     const last = runs.at(-1);
@@ -271,20 +225,21 @@ export function gridPage(db: Db, sellerId: number, q: GridQuery, o: GridOptions 
  * grid with the other filters (null when they hide it).
  */
 export function locate(db: Db, sellerId: number, q: GridFilters & { search: string }): LocateView {
+  const repo = repoOf(db);
   return db.transaction((): LocateView => {
     const text = q.search.trim();
     const exact = text.toUpperCase();
     const found =
-      db.prepare<[string, number], { id: string }>('SELECT id FROM user_products WHERE id = ? AND user_id = ?').get(exact, sellerId)?.id ??
-      db.prepare<[string, number], { id: string }>('SELECT user_product_id AS id FROM items WHERE id = ? AND seller_id = ?').get(exact, sellerId)?.id ??
-      db.prepare<[string, number], { id: string }>('SELECT user_product_id AS id FROM items WHERE inventory_id = ? AND seller_id = ? ORDER BY id LIMIT 1').get(text, sellerId)?.id ??
+      repo.productById(exact, sellerId) ??
+      repo.productOfItem(exact, sellerId) ??
+      repo.productOfInventory(text, sellerId) ??
       matchesOf(db, sellerId, { search: text })[0]?.id ??
       null;
     const rest: GridFilters = { filter: q.filter, store: q.store, lowStock: q.lowStock };
     if (!narrowing(rest)) {
-      const total = db.prepare<[number], { n: number }>('SELECT n FROM user_product_counts WHERE user_id = ?').get(sellerId)?.n ?? 0;
+      const total = repo.productCount(sellerId);
       if (found === null) return { userProductId: null, index: null, total };
-      const index = db.prepare<[number, string], { n: number }>('SELECT count(*) AS n FROM user_products WHERE user_id = ? AND id < ?').get(sellerId, found)!.n;
+      const index = repo.positionOf(sellerId, found);
       return { userProductId: found, index, total };
     }
     const matches = matchesOf(db, sellerId, rest);
@@ -295,31 +250,20 @@ export function locate(db: Db, sellerId: number, q: GridFilters & { search: stri
 
 /** Rows by user product id or item id (at most 1000), for the CSV import's preview. */
 export function rowsByIds(db: Db, sellerId: number, ids: string[], o: GridOptions = { authority: false }): RowsView {
+  const repo = repoOf(db);
   return db.transaction((): RowsView => {
     const wanted = [...new Set(ids.map((id) => id.trim().toUpperCase()))];
-    const products = new Set(
-      db
-        .prepare<[number, string], { id: string }>('SELECT id FROM user_products WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))')
-        .all(sellerId, JSON.stringify(wanted))
-        .map((r) => r.id),
-    );
+    const products = new Set(repo.productsIn(sellerId, wanted));
     const aliases: Record<string, string> = {};
     const rest = wanted.filter((id) => !products.has(id));
     if (rest.length > 0) {
-      for (const r of db
-        .prepare<[number, string], { id: string; user_product_id: string }>('SELECT id, user_product_id FROM items WHERE seller_id = ? AND id IN (SELECT value FROM json_each(?))')
-        .all(sellerId, JSON.stringify(rest))) {
+      for (const r of repo.itemsIn(sellerId, rest)) {
         aliases[r.id] = r.user_product_id;
         products.add(r.user_product_id);
       }
     }
     const missing = rest.filter((id) => aliases[id] === undefined);
-    const positions = db
-      .prepare<[number, string], { id: string; pos: number }>(
-        `WITH r AS (SELECT id, ROW_NUMBER() OVER (ORDER BY id) - 1 AS pos FROM user_products WHERE user_id = ?)
-         SELECT id, pos FROM r WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
-      )
-      .all(sellerId, JSON.stringify([...products]));
+    const positions = repo.positionsOf(sellerId, [...products]);
     const { columns, rows } = rowsAt(db, sellerId, positions);
     return { columns: visibleColumns(db, sellerId, columns), rows: enrichRows(db, rows, o), missing, aliases };
   })();

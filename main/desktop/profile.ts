@@ -1,6 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Db, openDatabase } from '../db/open.js';
+import { type AttachmentsRepo, attachmentsRepo } from '../db/repos/attachments.js';
+import { type MessagesRepo, messagesRepo } from '../db/repos/messages.js';
+import { type UsersRepo, usersRepo } from '../db/repos/users.js';
+import { ERROR_CODES } from '../../preload/contract.js';
 import { type FixtureFile } from '../fixtures/schema.js';
 import { isEmptyDatabase, loadFixtures } from '../fixtures/load.js';
 import type { Principal } from '../service/auth/auth.js';
@@ -8,6 +12,7 @@ import type { Clock } from '../service/clock.js';
 import { type Service, createService } from '../service/index.js';
 import { RemoteClient, type TokenProvider } from '../sync/client.js';
 import { SyncEngine, type SyncEngineOptions } from '../sync/engine.js';
+import { DesktopError } from './errors.js';
 import { inboxReader } from './inbox.js';
 import { outboxReader } from './outbox-view.js';
 
@@ -45,7 +50,26 @@ export interface Profile {
   baseUrl: string | null;
   inbox: ReturnType<typeof inboxReader>;
   outbox: ReturnType<typeof outboxReader>;
+  /** The statements the desktop reads the profile's database with, prepared once at open. */
+  repos: ProfileRepos;
   mediationSite: string;
+}
+
+export interface ProfileRepos {
+  users: UsersRepo;
+  attachments: AttachmentsRepo;
+  messages: MessagesRepo;
+}
+
+function profileRepos(db: Db): ProfileRepos {
+  return { users: usersRepo(db), attachments: attachmentsRepo(db), messages: messagesRepo(db) };
+}
+
+/** The demo seller of the local profile: the user of the first token of the demo data. */
+export function demoSeller(f: FixtureFile): Principal {
+  const token = f.tokens?.[0];
+  if (!token) throw new DesktopError(ERROR_CODES.internal, 'The demo data has no token: cannot pick the demo seller');
+  return { userId: token.user_id, applicationId: token.application_id };
 }
 
 export interface LocalProfileOptions {
@@ -58,10 +82,6 @@ export interface LocalProfileOptions {
   engine?: EngineTuning | undefined;
 }
 
-function nicknameOf(db: Db, id: number): string | null {
-  return db.prepare<[number], { nickname: string }>('SELECT nickname FROM users WHERE id = ?').get(id)?.nickname ?? null;
-}
-
 export function openLocalProfile(o: LocalProfileOptions): Profile {
   const db = openDatabase(join(o.dataDir, DB_FILE));
   try {
@@ -71,6 +91,7 @@ export function openLocalProfile(o: LocalProfileOptions): Profile {
     const engine = new SyncEngine({ db, sellerId: o.seller.userId, mode: 'local-only', filesDir, ...(o.clock ? { clock: o.clock } : {}), ...(o.engine ?? {}) });
     service.start();
     engine.start();
+    const repos = profileRepos(db);
     return {
       kind: 'local',
       key: 'local',
@@ -80,13 +101,14 @@ export function openLocalProfile(o: LocalProfileOptions): Profile {
       engine,
       sellerId: o.seller.userId,
       principal: o.seller,
-      author: nicknameOf(db, o.seller.userId) ?? 'local',
+      author: repos.users.nickname(o.seller.userId) ?? 'local',
       via: 'demo',
       auth: null,
       remote: null,
       baseUrl: null,
-      inbox: inboxReader(db, 'MLB'),
+      inbox: inboxReader(db, 'MLB', repos.messages),
       outbox: outboxReader(db),
+      repos,
       mediationSite: 'MLB',
     };
   } catch (e) {
@@ -143,6 +165,7 @@ export function openRemoteProfile(o: RemoteProfileOptions): Profile {
       ...(o.engine ?? {}),
     });
     engine.start();
+    const repos = profileRepos(db);
     return {
       kind: 'remote',
       key: o.key,
@@ -152,13 +175,14 @@ export function openRemoteProfile(o: RemoteProfileOptions): Profile {
       engine,
       sellerId: o.sellerId,
       principal: { userId: o.sellerId, applicationId: o.applicationId },
-      author: nicknameOf(db, o.sellerId) ?? 'local',
+      author: repos.users.nickname(o.sellerId) ?? 'local',
       via: o.auth ? o.via : null,
       auth: o.auth,
       remote: o.auth ? new RemoteClient({ baseUrl: o.baseUrl, auth: o.auth, connections: 2 }) : null,
       baseUrl: o.baseUrl,
-      inbox: inboxReader(db, 'MLB'),
+      inbox: inboxReader(db, 'MLB', repos.messages),
       outbox: outboxReader(db),
+      repos,
       mediationSite: 'MLB',
     };
   } catch (e) {

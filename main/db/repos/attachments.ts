@@ -39,6 +39,9 @@ export function attachmentsRepo(db: Db) {
        @potential_security_threat, @created_at, @message_id, @position)`,
   );
   const byId = db.prepare<[string], AttachmentRow>('SELECT * FROM attachments WHERE id = ?');
+  const fileOf = db.prepare<[string], Pick<AttachmentRow, 'site_id' | 'original_filename' | 'media_type'>>(
+    'SELECT site_id, original_filename, media_type FROM attachments WHERE id = ?',
+  );
   const attach = db.prepare<[string, number, string]>(
     'UPDATE attachments SET message_id = ?, position = ? WHERE id = ? AND message_id IS NULL',
   );
@@ -76,6 +79,8 @@ export function attachmentsRepo(db: Db) {
   return {
     insert: (a: NewAttachment) => insert.run(row(a, null, null)),
     byId: (id: string) => byId.get(id),
+    /** What a download needs of an attachment: its site, file name and media type. */
+    fileOf: (id: string) => fileOf.get(id),
     /** Links an unattached upload; false when it is gone or already linked. */
     attach: (messageId: string, id: string, position: number) => attach.run(messageId, position, id).changes === 1,
     ofMessages: (messageIds: string[]) => ofMessages.all(JSON.stringify(messageIds)),

@@ -31,12 +31,15 @@ export function usersRepo(db: Db) {
     `SELECT id, nickname, registration_date, first_name, last_name, gender, country_id, site_id, user_type, tags
        FROM users WHERE id = ?`,
   );
+  const nickname = db.prepare<[number], { nickname: string }>('SELECT nickname FROM users WHERE id = ?');
   const insert = db.prepare(
     `INSERT INTO users (id, nickname, registration_date, first_name, last_name, gender, country_id, site_id, user_type, tags)
      VALUES (@id, @nickname, @registration_date, @first_name, @last_name, @gender, @country_id, @site_id, @user_type, @tags)`,
   );
   return {
     byId: (id: number) => byId.get(id),
+    /** The user's nickname; null for a user this database does not have. */
+    nickname: (id: number) => nickname.get(id)?.nickname ?? null,
     insert: (u: NewUser) => insert.run({ ...u, user_type: u.user_type ?? null, tags: JSON.stringify(u.tags) }),
   };
 }

@@ -1,0 +1,31 @@
+import type { SessionView, SettingsView } from '../../../preload/contract.js';
+import type { EventFeed } from '../events.js';
+import type { DesktopHost } from '../host.js';
+import type { Profile } from '../profile.js';
+import type { QuickReplies } from '../quick-replies.js';
+import type { Session } from '../session.js';
+import type { SettingsStore } from '../settings.js';
+import type { Staging } from '../staging.js';
+
+/** What the core gives its handlers; each area takes the few parts it uses (`Pick<HandlerContext, ...>`). */
+export interface HandlerContext {
+  dataDir: string;
+  /** The app's version, when the shell knows it. */
+  version: string | undefined;
+  host: DesktopHost;
+  settings: SettingsStore;
+  session: Session;
+  staging: Staging;
+  quickReplies: QuickReplies;
+  feed: Pick<EventFeed, 'emit' | 'scheduleStatus' | 'stockChanged'>;
+  /** The open profile, once any switch in progress is over. */
+  current(): Promise<Profile>;
+  /** Replaces the open profile when the settings now ask for another one. */
+  reconcile(): Promise<void>;
+  settingsView(): SettingsView;
+  sessionView(): Promise<SessionView>;
+  /** Whether a link may open in the system browser (main/desktop/external.ts). */
+  linkAllowed(url: string): boolean;
+  /** Where unexpected errors are reported. */
+  log(e: unknown): void;
+}

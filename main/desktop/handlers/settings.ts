@@ -1,0 +1,27 @@
+import type { HandlerContext } from './context.js';
+import type { AreaHandlers } from './types.js';
+
+/** `settings`: read and change them; a change that cannot open its profile is undone. */
+export function settingsHandlers(ctx: Pick<HandlerContext, 'settings' | 'reconcile' | 'feed' | 'settingsView' | 'sessionView' | 'log'>) {
+  return {
+    get: async () => ctx.settingsView(),
+    update: async (patch) => {
+      const before = ctx.settings.get();
+      const beforeToken = ctx.settings.accessToken();
+      const { accessToken, ...rest } = patch;
+      await ctx.settings.update({ ...rest, ...(accessToken !== undefined ? { accessToken } : {}) });
+      try {
+        await ctx.reconcile();
+      } catch (e) {
+        // The new settings cannot open their profile: nothing changes.
+        await ctx.settings.update({ ...before, accessToken: beforeToken });
+        await ctx.reconcile().catch((err: unknown) => ctx.log(err));
+        throw e;
+      }
+      const settings = ctx.settingsView();
+      ctx.feed.emit({ type: 'settings.changed', settings });
+      ctx.feed.emit({ type: 'session.changed', session: await ctx.sessionView() });
+      return settings;
+    },
+  } satisfies AreaHandlers<'settings'>;
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type { OutputOf, QueueResultView } from '../../../preload/contract.js';
+import { ServiceError } from '../../service/errors.js';
+import { serverMessage } from '../../sync/client.js';
+import { history as cellHistory, cellView } from '../../sync/read-model.js';
+import { desktopErrors } from '../errors.js';
+import { enrichOneCell, gridPage, invalidateGrid, locate, rowsByIds } from '../grid.js';
+import type { Profile } from '../profile.js';
+import type { HandlerContext } from './context.js';
+import type { AreaHandlers } from './types.js';
+
+const DEFAULT_GRID_LIMIT = 100;
+
+type CellTarget = { userProductId: string; type: string; storeId?: string | undefined };
+type StockContext = Pick<HandlerContext, 'current' | 'feed' | 'log'>;
+
+/** The cell of a user product of the seller's (the service refuses another seller's). */
+function ownedCell(p: Profile, input: CellTarget) {
+  p.service.stock.ownedUserProduct(p.principal, input.userProductId);
+  return { userProductId: input.userProductId, type: input.type as 'seller_warehouse', storeKey: input.type === 'seller_warehouse' ? (input.storeId ?? '') : '' };
+}
+
+/** The remote marketplace of a replica that is signed in and online, for calls made directly to it. */
+function remoteOnline(p: Profile, what: string) {
+  if (p.kind === 'local') throw desktopErrors.localOnly(what);
+  if (!p.remote || !p.auth) throw desktopErrors.notSignedIn();
+  if (p.engine.mode !== 'online') throw desktopErrors.offline(what);
+  return p.remote;
+}
+
+/**
+ * One stock edit. The local profile is the marketplace itself: the edit is the service's own
+ * write (its rules, history row, version and jobs in one transaction). A replica queues it.
+ */
+async function edit(ctx: StockContext, p: Profile, target: CellTarget, change: { delta: number } | { quantity: number }, ref: string | undefined) {
+  let result: QueueResultView;
+  if (p.kind === 'local') {
+    const done = await p.service.localEdits.edit(p.principal, target, change, { author: p.author, ref });
+    result = { entryId: null, how: 'queued', shown: done.shown, historyId: done.historyId };
+  } else {
+    const meta = { author: p.author, ...(ref ? { ref } : {}) };
+    result = 'delta' in change ? p.engine.queueAdjustment({ ...target, delta: change.delta, ...meta }) : p.engine.queueCount({ ...target, quantity: change.quantity, ...meta });
+  }
+  ctx.feed.stockChanged([target.userProductId]);
+  ctx.feed.scheduleStatus();
+  return result;
+}
+
+/** `stock`: the grid, cells and their history, edits, conflicts, stores and new listings. */
+export function stockHandlers(ctx: StockContext) {
+  return {
+    grid: async (q) => {
+      const p = await ctx.current();
+      const { limit, offset, ...filters } = q ?? {};
+      return gridPage(p.db, p.sellerId, { limit: limit ?? DEFAULT_GRID_LIMIT, offset: offset ?? 0, ...filters }, { authority: p.kind === 'local' });
+    },
+    locate: async (q) => {
+      const p = await ctx.current();
+      return locate(p.db, p.sellerId, q);
+    },
+    rows: async ({ ids }) => {
+      const p = await ctx.current();
+      return rowsByIds(p.db, p.sellerId, ids, { authority: p.kind === 'local' });
+    },
+    cell: async (input) => {
+      const p = await ctx.current();
+      return enrichOneCell(p.db, cellView(p.db, ownedCell(p, input)), { authority: p.kind === 'local' });
+    },
+    history: async (input) => {
+      const p = await ctx.current();
+      return cellHistory(p.db, ownedCell(p, input), input.limit ?? 50, input.before);
+    },
+    adjust: async ({ userProductId, type, storeId, delta, ref }) => edit(ctx, await ctx.current(), { userProductId, type, storeId }, { delta }, ref),
+    count: async ({ userProductId, type, storeId, quantity, ref }) => edit(ctx, await ctx.current(), { userProductId, type, storeId }, { quantity }, ref),
+    resolveConflict: async ({ entryId, resolution }) => {
+      const p = await ctx.current();
+      const up = p.outbox.productOf(entryId);
+      const r = p.engine.resolveConflict(entryId, resolution, { author: p.author });
+      ctx.feed.stockChanged(up ? [up] : null);
+      ctx.feed.scheduleStatus();
+      return r;
+    },
+    stores: async () => {
+      const p = await ctx.current();
+      const all = [];
+      for (let offset = 0; ; ) {
+        const page = p.service.stores.search(p.principal, String(p.sellerId), { limit: '50', offset: String(offset) });
+        all.push(...page.results);
+        offset += page.results.length;
+        if (page.results.length === 0 || offset >= page.paging.total) break;
+      }
+      return all;
+    },
+    createListing: async (body) => {
+      const p = await ctx.current();
+      if (p.kind === 'local') {
+        const item = await p.service.items.createMultiwarehouse(p.principal, body);
+        invalidateGrid(p.db);
+        ctx.feed.stockChanged(null);
+        return item;
+      }
+      const remote = remoteOnline(p, 'Creating a listing');
+      const res = await remote.request<OutputOf<'stock', 'createListing'>>('POST', '/items/multiwarehouse', { json: body, idempotencyKey: randomUUID() });
+      if (res.status !== 201 || !res.body) {
+        const b = (res.body ?? {}) as { error?: unknown; cause?: unknown };
+        throw new ServiceError(res.status, typeof b.error === 'string' ? b.error : 'remote_error', serverMessage(res), Array.isArray(b.cause) ? (b.cause as []) : []);
+      }
+      // The new user product reaches the grid with the next pull.
+      p.engine.pullNow().catch((e: unknown) => ctx.log(e));
+      return res.body;
+    },
+  } satisfies AreaHandlers<'stock'>;
+}

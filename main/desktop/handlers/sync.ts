@@ -1,0 +1,19 @@
+import type { SyncStatusView } from '../../../preload/contract.js';
+import { desktopErrors } from '../errors.js';
+import type { HandlerContext } from './context.js';
+import type { AreaHandlers } from './types.js';
+
+/** `sync`: the engine's status, and a pull on demand. */
+export function syncHandlers(ctx: Pick<HandlerContext, 'current' | 'feed'>) {
+  return {
+    status: async (): Promise<SyncStatusView> => (await ctx.current()).engine.status(),
+    pullNow: async () => {
+      const p = await ctx.current();
+      if (p.kind === 'local') throw desktopErrors.localOnly('Pulling from the marketplace');
+      if (!p.auth) throw desktopErrors.notSignedIn();
+      const { incoming: _incoming, ...report } = await p.engine.pullNow();
+      ctx.feed.scheduleStatus();
+      return report;
+    },
+  } satisfies AreaHandlers<'sync'>;
+}
