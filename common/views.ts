@@ -2,6 +2,7 @@
  * The shapes more than one runtime needs: what the main process answers and the renderer shows,
  * the events between them, the errors as data. Plain, JSON-safe data; this folder (common/)
  * imports nothing of Node, the DOM, Electron or the app's other folders (the lint zones check it).
+ * Over 400 lines on purpose: a catalogue of plain shapes (no logic), read by name.
  */
 // ---------------------------------------------------------------- answers and errors
 

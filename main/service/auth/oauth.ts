@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the authorization-code flow with PKCE and the refresh rotation are one
+// state machine (codes, grants, token families) whose checks must be read together to be trusted.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { GroupCommit } from '../../db/group-commit.js';
 import type { ApplicationRow, AuthRepo } from '../../db/repos/auth.js';

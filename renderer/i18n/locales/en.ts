@@ -1,3 +1,4 @@
+// Over 400 lines: a dictionary (data, one line per phrase), not logic.
 import type { Entry } from '../types.js';
 
 /**

@@ -1,3 +1,4 @@
+// Over 400 lines: a dictionary (data, one line per phrase), not logic.
 import type { Dictionary } from '../dictionary.js';
 
 /** Español (rioplatense, como habla la mayoría de los vendedores del sitio MLA). */

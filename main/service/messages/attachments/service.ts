@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: upload (streamed, hashed, limited), linking to a message, inspection
+// and download share one set of limits and ownership checks (SPEC 4.12, 4.13) kept in one place.
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
