@@ -16,6 +16,22 @@ export const ERROR_CODES = {
   offline: 'offline',
   busy: 'busy',
   internal: 'internal_error',
+  notConfigured: 'not_configured',
+  fileNotFound: 'file_not_found',
+  signInFailed: 'sign_in_failed',
+  keychainUnavailable: 'keychain_unavailable',
+  pullFailed: 'pull_failed',
+  fixtures: 'fixtures',
+  remoteError: 'remote_error',
+  unauthorized: 'unauthorized',
+  forbiddenOrigin: 'forbidden_origin',
+  notFound: 'not_found',
+  tooLarge: 'payload_too_large',
+  methodNotAllowed: 'method_not_allowed',
+  unsupportedMediaType: 'unsupported_media_type',
+  forbiddenUrl: 'forbidden_url',
+  alreadyRunning: 'already_running',
+  wrongHost: 'wrong_host',
 } as const;
 export type DesktopErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 

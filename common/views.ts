@@ -4,11 +4,14 @@
  * imports nothing of Node, the DOM, Electron or the app's other folders (the lint zones check it).
  * Over 400 lines on purpose: a catalogue of plain shapes (no logic), read by name.
  */
+import type { ErrorCode } from './errors.js';
+
 // ---------------------------------------------------------------- answers and errors
 
 /** An error as data: a stable code (the spec's `error` where the service raised it), a message, never a stack. */
 export interface ApiError {
-  code: string;
+  /** One of the closed set of common/errors.ts. */
+  code: ErrorCode;
   message: string;
   /** The HTTP-like status of the service error, when there is one (400, 403, 404, 409...). */
   status?: number;

@@ -1,3 +1,4 @@
+import { userProductOfCell } from '../../common/cells.js';
 import type { EventEmitter } from 'node:events';
 import type { StockroomEvent } from '../../preload/contract.js';
 import { cellKey } from '../service/stock/cells.js';
@@ -78,7 +79,7 @@ export class EventFeed {
     });
     e.on('conflict', ({ entryId, cell }) => {
       this.emit({ type: 'sync.conflict', entryId, cell });
-      this.stockChanged([cell.split('|')[0]!]);
+      this.stockChanged([userProductOfCell(cell)]);
     });
     // The first pull of a new replica brings the whole history: those messages are not news.
     let historyLoaded = e.status().lastPullAt !== null;

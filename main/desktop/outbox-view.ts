@@ -1,20 +1,13 @@
 import type { Db } from '../db/open.js';
+import { readPayload } from '../sync/message-push.js';
 import { type OutboxViewRow, outboxViewRepo } from '../db/repos/outbox-view.js';
 import type { OutboxEntryView, QueuedMessageView } from '../../preload/contract.js';
 
-/** The parts of a queued message's payload (main/sync/message-push.ts MessagePayload) the screens show. */
+/** The parts of a queued message's payload (parsed with its schema, main/sync/message-push.ts) the screens show. */
 function messageOf(payload: string | null): { packId: number; text: string; files: string[] } | null {
-  if (!payload) return null;
-  try {
-    const m = JSON.parse(payload) as { packId?: unknown; text?: unknown; attachments?: { name?: unknown }[] };
-    return {
-      packId: typeof m.packId === 'number' ? m.packId : 0,
-      text: typeof m.text === 'string' ? m.text : '',
-      files: Array.isArray(m.attachments) ? m.attachments.map((a) => (typeof a.name === 'string' ? a.name : '')) : [],
-    };
-  } catch {
-    return null;
-  }
+  const m = readPayload(payload);
+  if (!m.ok) return null;
+  return { packId: m.value.packId, text: m.value.text, files: m.value.attachments.map((a) => a.name) };
 }
 
 /**

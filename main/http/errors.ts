@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { type ErrorBody, isServiceError } from '../service/errors.js';
+import { type ErrorBody, type ServiceErrorCode, isServiceError } from '../service/errors.js';
 
 /** Fastify's own client errors (bad JSON, body too large, wrong media type) in the spec's shape. */
-const FASTIFY_CODES: Record<string, { error: string; message?: string }> = {
+const FASTIFY_CODES: Record<string, { error: ServiceErrorCode; message?: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { error: 'bad_request', message: 'The body is not valid JSON' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { error: 'bad_request', message: 'A JSON body is required' },
   FST_ERR_CTP_BODY_TOO_LARGE: { error: 'payload_too_large', message: 'The request body is too large' },

@@ -3,21 +3,24 @@
  * body shape of SPEC section 7: `{ error, message, status, cause }`. Adapters map it once: the HTTP
  * adapter to a status code and JSON body, the IPC adapter to `{ ok: false, error }`.
  */
+import type { ServiceErrorCode } from '../../common/errors.js';
+
+export type { ServiceErrorCode };
 export type ErrorCause = { code?: string; message?: string; [key: string]: unknown } | string;
 
 export interface ErrorBody {
-  error: string;
+  error: ServiceErrorCode;
   message: string;
   status: number;
   cause: ErrorCause[];
 }
 
 export class ServiceError extends Error {
-  readonly error: string;
+  readonly error: ServiceErrorCode;
   readonly status: number;
   override readonly cause: ErrorCause[];
 
-  constructor(status: number, error: string, message: string, cause: ErrorCause[] = []) {
+  constructor(status: number, error: ServiceErrorCode, message: string, cause: ErrorCause[] = []) {
     super(message);
     this.name = 'ServiceError';
     this.status = status;

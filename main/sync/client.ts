@@ -1,3 +1,5 @@
+import { isServiceErrorCode } from '../../common/errors.js';
+import { ServiceError } from '../service/errors.js';
 import { type FormData, Pool } from 'undici';
 
 /**
@@ -55,11 +57,11 @@ export class RemoteError extends Error {
   }
 }
 
-export interface RemoteResponse<T = unknown> {
+export interface RemoteResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   /** Parsed JSON, or null when the answer had no JSON body. */
-  body: T | null;
+  body: unknown;
   /** True when the server answered from its idempotency store (x-idempotent-replay). */
   replayed: boolean;
 }
@@ -119,9 +121,17 @@ export function parseRetryAfter(header: string | string[] | undefined, now: numb
 
 /** The server's message for the user: the spec body's `message`, else the status line. */
 export function serverMessage(res: RemoteResponse): string {
-  const b = res.body as RemoteErrorBody | null;
-  if (b && typeof b === 'object' && typeof b.message === 'string' && b.message !== '') return b.message;
+  const b = res.body;
+  if (typeof b === 'object' && b !== null && 'message' in b && typeof b.message === 'string' && b.message !== '') return b.message;
   return `HTTP ${res.status}`;
+}
+
+/** A refusal of the remote as the app's own error: its code when it is one the app knows, else `remote_error`. */
+export function remoteError(res: RemoteResponse): ServiceError {
+  const b = typeof res.body === 'object' && res.body !== null ? res.body : {};
+  const code = 'error' in b && isServiceErrorCode(b.error) ? b.error : 'remote_error';
+  const cause = 'cause' in b && Array.isArray(b.cause) ? b.cause.filter((c): c is string | Record<string, unknown> => typeof c === 'string' || (typeof c === 'object' && c !== null)) : [];
+  return new ServiceError(res.status >= 400 && res.status < 600 ? res.status : 502, code, serverMessage(res), cause);
 }
 
 /**
@@ -151,13 +161,14 @@ export class RemoteClient {
     });
   }
 
-  async request<T = unknown>(method: 'GET' | 'PUT' | 'POST', path: string, opts: RequestOptions = {}): Promise<RemoteResponse<T>> {
+  /** One request; the body is JSON as received, `unknown` until a schema of remote-answers.ts parses it. */
+  async request(method: 'GET' | 'PUT' | 'POST', path: string, opts: RequestOptions = {}): Promise<RemoteResponse> {
     let token = await this.auth.accessToken();
-    let res = await this.send<T>(method, path, opts, token);
+    let res = await this.send(method, path, opts, token);
     if (res.status === 401) {
       // One refresh and one resend; a second 401 goes back to the caller.
       token = await this.auth.refreshAfter401(token);
-      res = await this.send<T>(method, path, opts, token);
+      res = await this.send(method, path, opts, token);
     }
     return res;
   }
@@ -214,7 +225,7 @@ export class RemoteClient {
     }
   }
 
-  private async send<T>(method: string, path: string, opts: RequestOptions, token: string): Promise<RemoteResponse<T>> {
+  private async send(method: string, path: string, opts: RequestOptions, token: string): Promise<RemoteResponse> {
     const res = await this.dispatch(method, path, opts, token);
     let text: string;
     try {
@@ -222,11 +233,11 @@ export class RemoteClient {
     } catch (e) {
       throw classifyError(e);
     }
-    let body: T | null = null;
+    let body: unknown = null;
     const type = String(res.headers['content-type'] ?? '');
     if (text !== '' && type.includes('json')) {
       try {
-        body = JSON.parse(text) as T;
+        body = JSON.parse(text) as unknown;
       } catch {
         body = null;
       }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ServiceError } from '../service/errors.js';
 import type { BrandDetailView, BrandListEntryView, ItemView, MessageView, StoreView } from '../../common/views.js';
 import type { OrderView } from '../service/messages/orders.js';
 import type { User } from '../service/users/users.js';
@@ -71,6 +72,11 @@ export const itemAnswer = z.object({
   available_quantity: quantity.nullable().optional(),
   date_created: dateText,
 }) satisfies z.ZodType<Omit<ItemView, 'stock_locations'>>;
+
+/** POST /items/multiwarehouse's answer: the item, its stock locations as sent. */
+export const listedItemAnswer = itemAnswer.extend({
+  stock_locations: z.array(z.object({ store_id: z.string(), quantity, network_node_id: z.string() })).optional(),
+}) satisfies z.ZodType<ItemView>;
 
 const picture = z.object({ id: z.number(), name: text, secure_url: z.string().nullable(), url: text, size: text });
 
@@ -161,13 +167,13 @@ export const messagesPage = z.object({ paging: z.object({ total: z.number().int(
 /** POST /messages/attachments (SPEC 4.12): the new attachment's id. */
 export const uploadAnswer = z.object({ id: z.string().min(1) });
 
-/** A remote answer that does not have the shape the app relies on. */
-export class BadAnswerError extends Error {
+/** A remote answer that does not have the shape the app relies on (502: the remote's fault, not the caller's). */
+export class BadAnswerError extends ServiceError {
   constructor(
     readonly what: string,
     readonly issues: string[],
   ) {
-    super(`${what}: the marketplace's answer is malformed (${issues.join('; ')})`);
+    super(502, 'remote_error', `${what}: the marketplace's answer is malformed (${issues.join('; ')})`);
     this.name = 'BadAnswerError';
   }
 }

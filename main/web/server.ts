@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CHANNEL_PREFIX, ERROR_CODES, type Result, type StockroomEvent } from '../../preload/contract.js';
+import type { ErrorCode } from '../../common/errors.js';
 import { type BytesCodec, fromWire, toWire } from '../../preload/wire.js';
 import { contentSecurityPolicy } from '../security.js';
 import { contentType, rendererFile } from './static.js';
@@ -65,7 +66,7 @@ const SECURITY_HEADERS = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
-function refuse(res: ServerResponse, status: number, code: string, message: string): void {
+function refuse(res: ServerResponse, status: number, code: ErrorCode, message: string): void {
   const body: Result<never> = { ok: false, error: { code, message, status } };
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...SECURITY_HEADERS });
   res.end(JSON.stringify(body));

@@ -6,7 +6,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { StockroomApi } from '../../preload/api.js';
-import type { ApiError, ConversationView, QuickReplyView, ThreadView } from '../../preload/contract.js';
+import { type ApiError, type ConversationView, ERROR_CODES, type QuickReplyView, type ThreadView } from '../../preload/contract.js';
 import { type Refusal, admitFiles } from './files.js';
 
 export type Filter = 'all' | 'unread' | 'to_reply';
@@ -249,7 +249,7 @@ export function createInboxStore(api: StockroomApi) {
         setDraft(packId, (d) => ({ ...d, files: d.files.filter((x) => x.key !== key) }));
         if (f.fileId) {
           const r = await api.messages.discardFile({ fileId: f.fileId });
-          if (!r.ok && r.error.code !== 'file_not_found') set({ notice: { kind: 'error', text: r.error.message } });
+          if (!r.ok && r.error.code !== ERROR_CODES.fileNotFound) set({ notice: { kind: 'error', text: r.error.message } });
         }
       },
 

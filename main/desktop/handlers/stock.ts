@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { OutputOf, QueueResultView } from '../../../preload/contract.js';
-import { ServiceError } from '../../service/errors.js';
-import { serverMessage } from '../../sync/client.js';
+import type { QueueResultView } from '../../../preload/contract.js';
+import { remoteError } from '../../sync/client.js';
+import { listedItemAnswer, parseAnswer } from '../../sync/remote-answers.js';
 import { history as cellHistory, cellView } from '../../sync/read-model.js';
 import { desktopErrors } from '../errors.js';
 import { enrichOneCell, gridPage, invalidateGrid, locate, rowsByIds } from '../grid.js';
@@ -100,14 +100,12 @@ export function stockHandlers(ctx: StockContext) {
         return item;
       }
       const remote = remoteOnline(p, 'Creating a listing');
-      const res = await remote.request<OutputOf<'stock', 'createListing'>>('POST', '/items/multiwarehouse', { json: body, idempotencyKey: randomUUID() });
-      if (res.status !== 201 || !res.body) {
-        const b = (res.body ?? {}) as { error?: unknown; cause?: unknown };
-        throw new ServiceError(res.status, typeof b.error === 'string' ? b.error : 'remote_error', serverMessage(res), Array.isArray(b.cause) ? (b.cause as []) : []);
-      }
+      const res = await remote.request('POST', '/items/multiwarehouse', { json: body, idempotencyKey: randomUUID() });
+      if (res.status !== 201) throw remoteError(res);
+      const item = parseAnswer(listedItemAnswer, res.body, 'POST /items/multiwarehouse');
       // The new user product reaches the grid with the next pull.
       p.engine.pullNow().catch((e: unknown) => ctx.log(e));
-      return res.body;
+      return item;
     },
   } satisfies AreaHandlers<'stock'>;
 }
