@@ -1,9 +1,10 @@
 /**
  * The one definition of `window.stockroom`: every channel (area + function), the zod schema of its
- * one payload, the type of its answer, and the events main sends. No Node and no Electron here:
- * the main process validates with these schemas (main/desktop/core.ts), the preload and the browser
- * bridge build the renderer's API from the same list (preload/api.ts), and the renderer compiles
- * against the types (renderer/tsconfig.json includes this file, never main/).
+ * one payload, and the type of its answer. The shapes themselves live in common/views.ts (main and
+ * renderer share them). No Node and no Electron here: the main process validates with these
+ * schemas (main/desktop/dispatch.ts), the preload and the browser bridge build the renderer's API
+ * from the same list (preload/api.ts), and the renderer compiles against the types
+ * (renderer/tsconfig.json includes this file and common/, never main/).
  */
 import { z } from 'zod';
 import { CHANNEL_PREFIX } from './channels.js';
