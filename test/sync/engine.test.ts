@@ -3,6 +3,7 @@ import type { SyncEngine } from '../../main/sync/engine.js';
 import { cellView, history } from '../../main/sync/read-model.js';
 import type { FaultProxy } from '../support/fault-proxy.js';
 import { demo } from '../support/fixtures.js';
+import { demoRemote, termoCells } from '../support/demo-remote.js';
 import type { TestServer } from '../support/server.js';
 import { FAST_RETRY, type Replica, newEngine, readRemoteStock, startSyncedReplica, stopSyncedReplica, waitFor } from '../support/sync-harness.js';
 
@@ -12,21 +13,8 @@ let proxy: FaultProxy;
 let replica: Replica;
 let engine: SyncEngine;
 
-const termo = demo.userProducts.termo;
-const palermo = { userProductId: termo, type: 'seller_warehouse', storeId: demo.stores.palermo } as const;
-const avellaneda = { userProductId: termo, type: 'seller_warehouse', storeId: demo.stores.avellaneda } as const;
-const palermoRef = { userProductId: termo, type: 'seller_warehouse' as const, storeKey: demo.stores.palermo };
-const seller = () => server.as(demo.seller.token);
-
-async function remoteQty(up: string, key: string) {
-  return (await readRemoteStock(server.url, demo.seller.token, [up])).get(up)!.cells.get(key);
-}
-/** A change on the remote by someone else (straight to the server). */
-async function otherWrite(store: string, quantity: number) {
-  const cur = await seller().get(`/user-products/${termo}/stock`);
-  const res = await seller().put(`/user-products/${termo}/stock/type/seller_warehouse`, { locations: [{ store_id: store, quantity }] }, { 'x-version': cur.headers.get('x-version')! });
-  expect(res.status).toBe(200);
-}
+const { termo, palermo, avellaneda, palermoRef } = termoCells;
+const { remoteQty, otherWrite } = demoRemote(() => server);
 const puts = () => proxy.log.filter((l) => l.method === 'PUT');
 
 beforeEach(async () => {

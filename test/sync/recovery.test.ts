@@ -4,8 +4,9 @@ import { cellView } from '../../main/sync/read-model.js';
 import type { RetryPolicy } from '../../main/sync/retry.js';
 import type { FaultProxy } from '../support/fault-proxy.js';
 import { demo } from '../support/fixtures.js';
+import { demoRemote, termoCells } from '../support/demo-remote.js';
 import type { TestServer } from '../support/server.js';
-import { FAST_RETRY, type Replica, newEngine, readRemoteStock, startSyncedReplica, stopSyncedReplica, waitFor } from '../support/sync-harness.js';
+import { FAST_RETRY, type Replica, newEngine, startSyncedReplica, stopSyncedReplica, waitFor } from '../support/sync-harness.js';
 
 /**
  * The sync under the faults that cost edits or attempts before: answers lost after the remote
@@ -17,27 +18,14 @@ let proxy: FaultProxy;
 let replica: Replica;
 let engine: SyncEngine;
 
-const termo = demo.userProducts.termo;
-const palermo = { userProductId: termo, type: 'seller_warehouse', storeId: demo.stores.palermo } as const;
-const avellaneda = { userProductId: termo, type: 'seller_warehouse', storeId: demo.stores.avellaneda } as const;
-const palermoRef = { userProductId: termo, type: 'seller_warehouse' as const, storeKey: demo.stores.palermo };
-const seller = () => server.as(demo.seller.token);
+const { termo, palermo, avellaneda, palermoRef } = termoCells;
+const { remoteQty, otherWrite } = demoRemote(() => server);
 const isPut = (m: string) => m === 'PUT';
 const isStockGet = (m: string, p: string) => m === 'GET' && p.endsWith('/stock');
-
-async function remoteQty(up: string, key: string) {
-  return (await readRemoteStock(server.url, demo.seller.token, [up])).get(up)!.cells.get(key);
-}
 /** What the remote stored for an idempotency key (the answer it replays). */
 function storedAnswer(key: string): { locations: { store_id?: string; quantity: number }[] } {
   const row = server.db.prepare<[string], { body: string }>('SELECT body FROM idempotency_keys WHERE key = ?').get(key);
   return JSON.parse(row!.body) as { locations: { store_id?: string; quantity: number }[] };
-}
-/** A change on the remote by someone else (straight to the server). */
-async function otherWrite(store: string, quantity: number) {
-  const cur = await seller().get(`/user-products/${termo}/stock`);
-  const res = await seller().put(`/user-products/${termo}/stock/type/seller_warehouse`, { locations: [{ store_id: store, quantity }] }, { 'x-version': cur.headers.get('x-version')! });
-  expect(res.status).toBe(200);
 }
 async function restartEngine(retry: Partial<RetryPolicy>) {
   await engine.stop();
