@@ -30,14 +30,5 @@ export function failure<T>(r: Result<T>) {
   return r.error;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
+/** The shared condition wait (test/support/wait.ts) under the name the desktop tests use. */
+export { waitFor as until } from '../support/wait.js';

@@ -138,14 +138,10 @@ export async function stopSyncedReplica(s: SyncedReplica): Promise<void> {
   s.replica.remove();
 }
 
-export async function waitFor(cond: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+/** The shared condition wait (test/support/wait.ts), re-exported for the sync tests that import it from here. */
+export { waitFor } from './wait.js';
 
+/** Pacing only (a burst that types at a person's speed); never to wait for something to happen: use waitFor. */
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface RemoteStock {

@@ -6,7 +6,7 @@ import { BrandsScreen } from '../../../renderer/brands/BrandsScreen.js';
 import { initials, pictureUrl } from '../../../renderer/brands/pictures.js';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { AURORA_ENTRY } from '../../support/brand-views.js';
-import { type Handlers, fail, fakeApi, ok } from '../inbox/fake-api.js';
+import { type Handlers, fail, fakeApi, ok } from '../../support/fake-api.js';
 
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
 afterEach(cleanup);

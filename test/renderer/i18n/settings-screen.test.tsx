@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionView, SettingsView } from '../../../preload/contract.js';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { SettingsScreen } from '../../../renderer/settings/SettingsScreen.js';
-import { fail, fakeApi, ok } from '../inbox/fake-api.js';
+import { fail, fakeApi, ok } from '../../support/fake-api.js';
 
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
 afterEach(cleanup);

@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest';
 import { Composer } from '../../../renderer/inbox/Composer.js';
 import { checkComposer, segments } from '../../../renderer/inbox/compose.js';
-import { fail, ok } from './fake-api.js';
+import { fail, ok } from '../../support/fake-api.js';
 import { renderInbox, resetRender } from './render.js';
 
 afterEach(resetRender);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Composer } from '../../../renderer/inbox/Composer.js';
 import { DropZone } from '../../../renderer/inbox/DropZone.js';
 import { admitFiles, MAX_FILE_BYTES } from '../../../renderer/inbox/files.js';
-import { fail, ok } from './fake-api.js';
+import { fail, ok } from '../../support/fake-api.js';
 import { renderInbox, resetRender } from './render.js';
 
 afterEach(resetRender);

@@ -3,7 +3,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { InboxScreen } from '../../../renderer/inbox/InboxScreen.js';
-import { type Handlers, SELLER, conversation, fail, fakeApi, message, ok, thread } from './fake-api.js';
+import { type Handlers, fail, fakeApi, ok } from '../../support/fake-api.js';
+import { SELLER, conversation, message, thread } from '../../support/fake-inbox.js';
 
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
 afterEach(cleanup);

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { InboxContext } from '../../../renderer/inbox/context.js';
 import { type InboxStore, createInboxStore } from '../../../renderer/inbox/store.js';
-import { type FakeApi, type Handlers, fakeApi } from './fake-api.js';
+import { type FakeApi, type Handlers, fakeApi } from '../../support/fake-api.js';
 
 /** Renders inbox components around a store on a fake API, in English. */
 export function renderInbox(ui: (store: InboxStore) => ReactNode, handlers: Handlers = {}): { fake: FakeApi; store: InboxStore } & ReturnType<typeof render> {

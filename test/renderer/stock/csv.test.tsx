@@ -8,7 +8,7 @@ import { exportCsv } from '../../../renderer/stock/csv-export.js';
 import { type Plan, diffImport, gridCsv, planImport } from '../../../renderer/stock/csv.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { lockText } from '../../../renderer/stock/store.js';
-import { COLUMNS, fakeStockroom, giveGridASize, id, sampleRows } from './fake-api.js';
+import { COLUMNS, fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
 
 beforeAll(() => giveGridASize());
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
@@ -105,7 +105,7 @@ describe('CSV import: the dry run', () => {
     await store.getState().load();
     let saved = '';
     expect(await exportCsv(store, (_name, text) => (saved = text))).toBe(true);
-    expect(f.callsOf('stock.grid').slice(1)).toEqual([
+    expect(f.callsTo('stock.grid').slice(1)).toEqual([
       { limit: 200, offset: 0 },
       { limit: 200, offset: 200 },
       { limit: 200, offset: 400 },
@@ -140,13 +140,13 @@ describe('CSV import dialog', () => {
     const rejected = within(dialog).getByRole('table', { name: 'Rows not imported' });
     expect(within(rejected).getAllByRole('row')[1]!.textContent).toBe('4MLAU99964712unknown product MLAU999');
     // The dry run asked the core for the rows only.
-    expect(f.callsOf('stock.rows')).toEqual([{ ids: [id(0), id(1), 'MLAU999'] }]);
-    expect(f.callsOf('stock.count')).toEqual([]);
-    expect(f.callsOf('stock.adjust')).toEqual([]);
+    expect(f.callsTo('stock.rows')).toEqual([{ ids: [id(0), id(1), 'MLAU999'] }]);
+    expect(f.callsTo('stock.count')).toEqual([]);
+    expect(f.callsTo('stock.adjust')).toEqual([]);
     await user.click(within(dialog).getByRole('button', { name: 'Apply 2 changes' }));
     await within(dialog).findByText('Applied 2 changes.');
-    expect(f.callsOf('stock.count')).toEqual([{ userProductId: id(0), type: 'seller_warehouse', storeId: '64712', quantity: 40, ref: 'CSV conteo.csv line 2' }]);
-    expect(f.callsOf('stock.adjust')).toEqual([{ userProductId: id(1), type: 'seller_warehouse', storeId: '64713', delta: 5, ref: 'CSV conteo.csv line 3' }]);
+    expect(f.callsTo('stock.count')).toEqual([{ userProductId: id(0), type: 'seller_warehouse', storeId: '64712', quantity: 40, ref: 'CSV conteo.csv line 2' }]);
+    expect(f.callsTo('stock.adjust')).toEqual([{ userProductId: id(1), type: 'seller_warehouse', storeId: '64713', delta: 5, ref: 'CSV conteo.csv line 3' }]);
   });
 
   it('Cancel closes without queuing anything, and a bad file is refused in words', async () => {
@@ -163,6 +163,6 @@ describe('CSV import dialog', () => {
     await within(dialog).findByRole('table', { name: 'Changes to apply' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(f.callsOf('stock.count')).toEqual([]);
+    expect(f.callsTo('stock.count')).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { i18nFor, useI18nStore } from '../../../renderer/i18n/index.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { ROW_HEIGHT } from '../../../renderer/stock/Grid.js';
 import { PAGE_SIZE } from '../../../renderer/stock/store.js';
-import { COLUMNS, cell, fakeStockroom, giveGridASize, id, sampleRows } from './fake-api.js';
+import { COLUMNS, cell, fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
 
 const [PALERMO, AVELLANEDA] = COLUMNS as [GridColumnView, GridColumnView];
 
@@ -83,7 +83,7 @@ describe('stock grid', () => {
     const { user, f } = renderStock();
     await user.click(await screen.findByRole('gridcell', { name: /^Depósito Palermo, Producto 1:/ }));
     await user.keyboard('+12{Enter}');
-    await waitFor(() => expect(f.callsOf('stock.adjust')).toEqual([{ userProductId: id(1), type: 'seller_warehouse', storeId: '64712', delta: 12 }]));
+    await waitFor(() => expect(f.callsTo('stock.adjust')).toEqual([{ userProductId: id(1), type: 'seller_warehouse', storeId: '64712', delta: 12 }]));
     const edited = cellOf('Depósito Palermo', 'Producto 1');
     await waitFor(() => expect(edited.getAttribute('data-state')).toBe('pending'));
     expect(edited.textContent).toContain('13');
@@ -92,11 +92,11 @@ describe('stock grid', () => {
     // Enter moved down a row.
     await waitFor(() => expect(at()).toBe('4,2'));
     await user.keyboard('{ArrowDown}-3{Enter}');
-    await waitFor(() => expect(f.callsOf('stock.adjust')).toHaveLength(2));
-    expect(f.callsOf('stock.adjust')[1]).toMatchObject({ userProductId: id(3), delta: -3 });
+    await waitFor(() => expect(f.callsTo('stock.adjust')).toHaveLength(2));
+    expect(f.callsTo('stock.adjust')[1]).toMatchObject({ userProductId: id(3), delta: -3 });
     await user.keyboard('{ArrowRight}40{Tab}');
-    await waitFor(() => expect(f.callsOf('stock.count')).toEqual([{ userProductId: id(4), type: 'seller_warehouse', storeId: '64713', quantity: 40 }]));
-    expect(f.callsOf('stock.adjust')).toHaveLength(2);
+    await waitFor(() => expect(f.callsTo('stock.count')).toEqual([{ userProductId: id(4), type: 'seller_warehouse', storeId: '64713', quantity: 40 }]));
+    expect(f.callsTo('stock.adjust')).toHaveLength(2);
   });
 
   it('Esc cancels an edit, and a value that is not a count or an adjustment is refused beside the cell', async () => {
@@ -124,8 +124,8 @@ describe('stock grid', () => {
     await user.type(again, '-11{Enter}');
     expect(screen.getByRole('alert').textContent).toContain('below 0');
     await user.keyboard('{Escape}');
-    expect(f.callsOf('stock.adjust')).toEqual([]);
-    expect(f.callsOf('stock.count')).toEqual([]);
+    expect(f.callsTo('stock.adjust')).toEqual([]);
+    expect(f.callsTo('stock.count')).toEqual([]);
   });
 
   it('a cell that cannot be edited says why, and sends nothing', async () => {
@@ -138,8 +138,8 @@ describe('stock grid', () => {
     await user.click(cellOf('Selling address', 'Producto 2'));
     await user.keyboard('3');
     await waitFor(() => expect(document.querySelector('.notice-line')!.textContent).toContain('the item has no inventory id'));
-    expect(f.callsOf('stock.count')).toEqual([]);
-    expect(f.callsOf('stock.adjust')).toEqual([]);
+    expect(f.callsTo('stock.count')).toEqual([]);
+    expect(f.callsTo('stock.adjust')).toEqual([]);
   });
 
   it('pending, sending, conflict and failed cells show an icon and words, and say so in their accessible name', async () => {
@@ -200,7 +200,7 @@ describe('conflict dialog', () => {
     expect(within(dialog).getByText('Before your count').nextElementSibling?.textContent).toBe('35');
     expect(document.activeElement?.textContent).toBe('Keep my count (40)');
     await user.click(within(dialog).getByRole('button', { name: 'Keep my count (40)' }));
-    await waitFor(() => expect(f.callsOf('stock.resolveConflict')).toEqual([{ entryId: 9, resolution: { action: 'keep_mine' } }]));
+    await waitFor(() => expect(f.callsTo('stock.resolveConflict')).toEqual([{ entryId: 9, resolution: { action: 'keep_mine' } }]));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(cellOf('Depósito Palermo', 'Producto 0').getAttribute('data-state')).toBe('pending'));
   });
@@ -209,7 +209,7 @@ describe('conflict dialog', () => {
     const { user, f } = renderStock(fakeStockroom(conflictRows()));
     const dialog = await open(user);
     await user.click(within(dialog).getByRole('button', { name: 'Use marketplace (31)' }));
-    await waitFor(() => expect(f.callsOf('stock.resolveConflict')).toEqual([{ entryId: 9, resolution: { action: 'take_theirs' } }]));
+    await waitFor(() => expect(f.callsTo('stock.resolveConflict')).toEqual([{ entryId: 9, resolution: { action: 'take_theirs' } }]));
     await waitFor(() => expect(cellOf('Depósito Palermo', 'Producto 0').getAttribute('aria-label')).toBe('Depósito Palermo, Producto 0: 31, synced'));
   });
 
@@ -218,7 +218,7 @@ describe('conflict dialog', () => {
     await open(user);
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(f.callsOf('stock.resolveConflict')).toEqual([]);
+    expect(f.callsTo('stock.resolveConflict')).toEqual([]);
     const dialog = await open(user);
     await user.click(within(dialog).getByRole('button', { name: 'Enter a new count' }));
     const input = within(dialog).getByRole('textbox', { name: 'New count' });
@@ -226,12 +226,12 @@ describe('conflict dialog', () => {
     expect(within(dialog).getByRole('alert').textContent).toBe('A count cannot be negative.');
     await user.clear(input);
     await user.type(input, '38{Enter}');
-    await waitFor(() => expect(f.callsOf('stock.resolveConflict')).toEqual([{ entryId: 9, resolution: { action: 'new_count', quantity: 38 } }]));
+    await waitFor(() => expect(f.callsTo('stock.resolveConflict')).toEqual([{ entryId: 9, resolution: { action: 'new_count', quantity: 38 } }]));
   });
 
   it('shows the core refusing a resolution in words, and keeps the dialog open', async () => {
     const f = fakeStockroom(conflictRows());
-    f.answers['stock.resolveConflict'] = () => ({ ok: false, error: { code: 'not_conflict', message: 'Entry 9 is not in conflict', status: 409 } });
+    f.answers['stock.resolveConflict'] = () => ({ ok: false, error: { code: 'conflict', message: 'Entry 9 is not in conflict', status: 409 } });
     const { user } = renderStock(f);
     const dialog = await open(user);
     await user.click(within(dialog).getByRole('button', { name: 'Keep my count (40)' }));
@@ -249,15 +249,15 @@ describe('search, scanner, history, status bar', () => {
     await user.click(cellOf('Depósito Avellaneda', 'Producto 0'));
     await user.click(screen.getByRole('searchbox', { name: 'Search or scan' }));
     await user.keyboard('MLA1400000251{Enter}');
-    await waitFor(() => expect(f.callsOf('stock.locate')).toEqual([{ search: 'MLA1400000251' }]));
+    await waitFor(() => expect(f.callsTo('stock.locate')).toEqual([{ search: 'MLA1400000251' }]));
     await waitFor(() => expect(at()).toBe('252,3'));
     expect(focused().getAttribute('aria-label')).toBe('Depósito Avellaneda, Producto 250: 260, synced');
     // The box is empty for the next scan, and the grid was not narrowed.
     expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe('');
-    expect(f.callsOf('stock.grid').every((q) => (q as { search?: string }).search === undefined)).toBe(true);
+    expect(f.callsTo('stock.grid').every((q) => (q as { search?: string }).search === undefined)).toBe(true);
     // Typed right away, a count goes into that cell.
     await user.keyboard('7{Enter}');
-    await waitFor(() => expect(f.callsOf('stock.count')).toEqual([{ userProductId: id(250), type: 'seller_warehouse', storeId: '64713', quantity: 7 }]));
+    await waitFor(() => expect(f.callsTo('stock.count')).toEqual([{ userProductId: id(250), type: 'seller_warehouse', storeId: '64713', quantity: 7 }]));
   });
 
   it('a scan of something unknown says so; Ctrl+F goes to the search box', async () => {
@@ -288,7 +288,7 @@ describe('search, scanner, history, status bar', () => {
       ['DEPOSITO_NORTE', 'adjustment (+5)', '12 → 17'],
       ['DEPOSITO_NORTE', 'conflict resolution', '40 → 31'],
     ]);
-    expect(f.callsOf('stock.history')).toContainEqual({ userProductId: id(0), type: 'seller_warehouse', storeId: '64712', limit: 50 });
+    expect(f.callsTo('stock.history')).toContainEqual({ userProductId: id(0), type: 'seller_warehouse', storeId: '64712', limit: 50 });
   });
 
   it('filters by store and state, and the empty result offers to clear the filters', async () => {
@@ -296,16 +296,16 @@ describe('search, scanner, history, status bar', () => {
     const { user } = renderStock(f);
     await screen.findByRole('grid');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Store' }), '64713');
-    await waitFor(() => expect(f.callsOf('stock.grid')).toContainEqual({ store: '64713', limit: PAGE_SIZE, offset: 0 }));
+    await waitFor(() => expect(f.callsTo('stock.grid')).toContainEqual({ store: '64713', limit: PAGE_SIZE, offset: 0 }));
     // One store: its column only.
     await waitFor(() => expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Product', 'Depósito Avellanedastore 64713', 'Total']));
     await user.selectOptions(screen.getByRole('combobox', { name: 'Show' }), 'conflict');
     await screen.findByText('No product matches these filters.');
     const before = f.calls.length;
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
-    await waitFor(() => expect(f.calls.slice(before).filter((c) => c.fn === 'stock.grid').map((c) => c.payload)).toContainEqual({ limit: PAGE_SIZE, offset: 0 }));
+    await waitFor(() => expect(f.calls.slice(before).filter((c) => c.channel === 'stock.grid').map((c) => c.payload)).toContainEqual({ limit: PAGE_SIZE, offset: 0 }));
     await user.click(screen.getByRole('checkbox', { name: 'Low stock' }));
-    await waitFor(() => expect(f.callsOf('stock.grid')).toContainEqual({ lowStock: 5, limit: PAGE_SIZE, offset: 0 }));
+    await waitFor(() => expect(f.callsTo('stock.grid')).toContainEqual({ lowStock: 5, limit: PAGE_SIZE, offset: 0 }));
   });
 
   it('shows loading, then an error in words with a retry', async () => {
@@ -362,7 +362,7 @@ describe('search, scanner, history, status bar', () => {
     const { f, store } = renderStock();
     await screen.findByRole('grid');
     await act(async () => store.getState().showConflicts());
-    await waitFor(() => expect(f.callsOf('stock.grid')).toContainEqual({ filter: 'conflict', limit: PAGE_SIZE, offset: 0 }));
+    await waitFor(() => expect(f.callsTo('stock.grid')).toContainEqual({ filter: 'conflict', limit: PAGE_SIZE, offset: 0 }));
     expect((screen.getByRole('combobox', { name: 'Show' }) as HTMLSelectElement).value).toBe('conflict');
   });
 

@@ -5,7 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { placeError } from '../../../renderer/stock/ListingDialog.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
-import { fakeStockroom, giveGridASize } from './fake-api.js';
+import { fakeStockroom, giveGridASize } from '../../support/fake-stock.js';
 
 beforeAll(() => giveGridASize());
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
@@ -40,7 +40,7 @@ describe('new listing with stock per store', () => {
     await user.type(q2, '3');
     await user.click(within(dialog).getByRole('button', { name: 'Create listing' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(f.callsOf('stock.createListing')).toEqual([
+    expect(f.callsTo('stock.createListing')).toEqual([
       {
         title: 'Termo 500 ml',
         category_id: 'MLA1902',
@@ -66,7 +66,7 @@ describe('new listing with stock per store', () => {
     expect(document.getElementById(title.getAttribute('aria-describedby')!)!.textContent).toBe('! Type a title.');
     expect(document.getElementById(within(dialog).getByLabelText('Price').getAttribute('aria-describedby')!)!.textContent).toBe('! Type a price greater than 0.');
     expect(within(dialog).getByText('! Pick at least one store.')).toBeTruthy();
-    expect(f.callsOf('stock.createListing')).toEqual([]);
+    expect(f.callsTo('stock.createListing')).toEqual([]);
   });
 
   it("shows the marketplace's errors (SPEC 7.1) beside the store they are about", async () => {
@@ -84,7 +84,7 @@ describe('new listing with stock per store', () => {
   });
 
   it('places each kind of error where it belongs', () => {
-    const err = (message: string) => ({ code: 'bad_request', message, status: 400 });
+    const err = (message: string) => ({ code: 'bad_request' as const, message, status: 400 });
     expect(placeError(err('The fields [stock_locations] are required for requested call'), [])).toEqual({ stores: 'The fields [stock_locations] are required for requested call' });
     expect(placeError(err('Store not found: 999'), [])).toEqual({ store: { '999': 'Store not found: 999' } });
     expect(placeError(err('title: Too small: expected string to have >=1 characters'), [])).toEqual({ title: 'title: Too small: expected string to have >=1 characters' });

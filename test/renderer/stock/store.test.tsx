@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PAGES, PAGE_SIZE, createStockStore, rowAt } from '../../../renderer/stock/store.js';
-import { fakeStockroom, sampleRows } from './fake-api.js';
-
-const settle = () => new Promise((r) => setTimeout(r, 0));
+import { fakeStockroom, sampleRows } from '../../support/fake-stock.js';
+import { waitFor } from '../../support/wait.js';
 
 describe('stock store paging', () => {
   it('scrolling far from the focused row reads each page once and keeps the focused row loaded', async () => {
@@ -14,9 +13,10 @@ describe('stock store paging', () => {
     for (let p = 0; p < pages; p++) {
       store.getState().ensureRows(p * PAGE_SIZE, p * PAGE_SIZE + 20);
       store.getState().ensureRows(0, 0);
-      await settle();
+      // The page has arrived before the next move, as on screen.
+      await waitFor(() => rowAt(store.getState(), p * PAGE_SIZE), `page ${p}`);
     }
-    const offsets = f.callsOf('stock.grid').map((c) => (c as { offset: number }).offset);
+    const offsets = f.callsTo('stock.grid').map((c) => (c as { offset: number }).offset);
     // Every page read once: the focused row's page is never dropped and read again, nor the viewport's for it.
     expect(offsets.length).toBe(pages);
     expect(new Set(offsets).size).toBe(pages);

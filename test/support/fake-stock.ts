@@ -1,10 +1,12 @@
 /**
- * A test double of `window.stockroom` for the stock screens' component tests: the real typed API
- * object (preload/api.ts `createApi`) over a fake transport that answers the stock calls from an
- * in-memory grid and records every call. The e2e tests use the real thing.
+ * The stock screens' data for their component tests: the grid's columns and rows, and
+ * `fakeStockroom`, the shared fake API (test/support/fake-api.ts) whose stock calls answer from an
+ * in-memory grid and change it as edits come. The e2e tests use the real thing.
+ *
+ * No Node or DOM types here: the renderer's component tests compile this file too.
  */
-import { createApi, type StockroomApi } from '../../../preload/api.js';
-import type { CellView, GridColumnView, GridRowView, HistoryEntryView, QueueResultView, Result, StockroomEvent, StoreView } from '../../../preload/contract.js';
+import type { CellView, GridColumnView, GridRowView, HistoryEntryView, QueueResultView, Result, StoreView } from '../../preload/contract.js';
+import { type Answer, type FakeApi, fakeApi, ok } from './fake-api.js';
 
 export const COLUMNS: GridColumnView[] = [
   { key: '64712', type: 'seller_warehouse', storeId: '64712', label: 'Depósito Palermo' },
@@ -52,46 +54,17 @@ export function sampleRows(count: number): GridRowView[] {
   });
 }
 
-export interface Call {
-  fn: string;
-  payload: unknown;
-}
-
-export interface FakeStockroom {
-  api: StockroomApi;
-  calls: Call[];
+/** The stock grid's in-memory model over the shared fake (test/support/fake-api.ts). */
+export interface FakeStockroom extends FakeApi {
   rows: GridRowView[];
   columns: GridColumnView[];
   history: HistoryEntryView[];
   stores: StoreView[];
-  /** Answers to give instead of the default (by function name); a function gets the payload. */
-  answers: Record<string, (payload: unknown) => Result<unknown>>;
-  emit(event: StockroomEvent): void;
-  callsOf(fn: string): unknown[];
 }
 
-const ok = <T,>(value: T): Result<T> => ({ ok: true, value });
-
+/** A fake whose stock calls answer from an in-memory grid of `rows` (edits change it; other areas are not faked). */
 export function fakeStockroom(rows: GridRowView[] = sampleRows(5)): FakeStockroom {
-  const listeners = new Set<(e: StockroomEvent) => void>();
-  const f: FakeStockroom = {
-    api: undefined as unknown as StockroomApi,
-    calls: [],
-    rows,
-    columns: COLUMNS,
-    history: [],
-    stores: [
-      { id: '64712', user_id: '1', description: 'Depósito Palermo', status: 'active', location: {}, tags: ['stock_location'], network_node_id: 'ARBA01P' },
-      { id: '64713', user_id: '1', description: 'Depósito Avellaneda', status: 'active', location: {}, tags: ['stock_location'], network_node_id: 'ARBA02A' },
-      { id: '64714', user_id: '1', description: 'Showroom', status: 'active', location: {}, tags: [], network_node_id: 'ARBA03S' },
-    ],
-    answers: {},
-    emit: (e) => {
-      for (const l of listeners) l(e);
-    },
-    callsOf: (fn) => f.calls.filter((c) => c.fn === fn).map((c) => c.payload),
-  };
-
+  // The answers read `f` (below) when called: the grid as the test has changed it by then.
   const find = (p: { userProductId: string; type: string; storeId?: string }) => {
     const row = f.rows.find((r) => r.userProductId === p.userProductId);
     const key = p.type === 'seller_warehouse' ? p.storeId! : p.type;
@@ -106,7 +79,7 @@ export function fakeStockroom(rows: GridRowView[] = sampleRows(5)): FakeStockroo
     return ok({ entryId: 77, how: 'queued', shown, historyId: 1 });
   };
 
-  const handlers: Record<string, (payload: unknown) => Result<unknown>> = {
+  const handlers: Record<string, Answer> = {
     'stock.grid': (payload) => {
       const q = (payload ?? {}) as { limit?: number; offset?: number; search?: string; filter?: string; store?: string; lowStock?: number };
       let list = f.rows;
@@ -157,28 +130,27 @@ export function fakeStockroom(rows: GridRowView[] = sampleRows(5)): FakeStockroo
     'stock.createListing': () => ok({ id: 'MLA1400000099', user_product_id: 'MLAU100000099' }),
   };
 
-  f.api = createApi({
-    async invoke(channel, payload) {
-      const fn = channel.slice('stockroom:'.length);
-      f.calls.push({ fn, payload });
-      const answer = f.answers[fn] ?? handlers[fn];
-      if (!answer) return { ok: false, error: { code: 'unsupported', message: `${fn} is not faked` } };
-      return answer(payload);
-    },
-    listen(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+  const f: FakeStockroom = Object.assign(fakeApi({}, handlers), {
+    rows,
+    columns: COLUMNS,
+    history: [] as HistoryEntryView[],
+    stores: [
+      { id: '64712', user_id: '1', description: 'Depósito Palermo', status: 'active', location: {}, tags: ['stock_location'], network_node_id: 'ARBA01P' },
+      { id: '64713', user_id: '1', description: 'Depósito Avellaneda', status: 'active', location: {}, tags: ['stock_location'], network_node_id: 'ARBA02A' },
+      { id: '64714', user_id: '1', description: 'Showroom', status: 'active', location: {}, tags: [], network_node_id: 'ARBA03S' },
+    ] as StoreView[],
   });
   return f;
 }
 
 /** jsdom has no layout: give the grid's scroll box a size so the virtualizer renders rows. */
 export function giveGridASize(width = 1200, height = 600): void {
+  // jsdom's HTMLElement, reached without the DOM's types (this file also compiles for Node).
+  const element = (globalThis as unknown as { HTMLElement: { prototype: object } }).HTMLElement.prototype;
   const size = (dim: 'clientWidth' | 'clientHeight', value: number) =>
-    Object.defineProperty(HTMLElement.prototype, dim, {
+    Object.defineProperty(element, dim, {
       configurable: true,
-      get(this: HTMLElement) {
+      get(this: { classList: { contains(name: string): boolean } }) {
         return this.classList.contains('grid-scroll') ? value : 0;
       },
     });
