@@ -19,6 +19,7 @@ import { openDatabase } from '../main/db/open.js';
 import { DB_FILE, remoteProfileDir } from '../main/desktop/profile.js';
 import { SettingsStore } from '../main/desktop/settings.js';
 import { plainCipher } from '../main/sync/auth/index.js';
+import { requireBrowser } from '../scripts/browser.js';
 import { startBrowserApp } from '../test/e2e/support/browser.js';
 import { BENCH_APP, BENCH_SELLER, BENCH_TOKEN, productId, seedWarehouse } from './lib/seed.js';
 import { type Row, percentile, printTable } from './lib/report.js';
@@ -180,6 +181,9 @@ async function editToPending(page: Page, row: number, col: number): Promise<numb
 }
 
 export async function benchStockUi(o: { products?: number; stores?: number } = {}): Promise<Row[]> {
+  // The browser the e2e tests use (scripts/browser.ts): when there is none, one line of what to
+  // install, before seeding 100,000 products.
+  requireBrowser();
   const products = o.products ?? UI_PRODUCTS;
   const stores = o.stores ?? UI_STORES;
   const app = await startBrowserApp({ prepare: (dir) => seedReplica(dir, products, stores), viewport: { width: 1600, height: 900 } });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNeeded } from '../../main/desktop/launch.js';
+import { waitFor } from '../support/wait.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
@@ -132,8 +133,8 @@ describe('npm start where Electron is not installed', () => {
     let err = '';
     child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
     child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-    const end = Date.now() + 30_000;
-    while (!out.includes('\n') && Date.now() < end && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    const running = child;
+    await waitFor(() => out.includes('\n') || running.exitCode !== null, 'the first line of npm start', 30_000);
     expect(err).toBe('');
     const line = out.split('\n')[0]!;
     expect(line).toMatch(/^Electron is not installed on this machine; starting the browser mode at http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+ \(data: .+\)$/);
@@ -144,11 +145,13 @@ describe('npm start where Electron is not installed', () => {
     expect(await page.text()).toMatch(/<div id="root"><\/div>/);
     const status = await fetch(`${url[1]}/bridge/sync.status`, { method: 'POST', headers: { authorization: `Bearer ${url[2]}` } });
     expect(await status.json()).toMatchObject({ ok: true, value: { mode: 'local-only' } });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(out.trim().split('\n')).toHaveLength(1);
-    const exited = new Promise<number | null>((r) => child!.once('exit', (code) => r(code)));
+    // 'close' comes after the exit and the end of both output streams: all it ever printed.
+    const closed = new Promise<number | null>((r) => child!.once('close', (code) => r(code)));
     child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await closed).toBe(0);
+    // One line, for the whole run: none after the first while it served, none while it stopped.
+    expect(out.trim().split('\n')).toHaveLength(1);
+    expect(err).toBe('');
     // The data folder was released (no lock left behind) and the database is there.
     expect(existsSync(join(data, 'stockroom.lock'))).toBe(false);
     expect(existsSync(join(data, 'stockroom.db'))).toBe(true);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StockroomApi } from '../../preload/api.js';
 import type { StockroomEvent } from '../../preload/contract.js';
 import { demo } from '../support/fixtures.js';
-import { failure, sleep, value } from './helpers.js';
+import { waitFor } from '../support/wait.js';
+import { failure, value } from './helpers.js';
 
 /** What a transport gives the suite: the API as the renderer sees it, and how to tear it down. */
 export interface TransportUnderTest {
@@ -165,25 +166,52 @@ export function contractSuite(name: string, open: () => Promise<TransportUnderTe
       expect(failure(await api.app.openExternal({ url: 'javascript:alert(1)' })).code).toBe('forbidden_url');
     });
 
+    /**
+     * Edits until `delivered()` holds, without guessing how long an event stream takes to connect
+     * or how long an event takes to come. The status comes when the stream connects (the browser
+     * bridge's server-sent events) or after the first edit (IPC, connected at once): once `events`
+     * holds one, every later edit is followed by a stock.changed that covers it, its own or a
+     * batch it joined (a batch that also covers unknown changes says `null`). So: edit, wait for
+     * the next stock.changed, and again until one names the product.
+     */
+    async function editUntilDelivered<T>(events: StockroomEvent[], edit: () => Promise<void>, delivered: () => T | undefined, what: string): Promise<T> {
+      const changes = () => events.filter((e) => e.type === 'stock.changed').length;
+      await edit();
+      await waitFor(() => events.some((e) => e.type === 'sync.status'), 'the event stream to connect (its first status)');
+      for (let i = 1; i <= 20; i++) {
+        const found = delivered();
+        if (found) return found;
+        const before = changes();
+        await edit();
+        await waitFor(() => changes() > before, `a stock.changed after edit ${i} (${what})`);
+      }
+      return waitFor(delivered, what, 0);
+    }
+
     it('delivers events to subscribers, and stops after unsubscribe', async () => {
       const seen: StockroomEvent[] = [];
       const off = api.subscribe('stock.changed', (e) => seen.push(e));
       const offStatus = api.subscribe('sync.status', (e) => seen.push(e));
-      // An event stream may take a moment to connect: edit until the first event arrives.
       const termoChanged = () => seen.find((e) => e.type === 'stock.changed' && e.userProductIds?.includes(demo.userProducts.termo));
-      for (let i = 0; i < 50 && !termoChanged(); i++) {
-        value(await api.stock.adjust({ ...palermo, delta: 1 }));
-        await sleep(200);
-      }
+      const adjustTermo = async () => void value(await api.stock.adjust({ ...palermo, delta: 1 }));
+      await editUntilDelivered(seen, adjustTermo, termoChanged, 'stock.changed for the termo');
       expect(termoChanged()).toEqual({ type: 'stock.changed', userProductIds: [demo.userProducts.termo] });
       expect(seen.some((e) => e.type === 'sync.status' && e.status.mode === 'local-only')).toBe(true);
       off();
       offStatus();
-      await sleep(100);
       const count = seen.length;
-      value(await api.stock.adjust({ ...palermo, delta: 1 }));
-      await sleep(400);
+      // Proof that events still flow after the unsubscribe: a new subscriber receives the change of
+      // another product, edited after it. Events arrive in order, so by then every event of the
+      // edits above has been delivered too, and none of them reached the listeners removed above.
+      const later: StockroomEvent[] = [];
+      const offLater = api.subscribe('stock.changed', (e) => later.push(e));
+      const offLaterStatus = api.subscribe('sync.status', (e) => later.push(e));
+      const mate = { userProductId: demo.userProducts.mate, type: 'selling_address' as const };
+      const mateChanged = () => later.find((e) => e.type === 'stock.changed' && e.userProductIds?.includes(demo.userProducts.mate));
+      await editUntilDelivered(later, async () => void value(await api.stock.adjust({ ...mate, delta: 1 })), mateChanged, 'stock.changed for the mate, to the new subscriber');
       expect(seen.length).toBe(count);
+      offLater();
+      offLaterStatus();
     });
   });
 }

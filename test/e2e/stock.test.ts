@@ -9,21 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/fixtures.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_RETRY } from '../support/sync-harness.js';
+import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
 const cell = (page: Page, column: string, product = TERMO) => page.getByRole('gridcell', { name: new RegExp(`^${column}, ${product}:`) });
 const notice = (page: Page) => page.locator('.notice-line');
-
-async function until<T>(probe: () => Promise<T | undefined | false>, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('stock screens on the local demo data', () => {
   let app: BrowserApp;
@@ -41,7 +32,7 @@ describe('stock screens on the local demo data', () => {
     await cell(page, 'Depósito Palermo').click();
     await page.keyboard.type('+5');
     await page.keyboard.press('Enter');
-    await until(async () => (await cell(page, 'Depósito Palermo').getAttribute('aria-label'))?.includes(': 17, synced'), 'the adjustment on screen');
+    await waitFor(async () => (await cell(page, 'Depósito Palermo').getAttribute('aria-label'))?.includes(': 17, synced'), 'the adjustment on screen');
     // Enter moved down; Escape leaves an edit without a change.
     await page.keyboard.press('ArrowUp');
     await page.keyboard.type('99');
@@ -49,14 +40,14 @@ describe('stock screens on the local demo data', () => {
     await expect(cell(page, 'Depósito Palermo').getAttribute('aria-label')).resolves.toContain(': 17, synced');
     await page.keyboard.type('20');
     await page.keyboard.press('Tab');
-    await until(async () => (await cell(page, 'Depósito Palermo').getAttribute('aria-label'))?.includes(': 20, synced'), 'the count on screen');
+    await waitFor(async () => (await cell(page, 'Depósito Palermo').getAttribute('aria-label'))?.includes(': 20, synced'), 'the count on screen');
 
     // A locked cell says why (SPEC 7.3 for the selling address without inventory id).
     const bombilla = cell(page, 'Selling address', 'Bombilla alpaca');
     await expect(bombilla.textContent()).resolves.toContain('no inventory id');
     await bombilla.click();
     await page.keyboard.press('Enter');
-    await until(async () => (await notice(page).textContent())?.includes('Not editable: Selling address stock cannot be changed: the item has no inventory id.'), 'the lock reason');
+    await waitFor(async () => (await notice(page).textContent())?.includes('Not editable: Selling address stock cannot be changed: the item has no inventory id.'), 'the lock reason');
     await app.screenshot('stock-locked-cell');
 
     // History of the termo's Palermo cell: the count and the adjustment, newest first.
@@ -77,7 +68,7 @@ describe('stock screens on the local demo data', () => {
     await page.keyboard.press('Control+f');
     await page.keyboard.type('MLA1400000005');
     await page.keyboard.press('Enter');
-    await until(async () => (await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)) === 'Depósito Avellaneda, Canasta matera: —, locked: This product keeps its stock at the selling address: a product has stores or a selling address, not both.', 'focus on the scanned row');
+    await waitFor(async () => (await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)) === 'Depósito Avellaneda, Canasta matera: —, locked: This product keeps its stock at the selling address: a product has stores or a selling address, not both.', 'focus on the scanned row');
     await app.screenshot('stock-scan');
   });
 
@@ -110,8 +101,8 @@ describe('stock screens on the local demo data', () => {
     await dialog.getByRole('button', { name: 'Apply 2 changes' }).click();
     await dialog.getByText('Applied 2 changes.', { exact: false }).first().waitFor();
     await dialog.getByRole('button', { name: 'Close' }).click();
-    await until(async () => (await cell(page, 'Depósito Avellaneda').getAttribute('aria-label'))?.includes(': 25, synced'), 'the imported count');
-    await until(async () => (await cell(page, 'Selling address', 'Mate de calabaza con bombilla').getAttribute('aria-label'))?.includes(': 7, synced'), 'the imported adjustment');
+    await waitFor(async () => (await cell(page, 'Depósito Avellaneda').getAttribute('aria-label'))?.includes(': 25, synced'), 'the imported count');
+    await waitFor(async () => (await cell(page, 'Selling address', 'Mate de calabaza con bombilla').getAttribute('aria-label'))?.includes(': 7, synced'), 'the imported adjustment');
   });
 
   it('creates a listing with stock per store, showing the errors beside the fields', async () => {
@@ -130,9 +121,9 @@ describe('stock screens on the local demo data', () => {
     await dialog.getByRole('textbox', { name: 'Quantity in Depósito Palermo' }).fill('14');
     await app.screenshot('stock-listing-form');
     await dialog.getByRole('button', { name: 'Create listing' }).click();
-    await until(async () => (await notice(page).textContent())?.match(/Listing MLA\d+ created/), 'the listing');
-    await until(async () => (await page.getByRole('grid').getAttribute('aria-rowcount')) === '7', 'the new row');
-    await until(async () => (await cell(page, 'Depósito Palermo', 'Termo 500 ml').getAttribute('aria-label'))?.includes(': 14, synced'), 'its stock');
+    await waitFor(async () => (await notice(page).textContent())?.match(/Listing MLA\d+ created/), 'the listing');
+    await waitFor(async () => (await page.getByRole('grid').getAttribute('aria-rowcount')) === '7', 'the new row');
+    await waitFor(async () => (await cell(page, 'Depósito Palermo', 'Termo 500 ml').getAttribute('aria-label'))?.includes(': 14, synced'), 'its stock');
     expect(app.errors).toEqual([]);
   });
 });
@@ -176,7 +167,7 @@ describe('stock screens against a remote marketplace', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').getByText('Settings saved.').waitFor({ timeout: 20_000 });
     await page.getByRole('tab', { name: 'Stock' }).click();
-    await until(async () => (await label(page)) === `Depósito Palermo, ${TERMO}: 12, synced`, 'the replica in the grid');
+    await waitFor(async () => (await label(page)) === `Depósito Palermo, ${TERMO}: 12, synced`, 'the replica in the grid');
 
     // Offline: the edit is queued and says so.
     await chooseMode(page, /^Offline/);
@@ -184,7 +175,7 @@ describe('stock screens against a remote marketplace', () => {
     await cell(page, 'Depósito Palermo').click();
     await page.keyboard.type('+5');
     await page.keyboard.press('Enter');
-    await until(async () => (await label(page)) === `Depósito Palermo, ${TERMO}: 17, queued`, 'the pending cell');
+    await waitFor(async () => (await label(page)) === `Depósito Palermo, ${TERMO}: 17, queued`, 'the pending cell');
     await expect(cell(page, 'Depósito Palermo').textContent()).resolves.toBe('17~ queued');
     await page.locator('.status-bar').getByText('1 pending').waitFor();
     expect(await remoteQuantity()).toBe(12);
@@ -192,8 +183,8 @@ describe('stock screens against a remote marketplace', () => {
 
     // Online: pushed to the remote, the cell turns synced.
     await chooseMode(page, /^Online/);
-    await until(async () => (await remoteQuantity()) === 17, 'the adjustment on the remote');
-    await until(async () => (await label(page)) === `Depósito Palermo, ${TERMO}: 17, synced`, 'the synced cell');
+    await waitFor(async () => (await remoteQuantity()) === 17, 'the adjustment on the remote');
+    await waitFor(async () => (await label(page)) === `Depósito Palermo, ${TERMO}: 17, synced`, 'the synced cell');
     await app.screenshot('stock-synced');
 
     // A count made offline while the marketplace changed the same cell underneath.
@@ -202,31 +193,31 @@ describe('stock screens against a remote marketplace', () => {
     await cell(page, 'Depósito Palermo').click();
     await page.keyboard.type('40');
     await page.keyboard.press('Enter');
-    await until(async () => (await label(page)) === `Depósito Palermo, ${TERMO}: 40, queued`, 'the pending count');
+    await waitFor(async () => (await label(page)) === `Depósito Palermo, ${TERMO}: 40, queued`, 'the pending count');
     const read = await remote.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
     const put = await remote
       .as(demo.seller.token)
       .put(`/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`, { locations: [{ store_id: demo.stores.palermo, quantity: 31 }] }, { 'x-version': read.headers.get('x-version')! });
     expect(put.status).toBe(200);
     await chooseMode(page, /^Online/);
-    await until(async () => (await label(page))?.startsWith(`Depósito Palermo, ${TERMO}: 40, conflict`), 'the conflict');
+    await waitFor(async () => (await label(page))?.startsWith(`Depósito Palermo, ${TERMO}: 40, conflict`), 'the conflict');
     await expect(cell(page, 'Depósito Palermo').textContent()).resolves.toBe('40! conflict');
     await app.screenshot('stock-conflict');
 
     // The status bar's conflicts count filters the grid to conflicts.
     await page.locator('.status-bar').getByRole('button', { name: /1 conflict/ }).click();
-    await until(async () => (await page.getByRole('grid').getAttribute('aria-rowcount')) === '2', 'the grid filtered to conflicts');
+    await waitFor(async () => (await page.getByRole('grid').getAttribute('aria-rowcount')) === '2', 'the grid filtered to conflicts');
     await expect(page.getByRole('combobox', { name: 'Show' }).inputValue()).resolves.toBe('conflict');
 
     await cell(page, 'Depósito Palermo').click();
     const dialog = page.getByRole('dialog', { name: `Conflict in Depósito Palermo, ${TERMO}` });
     await dialog.waitFor();
-    await until(async () => (await dialog.locator('#conflict-text').textContent())?.match(/^You counted 40 at .+ when it was 17\. The marketplace now says 31 \(changed at .+\)\.$/), 'the conflict in words');
+    await waitFor(async () => (await dialog.locator('#conflict-text').textContent())?.match(/^You counted 40 at .+ when it was 17\. The marketplace now says 31 \(changed at .+\)\.$/), 'the conflict in words');
     await app.screenshot('stock-conflict-dialog');
     await dialog.getByRole('button', { name: 'Keep my count (40)' }).click();
-    await until(async () => (await remoteQuantity()) === 40, 'my count on the remote');
+    await waitFor(async () => (await remoteQuantity()) === 40, 'my count on the remote');
     await page.getByRole('combobox', { name: 'Show' }).selectOption('all');
-    await until(async () => (await label(page)) === `Depósito Palermo, ${TERMO}: 40, synced`, 'the resolved cell');
+    await waitFor(async () => (await label(page)) === `Depósito Palermo, ${TERMO}: 40, synced`, 'the resolved cell');
     await page.getByRole('button', { name: 'History' }).click();
     await cell(page, 'Depósito Palermo').click();
     const panel = page.getByRole('complementary', { name: `History of Depósito Palermo, ${TERMO}` });

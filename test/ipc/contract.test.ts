@@ -6,6 +6,7 @@ import { CHANNELS, EVENT_CHANNEL, type StockroomEvent } from '../../preload/cont
 import { type TransportUnderTest, contractSuite } from '../desktop/contract-suite.js';
 import { openCore, value } from '../desktop/helpers.js';
 import { demo } from '../support/fixtures.js';
+import { waitFor } from '../support/wait.js';
 
 /** A fake ipcMain: the real handler functions, kept in a map. */
 function fakeIpcMain() {
@@ -126,12 +127,16 @@ describe('IPC adapter', () => {
     const t = await openIpc();
     const sent: unknown[] = [];
     const stop = forwardEvents(t.core.events, () => ({ isDestroyed: () => true, send: (_c, e) => sent.push(e) }));
+    // A live window next to it: once it has the change, the destroyed one was offered it too (same emit).
+    const live: StockroomEvent[] = [];
+    const stopLive = forwardEvents(t.core.events, () => ({ isDestroyed: () => false, send: (_c, e) => live.push(e) }));
     try {
       value(await t.api.stock.adjust({ userProductId: demo.userProducts.termo, type: 'seller_warehouse', storeId: demo.stores.palermo, delta: 1 }));
-      await new Promise((r) => setTimeout(r, 300));
+      await waitFor(() => live.find((e) => e.type === 'stock.changed'), 'the change forwarded to the live window');
       expect(sent).toEqual([]);
     } finally {
       stop();
+      stopLive();
       await t.close();
     }
   });

@@ -49,6 +49,21 @@ export interface ProxyLogEntry {
   forwarded: boolean;
   /** When the proxy received it (Date.now()). */
   at: number;
+  /** True when a `hold` kept it at the proxy until released (the fault, if any, is decided at release). */
+  held: boolean;
+}
+
+/** Requests kept at the proxy by `hold`: received whole, not forwarded until `release()`. */
+export interface Hold {
+  /** Resolves once `times` matching requests are held at the proxy (rejects if the proxy closes first). */
+  arrived: Promise<void>;
+  /** How many requests this hold has kept so far. */
+  readonly held: number;
+  /**
+   * Forwards the held requests as if they had just arrived (faults included), and ends the hold:
+   * later matching requests go through untouched.
+   */
+  release(): void;
 }
 
 export interface FaultProxy {
@@ -60,7 +75,14 @@ export interface FaultProxy {
   setFaults(f: Faults): void;
   /** Forces `kind` on the next `times` requests matching `match` (method and path), before the random faults. */
   inject(kind: FaultKind, times?: number, match?: (method: string, path: string) => boolean): void;
-  /** Stops listening and cuts every connection: clients get ECONNREFUSED until goOnline. */
+  /**
+   * Keeps the next `times` requests matching `match` at the proxy: each is received whole and held,
+   * not forwarded, until `release()`; then it goes on like any other request. A request the test
+   * needs on the wire stays there for exactly as long as the test says, on a fast machine or a
+   * busy one. goOffline and close cut held requests (their clients see the connection drop).
+   */
+  hold(match: (method: string, path: string) => boolean, times?: number): Hold;
+  /** Stops listening and cuts every connection (held requests too): clients get ECONNREFUSED until goOnline. */
   goOffline(): Promise<void>;
   goOnline(): Promise<void>;
   close(): Promise<void>;
@@ -86,6 +108,21 @@ export async function startFaultProxy(
   const sockets = new Set<Socket>();
   let seq = 0;
   const scripted: { kind: FaultKind; match: (method: string, path: string) => boolean }[] = [];
+  interface HoldState {
+    match: (method: string, path: string) => boolean;
+    remaining: number;
+    held: number;
+    times: number;
+    arrived: () => void;
+    cut: (e: Error) => void;
+    /** Resolvers of the requests held now: `true` to forward, `false` to cut. */
+    waiting: ((go: boolean) => void)[];
+    /** Set by goOffline / close: requests still reading their body are cut as they finish. */
+    cutOff: boolean;
+    /** Set by release(): requests still reading their body go on as they finish. */
+    released: boolean;
+  }
+  const holds: HoldState[] = [];
 
   function decide(method: string, path: string): FaultKind | null {
     const forced = scripted.findIndex((s) => s.match(method, path));
@@ -134,15 +171,33 @@ export async function startFaultProxy(
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
     const key = typeof req.headers['x-idempotency-key'] === 'string' ? req.headers['x-idempotency-key'] : undefined;
-    const fault = decide(method, path);
-    const entry: ProxyLogEntry = { seq: ++seq, method, path, key, fault, status: null, forwarded: false, at: Date.now() };
+    const entry: ProxyLogEntry = { seq: ++seq, method, path, key, fault: null, status: null, forwarded: false, at: Date.now(), held: false };
     log.push(entry);
+    let body: Buffer | undefined;
+    const hold = holds.find((h) => h.remaining > 0 && h.match(method, path));
+    if (hold) {
+      hold.remaining--;
+      entry.held = true;
+      body = await readBody(req);
+      if (hold.cutOff) {
+        req.socket.destroy();
+        return;
+      }
+      const go = hold.released ? Promise.resolve(true) : new Promise<boolean>((resolve) => hold.waiting.push(resolve));
+      if (++hold.held === hold.times) hold.arrived();
+      if (!(await go)) {
+        req.socket.destroy();
+        return;
+      }
+    }
+    const fault = decide(method, path);
+    entry.fault = fault;
     if (fault) counts[fault]++;
     if (fault === 'drop') {
       req.socket.destroy();
       return;
     }
-    const body = await readBody(req);
+    body ??= await readBody(req);
     if (fault === 'error500' || fault === 'tooMany') {
       const status = fault === 'error500' ? 500 : 429;
       const payload = JSON.stringify({ error: fault === 'error500' ? 'internal_error' : 'too_many_requests', message: `Injected ${status}`, status, cause: [] });
@@ -185,8 +240,19 @@ export async function startFaultProxy(
   const port = (server.address() as AddressInfo).port;
   let listening = true;
 
+  /** Cuts every held request, and fails the `arrived` of holds still waiting for theirs. */
+  const cutHolds = (why: string) => {
+    for (const h of holds.splice(0)) {
+      h.cutOff = true;
+      for (const w of h.waiting.splice(0)) w(false);
+      h.remaining = 0;
+      h.cut(new Error(`fault proxy: ${why} with ${h.held} of ${h.times} held requests arrived`));
+    }
+  };
+
   const stopListening = () =>
     new Promise<void>((resolve) => {
+      cutHolds('went offline or closed');
       if (!listening) return resolve();
       listening = false;
       server.close(() => resolve());
@@ -203,6 +269,31 @@ export async function startFaultProxy(
     },
     inject: (kind, times = 1, match = () => true) => {
       for (let i = 0; i < times; i++) scripted.push({ kind, match });
+    },
+    hold: (match, times = 1) => {
+      let arrived!: () => void;
+      let cut!: (e: Error) => void;
+      const promise = new Promise<void>((resolve, reject) => {
+        arrived = resolve;
+        cut = reject;
+      });
+      // A test that never awaits `arrived` must not see an unhandled rejection when the proxy closes.
+      promise.catch(() => undefined);
+      const state: HoldState = { match, remaining: times, held: 0, times, arrived, cut, waiting: [], cutOff: false, released: false };
+      holds.push(state);
+      return {
+        arrived: promise,
+        get held() {
+          return state.held;
+        },
+        release: () => {
+          state.remaining = 0;
+          state.released = true;
+          const i = holds.indexOf(state);
+          if (i >= 0) holds.splice(i, 1);
+          for (const w of state.waiting.splice(0)) w(true);
+        },
+      };
     },
     goOffline: stopListening,
     goOnline: () =>

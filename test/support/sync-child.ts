@@ -40,6 +40,8 @@ async function main(): Promise<void> {
     else engine.queueCount({ ...target, quantity: op.quantity });
     // Synchronous on Linux for a pipe: printed only after the commit above returned.
     process.stdout.write(`ack ${op.i}\n`);
+    // Pacing only (a person typing, the engine pushing in between): the parent kills at an ack
+    // count it chose, never after a time, so nothing it checks depends on this pace.
     await sleep(1);
   }
   process.stdout.write('queued\n');

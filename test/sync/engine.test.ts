@@ -180,10 +180,13 @@ describe('failures and retries', () => {
   });
 
   it('stop waits for the request in flight; nothing is lost', async () => {
-    proxy.setFaults({ drop: 0, reset: 0, delay: 1, error500: 0, tooMany: 0, delayMs: [300, 300] });
+    // The PUT is held at the proxy: it is on the wire when stop() is called, for as long as the test says.
+    const put = proxy.hold((m) => m === 'PUT');
     const r = engine.queueAdjustment({ ...palermo, delta: 2 });
-    await waitFor(() => proxy.log.some((l) => l.method === 'PUT'), 'the PUT');
-    await engine.stop();
+    await put.arrived;
+    const stopping = engine.stop();
+    put.release();
+    await stopping;
     expect(engine.outbox.repo.byId(r.entryId!)!.state).toBe('done');
     expect(await remoteQty(termo, `seller_warehouse|${demo.stores.palermo}`)).toBe(14);
   });
@@ -207,9 +210,10 @@ describe('pull and pending edits', () => {
     engine.setMode('offline');
     const before = proxy.counts.total;
     engine.queueAdjustment({ ...palermo, delta: 1 });
-    await new Promise((r) => setTimeout(r, 50));
+    // The scheduler runs on the next turns of the event loop: by then a send would be in flight.
+    for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+    expect(engine.status()).toMatchObject({ mode: 'offline', online: false, pending: 1, inFlight: 0 });
     expect(proxy.counts.total).toBe(before);
-    expect(engine.status()).toMatchObject({ mode: 'offline', online: false, pending: 1 });
     engine.setMode('online');
     await engine.drain();
     expect(await remoteQty(termo, `seller_warehouse|${demo.stores.palermo}`)).toBe(13);

@@ -6,7 +6,8 @@ import type { OutboxRow } from '../../main/db/repos/sync.js';
 import type { SyncEngine } from '../../main/sync/engine.js';
 import { type FaultProxy, NO_FAULTS, TWENTY_PERCENT, mulberry32, startFaultProxy } from '../support/fault-proxy.js';
 import { type ChildServer, spawnServer } from '../support/process.js';
-import { FAST_RETRY, type Replica, newEngine, newReplica, readRemoteStock, sleep, startWriter, syncMarket } from '../support/sync-harness.js';
+import { FAST_RETRY, type Replica, newEngine, newReplica, readRemoteStock, startWriter, syncMarket } from '../support/sync-harness.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * 10,000 random adjustments and counts over 200 user products, pushed through a proxy that fails
@@ -81,16 +82,17 @@ describe('10,000 edits through a 20% fault proxy with a concurrent writer', () =
           : { i, up, store, kind: 'adjust', delta: (random() < 0.5 ? -1 : 1) * (1 + Math.floor(random() * 20)) };
       ops.push(op);
     }
-    // At most about 1,000 edits a second, and never more than 200 entries waiting: the engine
-    // pushes while the person types, so some edits coalesce and most go out on their own, on a
-    // fast machine or a busy one.
+    // The person types no faster than the engine pushes: after each edit the engine gets its
+    // turn, and once 160 entries wait, typing stops until the engine has brought them down to 80.
+    // Paced by the outbox, not by a clock: some edits coalesce and most go out on their own, in
+    // the same proportions on a fast machine or a busy one.
     const entryOf = new Map<number, number | null>();
-    const burstStart = Date.now();
     for (const op of ops) {
       const target = { userProductId: op.up, type: 'seller_warehouse', storeId: op.store, ref: String(op.i) };
       const r = op.kind === 'adjust' ? engine.queueAdjustment({ ...target, delta: op.delta }) : engine.queueCount({ ...target, quantity: op.quantity });
       entryOf.set(op.i, r.entryId);
-      while (op.i + 1 > Date.now() - burstStart || engine.status().pending > 200) await sleep(2);
+      await new Promise((resolve) => setImmediate(resolve));
+      if (engine.status().pending >= 160) await waitFor(() => engine.status().pending <= 80, `the outbox down to 80 entries (edit ${op.i})`, 100_000);
     }
     const queuedAt = Date.now();
     await engine.drain(100_000);

@@ -1,3 +1,4 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,21 @@ import { demo } from '../support/fixtures.js';
 import { demoOrders, packPath } from '../support/messages.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { type Replica, demoWithProducts, newEngine, newReplica, readRemoteStock, sleep } from '../support/sync-harness.js';
+import { waitFor } from '../support/wait.js';
+
+/**
+ * Counts the requests undici creates for `origin` + `path` (its diagnostics channel): the engine's
+ * probes of an unreachable remote never reach a server, so this is where they can be seen.
+ */
+function countRequests(origin: string, method: string, path: string) {
+  const seen = { count: 0 };
+  const onCreate = (message: unknown) => {
+    const r = (message as { request: { origin: unknown; method: string; path: string } }).request;
+    if (new URL(String(r.origin)).origin === origin && r.method === method && r.path === path) seen.count++;
+  };
+  subscribe('undici:request:create', onCreate);
+  return { seen, stop: () => void unsubscribe('undici:request:create', onCreate) };
+}
 
 describe('offline for a whole session, then online', () => {
   const { fixtures: f, products } = demoWithProducts(8);
@@ -38,6 +54,7 @@ describe('offline for a whole session, then online', () => {
 
     // Session 2: the network is gone for the whole session.
     await proxy.goOffline();
+    const probes = countRequests(proxy.url, 'GET', `/users/${demo.seller.id}`);
     engine = newEngine(replica, { url: proxy.url, token: demo.seller.token, sellerId: demo.seller.id });
     const offline: string[] = [];
     engine.on('offline', (r) => offline.push(r));
@@ -51,7 +68,7 @@ describe('offline for a whole session, then online', () => {
       const target = { userProductId: op.up, type: 'seller_warehouse', storeId: op.store };
       if (op.kind === 'count') engine.queueCount({ ...target, quantity: op.value });
       else engine.queueAdjustment({ ...target, delta: op.value });
-      if (i % 10 === 0) await sleep(2);
+      if (i % 10 === 0) await sleep(2); // pacing: a person queueing while the engine keeps trying
     }
     const texts = ['Hola, ya lo preparamos', 'Sale mañana', 'Te paso el remito', 'Gracias por tu compra'];
     for (const [k, text] of texts.entries()) {
@@ -60,7 +77,12 @@ describe('offline for a whole session, then online', () => {
       await engine.queueMessage({ packId: demoOrders.packed.pack, text, files: k % 2 ? [{ path }] : [] });
     }
     await engine.queueMessage({ packId: demoOrders.delivered.pack, text: 'Otro pack, también en orden' });
-    await sleep(300);
+    // The engine found the remote unreachable, and has probed it twice since everything was queued
+    // (so every entry had its chance to go): it keeps probing, and sends nothing meanwhile.
+    await waitFor(() => offline.length > 0, 'the engine to find the remote unreachable');
+    const probesBefore = probes.seen.count;
+    await waitFor(() => probes.seen.count >= probesBefore + 2 && engine.status().inFlight === 0, 'two more probes of the unreachable remote, nothing on the wire');
+    probes.stop();
     expect(offline.length).toBe(1);
     const status = engine.status();
     expect(status).toMatchObject({ online: false, failed: 0, conflicts: 0, inFlight: 0 });
@@ -71,6 +93,9 @@ describe('offline for a whole session, then online', () => {
     expect(proxy.counts.total).toBe(proxy.log.length);
     const requestsBefore = proxy.counts.total;
     await engine.stop();
+    // Over the whole offline session, the engine's stop included: one offline event, nothing charged.
+    expect(offline.length).toBe(1);
+    expect(rows().every((r) => r.attempts === 0 && r.state === 'pending')).toBe(true);
 
     // Session 3: back online, a new session.
     await proxy.goOnline();

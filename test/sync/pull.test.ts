@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SyncEngine } from '../../main/sync/engine.js';
 import { cellView, history } from '../../main/sync/read-model.js';
-import { type FaultProxy, NO_FAULTS, startFaultProxy } from '../support/fault-proxy.js';
+import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import { demo, demoFixtures } from '../support/fixtures.js';
 import { type TestServer, startTestServer } from '../support/server.js';
-import { type Replica, newEngine, newReplica, syncMarket, waitFor } from '../support/sync-harness.js';
+import { type Replica, newEngine, newReplica, syncMarket } from '../support/sync-harness.js';
 
 let server: TestServer;
 let proxy: FaultProxy;
@@ -121,15 +121,19 @@ describe('a large catalogue', () => {
     const windows = stockReads().slice(before);
     expect(windows).toHaveLength(30);
     expect(new Set(windows).size).toBe(30);
-    // A product whose edit is on the wire (outcome unknown) is not overwritten by a pull.
+    // A product whose edit is on the wire (outcome unknown) is not overwritten by a pull: the proxy
+    // holds the PUT until the pull is over, however long the pull takes.
     const up = market.products[0]!;
-    proxy.setFaults({ drop: 0, reset: 0, delay: 1, error500: 0, tooMany: 0, delayMs: [400, 400] });
+    const put = proxy.hold((method, path) => method === 'PUT' && path.startsWith(`/user-products/${up}/`));
     engine.queueAdjustment({ userProductId: up, type: 'seller_warehouse', storeId: market.stores[0]!, delta: 1 });
-    await waitFor(() => engine.status().inFlight === 1, 'the edit on the wire');
-    proxy.setFaults(NO_FAULTS);
+    await put.arrived;
+    expect(engine.status().inFlight).toBe(1);
     const report = await engine.pullNow();
     expect(report.stock.skipped).toBe(1);
+    expect(proxy.log.filter((l) => l.method === 'PUT').map((l) => [l.held, l.forwarded])).toEqual([[true, false]]);
+    put.release();
     await engine.drain();
+    expect(proxy.log.filter((l) => l.method === 'PUT').map((l) => [l.held, l.forwarded, l.status])).toEqual([[true, true, 200]]);
     expect(cellView(replica.db, { userProductId: up, type: 'seller_warehouse', storeKey: market.stores[0]! })).toMatchObject({ remote: { quantity: 11, version: '2' }, state: 'synced' });
     // Offline mode means no requests at all, pulls included.
     engine.setMode('offline');

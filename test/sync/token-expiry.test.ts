@@ -7,17 +7,27 @@ import { TokenManager } from '../../main/sync/auth/token-manager.js';
 import type { SyncEngine } from '../../main/sync/engine.js';
 import { type FaultProxy, mulberry32, startFaultProxy } from '../support/fault-proxy.js';
 import { demo } from '../support/fixtures.js';
+import { manualClock } from '../support/messages.js';
 import { browserThatApproves } from '../support/oauth.js';
 import { type TestServer, startTestServer } from '../support/server.js';
-import { type Replica, demoWithProducts, newEngine, newReplica, readRemoteStock, sleep } from '../support/sync-harness.js';
+import { type Replica, demoWithProducts, newEngine, newReplica, readRemoteStock } from '../support/sync-harness.js';
 
 /**
  * The engine signed in through OAuth (the OAuth helper's TokenManager) against a remote whose
  * access tokens live one second, during a burst of edits that lasts several seconds: tokens expire
  * mid-burst, and no request may fail for it.
+ *
+ * The seconds are the marketplace's clock, a manual one the test moves: the burst goes in rounds
+ * (edits queued, sent, then the clock moves 50 ms), 3.5 s of it. A token expires where the test
+ * says, whatever the machine's speed: with real seconds, a busy machine could hold a request longer
+ * than the refresh margin (100 ms of a 1 s token) and see it expire on the way.
  */
 const { fixtures, products } = demoWithProducts(10);
 const stores = [demo.stores.palermo, demo.stores.avellaneda];
+const BURST_MS = 3500;
+const STEP_MS = 50;
+const EDITS_PER_STEP = 8;
+const clock = manualClock(Date.now());
 let server: TestServer;
 let proxy: FaultProxy;
 let replica: Replica;
@@ -26,7 +36,7 @@ let dir: string;
 let files = 0;
 
 beforeAll(async () => {
-  server = await startTestServer(fixtures, { accessTokenTtlSeconds: 1 });
+  server = await startTestServer(fixtures, { accessTokenTtlSeconds: 1, clock });
   dir = mkdtempSync(join(tmpdir(), 'stockroom-token-'));
 });
 afterAll(async () => {
@@ -54,14 +64,18 @@ async function burst(manager: TokenManager, seed: number) {
   const before = await readRemoteStock(server.url, demo.seller.token, products);
   const random = mulberry32(seed);
   const sums = new Map<string, number>();
-  const started = Date.now();
-  for (let i = 0; Date.now() - started < 3500; i++) {
-    const up = products[Math.floor(random() * products.length)]!;
-    const store = stores[i % 2]!;
-    const delta = 1 + Math.floor(random() * 3);
-    engine.queueAdjustment({ userProductId: up, type: 'seller_warehouse', storeId: store, delta });
-    sums.set(`${up}|${store}`, (sums.get(`${up}|${store}`) ?? 0) + delta);
-    await sleep(2);
+  const started = clock.now();
+  for (let i = 0; clock.now() - started < BURST_MS; ) {
+    for (let k = 0; k < EDITS_PER_STEP; k++, i++) {
+      const up = products[Math.floor(random() * products.length)]!;
+      const store = stores[i % 2]!;
+      const delta = 1 + Math.floor(random() * 3);
+      engine.queueAdjustment({ userProductId: up, type: 'seller_warehouse', storeId: store, delta });
+      sums.set(`${up}|${store}`, (sums.get(`${up}|${store}`) ?? 0) + delta);
+    }
+    // The clock moves between rounds, never under a request on the wire.
+    await engine.drain(30_000);
+    clock.advance(STEP_MS);
   }
   await engine.drain(30_000);
   const after = await readRemoteStock(server.url, demo.seller.token, products);
@@ -80,7 +94,7 @@ async function burst(manager: TokenManager, seed: number) {
 describe('tokens that expire mid-burst', () => {
   it('refreshed ahead of expiry by the TokenManager: nothing fails', async () => {
     const store = CredentialStore.open(join(dir, `c${++files}.db`), plainCipher);
-    const manager = await TokenManager.signIn({ store, baseUrl: server.url, applicationId: demo.app, openExternal: browserThatApproves() });
+    const manager = await TokenManager.signIn({ store, baseUrl: server.url, applicationId: demo.app, openExternal: browserThatApproves(), clock });
     const { requests } = await burst(manager, 1);
     expect(manager.refreshCount).toBeGreaterThanOrEqual(2);
     expect(requests).toBeGreaterThan(100);
@@ -88,7 +102,7 @@ describe('tokens that expire mid-burst', () => {
 
   it('rejected with 401 (the client clock is behind): one refresh, the request is resent, nothing fails', async () => {
     // The manager's clock stands still, so it never refreshes on its own: every expiry is a 401.
-    const t0 = Date.now();
+    const t0 = clock.now();
     const frozen = { now: () => t0 };
     const store = CredentialStore.open(join(dir, `c${++files}.db`), plainCipher);
     const manager = await TokenManager.signIn({ store, baseUrl: server.url, applicationId: demo.app, openExternal: browserThatApproves(), clock: frozen });

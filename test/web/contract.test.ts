@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { startWebServer } from '../../main/web/server.js';
 import { createBrowserBridge, readEventStream } from '../../renderer/bridge/browser.js';
 import { type TransportUnderTest, contractSuite } from '../desktop/contract-suite.js';
-import { openCore, until, value } from '../desktop/helpers.js';
+import { openCore, value } from '../desktop/helpers.js';
 import { demo } from '../support/fixtures.js';
+import { waitFor } from '../support/wait.js';
 
 /** The browser bridge over a real HTTP server on 127.0.0.1, with the same core behind it. */
 async function openWeb() {
@@ -120,9 +121,9 @@ describe('browser bridge server', () => {
       expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
       const events: { type: string; userProductIds?: string[] }[] = [];
       const reading = readEventStream(res.body!, (data) => events.push(JSON.parse(data) as { type: string })).catch(() => undefined);
-      await until(() => events.some((e) => e.type === 'sync.status'), 'the first status');
+      await waitFor(() => events.some((e) => e.type === 'sync.status'), 'the first status');
       value(await t.api.stock.adjust({ userProductId: demo.userProducts.termo, type: 'seller_warehouse', storeId: demo.stores.palermo, delta: 2 }));
-      await until(() => events.find((e) => e.type === 'stock.changed'), 'stock.changed');
+      await waitFor(() => events.find((e) => e.type === 'stock.changed'), 'stock.changed');
       expect(events.find((e) => e.type === 'stock.changed')).toEqual({ type: 'stock.changed', userProductIds: [demo.userProducts.termo] });
       abort.abort();
       await reading;

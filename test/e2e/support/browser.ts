@@ -1,16 +1,21 @@
 /**
  * The shared end-to-end harness: the real app in real headless Chromium.
  *
- * - `ensureRenderer()` builds dist/renderer with Vite when it is missing or older than the
- *   renderer/preload sources (one build at a time across test workers: a lock folder).
+ * - `ensureRenderer()` builds the renderer with Vite into test-output/e2e-renderer when it is
+ *   missing or older than the renderer/preload/common sources (one build at a time across test
+ *   workers: a lock folder). Not dist/renderer: the packaging test (test/build) empties and
+ *   rebuilds dist/ while this tier may be serving pages from it in the same `npm test`.
  * - `startBrowserApp()` opens the real desktop core (main/desktop/core.ts, the embedded service
  *   over SQLite) on a temporary data folder, serves it with the browser mode's server
- *   (main/web/server.ts) on 127.0.0.1:0, launches Debian's Chromium through playwright-core and
- *   opens the page with the per-run token. Nothing is faked: calls go through the bridge.
+ *   (main/web/server.ts) on 127.0.0.1:0, launches Chromium (Debian's here; Chrome or Edge where
+ *   that is what is installed) through playwright-core and opens the page with the per-run token.
+ *   Nothing is faked: calls go through the bridge.
  * - `screenshot(page, name)` saves under test-output/screenshots/ (git ignores test-output/).
  *
- * Chromium missing is a failure with a clear message, never a silent skip (`.ci/browser-deps`
- * installs it in CI).
+ * The browser is found by scripts/browser.ts (`STOCKROOM_CHROMIUM`, then the usual places), the
+ * same resolution `npm test` runs before any test, which installs Debian's chromium where it can
+ * and otherwise stops with one line saying what to install. Missing here is a failure with that
+ * line, never a silent skip.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -20,11 +25,14 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { type CoreOptions, DesktopCore } from '../../../main/desktop/core.js';
 import { type WebServer, startWebServer } from '../../../main/web/server.js';
+import { findBrowser, requireBrowser } from '../../../scripts/browser.js';
+import { waitFor } from '../../support/wait.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-export const RENDERER_DIR = join(ROOT, 'dist', 'renderer');
+export const RENDERER_DIR = join(ROOT, 'test-output', 'e2e-renderer');
 export const SCREENSHOT_DIR = join(ROOT, 'test-output', 'screenshots');
-export const CHROMIUM = process.env.STOCKROOM_CHROMIUM ?? '/usr/bin/chromium';
+/** The browser the tests launch (scripts/browser.ts), or null when none is installed. */
+export const CHROMIUM: string | null = findBrowser({ platform: process.platform, env: process.env, exists: existsSync }).path;
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -35,8 +43,6 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Newest modification time of the files under `dir` (0 when absent). */
 function newest(dir: string): number {
@@ -53,23 +59,23 @@ function rendererFresh(): boolean {
   const index = join(RENDERER_DIR, 'index.html');
   if (!existsSync(index)) return false;
   const built = statSync(index).mtimeMs;
-  const sources = Math.max(newest(join(ROOT, 'renderer')), newest(join(ROOT, 'preload')), statSync(join(ROOT, 'vite.config.ts')).mtimeMs);
+  const sources = Math.max(newest(join(ROOT, 'renderer')), newest(join(ROOT, 'preload')), newest(join(ROOT, 'common')), statSync(join(ROOT, 'vite.config.ts')).mtimeMs);
   return built >= sources;
 }
 
 /**
- * dist/renderer, built when missing or stale. Test files run in parallel workers: the first takes
- * a lock folder and builds (a child `vite build`), the others wait for it and reuse the result.
+ * test-output/e2e-renderer, built when missing or stale. Test files run in parallel workers: the
+ * first takes a lock folder and builds (a child `vite build`), the others wait for it and reuse
+ * the result.
  */
 export async function ensureRenderer(): Promise<string> {
   if (rendererFresh()) return RENDERER_DIR;
-  const lock = join(ROOT, 'dist', '.renderer-build.lock');
-  mkdirSync(join(ROOT, 'dist'), { recursive: true });
-  const deadline = Date.now() + 180_000;
-  for (;;) {
+  const lock = join(ROOT, 'test-output', '.e2e-renderer-build.lock');
+  mkdirSync(join(ROOT, 'test-output'), { recursive: true });
+  const takeLock = () => {
     try {
       mkdirSync(lock);
-      break;
+      return true;
     } catch {
       // Another worker builds; a lock older than 3 minutes is a leftover of a killed run.
       try {
@@ -77,15 +83,20 @@ export async function ensureRenderer(): Promise<string> {
       } catch {
         // gone meanwhile
       }
-      if (Date.now() > deadline) throw new Error(`e2e: waited 3 minutes for another renderer build (${lock})`);
-      await sleep(250);
+      return false;
     }
-  }
+  };
+  await waitFor(takeLock, `the renderer build of another test worker (${lock})`, 180_000, 250);
   try {
     if (rendererFresh()) return RENDERER_DIR;
     const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
     // NODE_ENV=production: under vitest it is `test`, and Vite would then bundle React's development build.
-    const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: ROOT, encoding: 'utf8', timeout: 170_000, env: { ...process.env, NODE_ENV: 'production' } });
+    const r = spawnSync(process.execPath, [vite, 'build', '--outDir', RENDERER_DIR, '--emptyOutDir', '--logLevel', 'warn'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 170_000,
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     if (r.status !== 0) throw new Error(`e2e: vite build of the renderer failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
     return RENDERER_DIR;
   } finally {
@@ -93,12 +104,9 @@ export async function ensureRenderer(): Promise<string> {
   }
 }
 
-/** Headless Debian Chromium; a clear failure when it is not installed. */
+/** Headless Chromium (scripts/browser.ts finds it); a failure with one line of what to install when there is none. */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`e2e: Chromium not found at ${CHROMIUM}. Install it with \`apt-get install -y chromium\` (or run .ci/browser-deps), or set STOCKROOM_CHROMIUM.`);
-  }
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+  return chromium.launch({ executablePath: requireBrowser(), headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
 }
 
 export interface BrowserAppOptions {

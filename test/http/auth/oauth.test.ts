@@ -3,7 +3,6 @@ import type { FixtureFile } from '../../../main/fixtures/schema.js';
 import { createPkce } from '../../../main/sync/auth/pkce.js';
 import { demo, demoFixtures } from '../../support/fixtures.js';
 import { answerConsent, authorizationUrl, codeFlow, loopbackListener, manualClock, sha256, tokenRequest } from '../../support/oauth.js';
-import { runCli, spawnServer } from '../../support/process.js';
 import { type TestServer, client, errorBody, startTestServer } from '../../support/server.js';
 
 /** A confidential web client next to the demo's public desktop client, and a second public one. */
@@ -416,42 +415,5 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
       expect((await server.as(demo.seller.token).get(userPath)).status).toBe(200);
       expect(server.db.prepare<[string], { expires_at: number | null }>('SELECT expires_at FROM tokens WHERE access_token = ?').get(demo.seller.token)).toEqual({ expires_at: null });
     });
-  });
-});
-
-describe('npm run serve -- --token-ttl', () => {
-  it('sets the lifetime of issued access tokens', async () => {
-    const child = await spawnServer(['--port', '0', '--token-ttl', '1']);
-    try {
-      const { res } = await codeFlow(child.url, { clientId: demo.app });
-      expect(res.status).toBe(200);
-      expect(res.body.expires_in).toBe(1);
-      const c = client(child.url, res.body.access_token);
-      expect((await c.get(userPath)).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 1100));
-      const expired = await c.get(userPath);
-      expect(expired.status).toBe(401);
-      expect(errorBody(expired).message).toBe('Access token expired');
-      // The fixture token of the same server keeps working.
-      expect((await client(child.url, demo.seller.token).get(userPath)).status).toBe(200);
-    } finally {
-      await child.stop();
-    }
-  });
-
-  it('defaults to 6 hours', async () => {
-    const child = await spawnServer(['--port', '0']);
-    try {
-      const { res } = await codeFlow(child.url, { clientId: demo.app });
-      expect(res.body.expires_in).toBe(21600);
-    } finally {
-      await child.stop();
-    }
-  });
-
-  it.each([['abc'], ['0'], ['-5'], ['1.5']])('rejects --token-ttl %s', async (value) => {
-    const r = await runCli(['--port', '0', `--token-ttl=${value}`]);
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain('--token-ttl must be a whole number of seconds');
   });
 });

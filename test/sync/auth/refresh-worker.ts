@@ -1,21 +1,30 @@
 /**
  * A second desktop process for the cross-process refresh test:
- * `node --import tsx test/sync/auth/refresh-worker.ts <credentials.db> <baseUrl> <path> <durationMs> <concurrency>`.
- * Opens the same credentials file, makes authenticated calls for `durationMs` with `concurrency`
- * callers through its own TokenManager, and prints one JSON line of counts (never a token).
+ * `node --import tsx test/sync/auth/refresh-worker.ts <credentials.db> <baseUrl> <path> <concurrency>`.
+ * Opens the same credentials file and makes authenticated calls with `concurrency` callers through
+ * its own TokenManager until its stdin says `stop` (or closes: the test is gone), printing
+ * `progress <calls> <refreshes>` as they grow, then one JSON line of counts (never a token).
  */
 import { CredentialStore, plainCipher } from '../../../main/sync/auth/credential-store.js';
 import { TokenManager } from '../../../main/sync/auth/token-manager.js';
 import { authedGet } from '../../support/oauth.js';
 
-const [file, baseUrl, path, duration, concurrency] = process.argv.slice(2);
+const [file, baseUrl, path, concurrency] = process.argv.slice(2);
 const store = CredentialStore.open(file!, plainCipher);
 const manager = await TokenManager.open({ store });
-const until = Date.now() + Number(duration);
+let stopped = false;
+process.stdin.on('data', (d: Buffer) => void (d.toString().includes('stop') && (stopped = true)));
+process.stdin.on('end', () => void (stopped = true));
 const summary = { calls: 0, failures: 0, recovered401: 0, refreshes: 0, errors: [] as string[] };
+let reported = '';
+const report = () => {
+  // The first 21 calls one by one, then whenever the refresh count grows.
+  const line = `progress ${Math.min(summary.calls, 21)} ${manager.refreshCount}`;
+  if (line !== reported) process.stdout.write(`${(reported = line)}\n`);
+};
 await Promise.all(
   Array.from({ length: Number(concurrency) }, async () => {
-    while (Date.now() < until) {
+    while (!stopped) {
       try {
         const r = await authedGet(baseUrl!, manager, path!);
         summary.calls++;
@@ -25,6 +34,7 @@ await Promise.all(
         summary.failures++;
         summary.errors.push((e as Error).name);
       }
+      report();
       await new Promise((r) => setTimeout(r, 5));
     }
   }),

@@ -13,6 +13,7 @@ import { TokenManager, staticTokenProvider } from '../../../main/sync/auth/token
 import { demo, demoFixtures } from '../../support/fixtures.js';
 import { answerConsent, authedGet, browserThatApproves, manualClock, sha256 } from '../../support/oauth.js';
 import { type TestServer, startTestServer } from '../../support/server.js';
+import { waitFor } from '../../support/wait.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const userPath = `/users/${demo.seller.id}`;
@@ -71,14 +72,6 @@ async function expectStoredIsNewest(server: TestServer, file: string) {
   expect(f.current_refresh_hash).toBe(sha256(s.refreshToken));
   expect(f.revoked_at).toBeNull();
   return { stored: s, family: f };
-}
-
-async function until(cond: () => boolean, timeoutMs = 10_000) {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 1));
-  }
 }
 
 beforeAll(() => {
@@ -240,10 +233,10 @@ describe('desktop sign-in and tokens (one server with a controllable clock)', ()
         }
       });
       const burst = Promise.all(workers);
-      await until(() => done >= 100);
+      await waitFor(() => done >= 100, '100 calls done');
       clock.advance(TTL * 1000 + 1000); // first expiry, mid-burst, with calls in flight
       epoch = 1;
-      await until(() => done >= 200 && active[0] === 0);
+      await waitFor(() => done >= 200 && active[0] === 0, '200 calls done, none left of the first token lifetime');
       clock.advance(TTL * 1000 + 1000); // second expiry
       epoch = 2;
       await burst;
@@ -440,28 +433,46 @@ describe('a real second process refreshing against the same credentials (real cl
       const store = CredentialStore.open(file, plainCipher);
       const manager = await TokenManager.signIn({ store, baseUrl: server.url, applicationId: demo.app, openExternal: browserThatApproves() });
       const { family: start } = await expectStoredIsNewest(server, file);
-      const duration = 3500;
 
-      const child = spawn(process.execPath, ['--import', 'tsx', 'test/sync/auth/refresh-worker.ts', file, server.url, userPath, String(duration), '8'], {
+      // Both processes call until what the test checks has happened (not for a while): the child
+      // refreshed at least once, the two together at least three times, both made over 20 calls.
+      // The child reports its counts as it goes (`progress <calls> <refreshes>`) and stops when
+      // its stdin says so.
+      const child = spawn(process.execPath, ['--import', 'tsx', 'test/sync/auth/refresh-worker.ts', file, server.url, userPath, '8'], {
         cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
       });
       let childOut = '';
-      child.stdout.on('data', (d: Buffer) => (childOut += d.toString()));
+      const progress = { calls: 0, refreshes: 0 };
+      child.stdout.on('data', (d: Buffer) => {
+        childOut += d.toString();
+        for (const m of childOut.matchAll(/^progress (\d+) (\d+)$/gm)) Object.assign(progress, { calls: Number(m[1]), refreshes: Number(m[2]) });
+      });
       child.stderr.on('data', (d: Buffer) => (childOut += d.toString()));
       const exited = new Promise<number | null>((r) => child.on('exit', r));
 
-      const until = Date.now() + duration;
+      let stopped = false;
       const statuses: number[] = [];
-      await Promise.all(
+      const callers = Promise.all(
         Array.from({ length: 8 }, async () => {
-          while (Date.now() < until) {
+          while (!stopped) {
             const r = await authedGet(server.url, manager, userPath);
             statuses.push(r.status);
             await new Promise((res) => setTimeout(res, 5));
           }
         }),
       );
+      try {
+        await waitFor(
+          () => progress.refreshes > 0 && manager.refreshCount + progress.refreshes >= 3 && progress.calls > 20 && statuses.length > 20,
+          'both processes calling, the child refreshing at least once, three refreshes in all',
+          60_000,
+        );
+      } finally {
+        stopped = true;
+        child.stdin.end('stop\n');
+        await callers;
+      }
       expect(await exited).toBe(0);
       output.push(childOut);
       const summary = JSON.parse(childOut.trim().split('\n').pop()!) as { calls: number; failures: number; refreshes: number; errors: string[] };
