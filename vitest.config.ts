@@ -1,12 +1,57 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Three tiers, one run (`npm test` runs them all):
+ * - unit: no browser, no child process, no remote marketplace: the service, the HTTP API through
+ *   a real server on 127.0.0.1 in the test's own process, the outbox, the desktop core local-only
+ *   and its two transports, the screens in jsdom; `npm run test:unit`, under a minute.
+ * - integration: real child processes (the project's CLI, a second desktop process, kill -9),
+ *   the sync engine and the desktop core against a real remote through the fault proxy, and the
+ *   multi-second suites (10,000 edits, token expiry over seconds, 25 MB uploads);
+ *   `npm run test:integration`.
+ * - e2e: the app in real headless Chromium (test/e2e); `npm run test:e2e`.
+ */
+const E2E = ['test/e2e/**/*.test.ts'];
+const INTEGRATION = [
+  // real child processes
+  'test/build/package.test.ts',
+  'test/fixtures/serve-cli.test.ts',
+  'test/http/auth/token-ttl-cli.test.ts',
+  'test/http/stock/concurrency.test.ts',
+  'test/sync/auth/token-manager.test.ts',
+  'test/sync/kill9.test.ts',
+  // the sync engine against a real remote (the server, the fault proxy, a replica per test),
+  // and the desktop core online; the multi-second ones: 10,000 edits through the fault proxy
+  // against the server in a child process, a burst over seconds of 1 s OAuth tokens
+  'test/desktop/core.test.ts',
+  'test/sync/engine.test.ts',
+  'test/sync/faults-10k.test.ts',
+  'test/sync/messages.test.ts',
+  'test/sync/offline.test.ts',
+  'test/sync/pull.test.ts',
+  'test/sync/recovery.test.ts',
+  'test/sync/token-expiry.test.ts',
+  // 25 MB uploads and downloads, fsynced to disk
+  'test/http/attachments/upload.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // Tests start real servers and child processes; two cores, so keep parallelism modest.
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        // Worker threads: no child process to start per file (a third of the tier's time on two
+        // cores). Nothing here needs its own process: no signals, no chdir, no process.exit.
+        test: { name: 'unit', pool: 'threads', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], exclude: [...configDefaults.exclude, ...E2E, ...INTEGRATION] },
+      },
+      { extends: true, test: { name: 'integration', include: INTEGRATION } },
+      // The browser is found (or installed, or reported missing in one line) before any test runs.
+      { extends: true, test: { name: 'e2e', include: E2E, globalSetup: ['test/e2e/support/global-setup.ts'] } },
+    ],
   },
 });
