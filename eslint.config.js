@@ -14,7 +14,10 @@ export const ZONES = [
   {
     // The service and its data: the rules of SPEC.md, whoever calls them.
     files: ['main/service/**/*.ts', 'main/db/**/*.ts'],
-    paths: ['electron', 'fastify', 'undici'].map((name) => ({ name, message: 'The service layer has no Electron, HTTP framework or HTTP client imports; adapters call it.' })),
+    paths: ['electron', 'fastify', 'undici'].map((name) => ({
+      name,
+      message: 'The service layer has no Electron, HTTP framework or HTTP client imports; adapters call it.',
+    })),
     patterns: [
       { group: ['@fastify/*'], message: 'The service layer has no HTTP framework imports.' },
       reach('preload', 'Shapes shared with the screens live in common/.'),
@@ -52,7 +55,17 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'build/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
-      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', URL: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        URL: 'readonly',
+      },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

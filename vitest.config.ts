@@ -47,7 +47,12 @@ export default defineConfig({
         extends: true,
         // Worker threads: no child process to start per file (a third of the tier's time on two
         // cores). Nothing here needs its own process: no signals, no chdir, no process.exit.
-        test: { name: 'unit', pool: 'threads', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], exclude: [...configDefaults.exclude, ...E2E, ...INTEGRATION] },
+        test: {
+          name: 'unit',
+          pool: 'threads',
+          include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+          exclude: [...configDefaults.exclude, ...E2E, ...INTEGRATION],
+        },
       },
       { extends: true, test: { name: 'integration', include: INTEGRATION } },
       // The browser is found (or installed, or reported missing in one line) before any test runs.

@@ -48,7 +48,11 @@ async function uploadFile(pool: Pool, file: string, auth: Record<string, string>
   const res = await pool.request({
     method: 'POST',
     path: '/messages/attachments?tag=post_sale&site_id=MLA',
-    headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + statSync(file).size + tail.length) },
+    headers: {
+      ...auth,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(head.length + statSync(file).size + tail.length),
+    },
     body: Readable.from(body()),
   });
   const answer = (await res.body.json()) as { id?: string };
@@ -120,7 +124,11 @@ export async function benchMessages(): Promise<Row[]> {
           method: 'POST',
           path: `/messages/packs/${5000009000001 + (i % SEND_PACKS)}/sellers/${SELLER}?tag=post_sale&application_id=${APP}`,
           headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ from: { user_id: String(SELLER) }, to: { user_id: String(BUYER) }, text: `Hola! Tu pedido ${i} sale hoy por la tarde, gracias por tu compra.` }),
+          body: JSON.stringify({
+            from: { user_id: String(SELLER) },
+            to: { user_id: String(BUYER) },
+            text: `Hola! Tu pedido ${i} sale hoy por la tarde, gracias por tu compra.`,
+          }),
         }),
       });
     await send(500);
@@ -133,7 +141,11 @@ export async function benchMessages(): Promise<Row[]> {
       runLoad(server.url, {
         connections: CONNECTIONS,
         total,
-        make: (i) => ({ method: 'GET', path: `/messages/packs/${BIG_PACK}/sellers/${SELLER}?limit=50&offset=${(i * 97) % 4950}&mark_as_read=false`, headers: auth }),
+        make: (i) => ({
+          method: 'GET',
+          path: `/messages/packs/${BIG_PACK}/sellers/${SELLER}?limit=50&offset=${(i * 97) % 4950}&mark_as_read=false`,
+          headers: auth,
+        }),
       });
     await list(500);
     const listed = await list(5000);
@@ -191,11 +203,33 @@ export async function benchMessages(): Promise<Row[]> {
       note,
     });
     return [
-      { section: 'messages', name: 'send + moderate', value: sent.rps, unit: 'msg/s', floor: { name: 'bare node:http', value: bareSend.rps }, note: `${CONNECTIONS} connections, p99 ${sent.p99.toFixed(1)} ms` },
-      { section: 'messages', name: 'list a pack of 5,000 messages, limit 50, p99', value: listed.p99, unit: 'ms', floor: { name: 'bare node:http p99', value: bareList.p99 }, lowerIsBetter: true, note: `${listed.rps.toFixed(0)} req/s` },
+      {
+        section: 'messages',
+        name: 'send + moderate',
+        value: sent.rps,
+        unit: 'msg/s',
+        floor: { name: 'bare node:http', value: bareSend.rps },
+        note: `${CONNECTIONS} connections, p99 ${sent.p99.toFixed(1)} ms`,
+      },
+      {
+        section: 'messages',
+        name: 'list a pack of 5,000 messages, limit 50, p99',
+        value: listed.p99,
+        unit: 'ms',
+        floor: { name: 'bare node:http p99', value: bareList.p99 },
+        lowerIsBetter: true,
+        note: `${listed.rps.toFixed(0)} req/s`,
+      },
       transfer('upload 25 MB (fsynced before the answer)', uploads, `median of ${ROUNDS}; in-kernel copyFile ${mbps(median(kernelCopies)).toFixed(0)} MB/s`),
       transfer('download 25 MB (written to a file)', downloads, `median of ${ROUNDS}`),
-      { section: 'attachments', name: 'server memory above idle during a 25 MB upload (peak of the rounds)', value: memory.rise / MB, unit: 'MB', limit: { max: 64, unit: 'MB' }, note: `idle ${(memory.idle / MB).toFixed(0)} MB` },
+      {
+        section: 'attachments',
+        name: 'server memory above idle during a 25 MB upload (peak of the rounds)',
+        value: memory.rise / MB,
+        unit: 'MB',
+        limit: { max: 64, unit: 'MB' },
+        note: `idle ${(memory.idle / MB).toFixed(0)} MB`,
+      },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -143,7 +143,12 @@ export async function benchStock(): Promise<Row[]> {
       runLoad(bare.url, {
         connections: CONNECTIONS,
         total,
-        make: () => ({ method: 'PUT', path: '/', headers: { 'content-type': 'application/json' }, body: '{"locations":[{"store_id":"8000000","quantity":1}]}' }),
+        make: () => ({
+          method: 'PUT',
+          path: '/',
+          headers: { 'content-type': 'application/json' },
+          body: '{"locations":[{"store_id":"8000000","quantity":1}]}',
+        }),
       });
     // The write path warmed on both sides too (the GETs above warmed only the read path).
     const versions: Versions = new Map();
@@ -183,8 +188,23 @@ export async function benchStock(): Promise<Row[]> {
     rows.push(
       { section: 'http', name: 'GET stock', value: realGet.rps, unit: 'req/s', floor: { name: 'bare node:http', value: bareGet.rps }, target: 0.4, note: c },
       { section: 'http', name: 'GET stock p99', value: realGet.p99, unit: 'ms', floor: { name: 'bare node:http', value: bareGet.p99 }, lowerIsBetter: true },
-      { section: 'http', name: 'PUT seller_warehouse', value: realPut.rps, unit: 'req/s', floor: { name: 'bare node:http', value: barePut.rps }, target: 0.25, note: `${c}, every answer after the fdatasync of its commit` },
-      { section: 'http', name: 'PUT seller_warehouse p99', value: realPut.p99, unit: 'ms', floor: { name: 'bare node:http', value: barePut.p99 }, lowerIsBetter: true },
+      {
+        section: 'http',
+        name: 'PUT seller_warehouse',
+        value: realPut.rps,
+        unit: 'req/s',
+        floor: { name: 'bare node:http', value: barePut.rps },
+        target: 0.25,
+        note: `${c}, every answer after the fdatasync of its commit`,
+      },
+      {
+        section: 'http',
+        name: 'PUT seller_warehouse p99',
+        value: realPut.p99,
+        unit: 'ms',
+        floor: { name: 'bare node:http', value: barePut.p99 },
+        lowerIsBetter: true,
+      },
       {
         section: 'scale',
         name: `GET stock with ${LARGE.toLocaleString('en')} user products x 10 stores`,

@@ -106,7 +106,14 @@ async function bare(url: string) {
  */
 async function queueLatency(file: string) {
   const db = openDatabase(file);
-  const engine = new SyncEngine({ db, sellerId: BENCH_SELLER, baseUrl: 'http://127.0.0.1:9', auth: staticTokenProvider(BENCH_TOKEN, BENCH_APP), filesDir: join(file, '..', 'files'), mode: 'offline' });
+  const engine = new SyncEngine({
+    db,
+    sellerId: BENCH_SELLER,
+    baseUrl: 'http://127.0.0.1:9',
+    auth: staticTokenProvider(BENCH_TOKEN, BENCH_APP),
+    filesDir: join(file, '..', 'files'),
+    mode: 'offline',
+  });
   engine.start();
   const random = mulberry32(1);
   const times: number[] = [];
@@ -170,7 +177,15 @@ export async function benchSync(): Promise<Row[]> {
 
     const c = `${CONCURRENCY} in parallel`;
     return [
-      { section: 'sync', name: `flush ${EDITS.toLocaleString('en')} queued edits`, value: engineRate, unit: 'edits/s', floor: { name: 'bare undici PUT loop', value: bareRate }, target: 0.7, note: `${c}, each a PUT with x-version and X-Idempotency-Key; median of ${ROUNDS} alternating rounds after a warm-up of both` },
+      {
+        section: 'sync',
+        name: `flush ${EDITS.toLocaleString('en')} queued edits`,
+        value: engineRate,
+        unit: 'edits/s',
+        floor: { name: 'bare undici PUT loop', value: bareRate },
+        target: 0.7,
+        note: `${c}, each a PUT with x-version and X-Idempotency-Key; median of ${ROUNDS} alternating rounds after a warm-up of both`,
+      },
       {
         section: 'sync',
         name: `flush ${EDITS.toLocaleString('en')} queued edits through the 20% fault proxy`,
@@ -180,7 +195,14 @@ export async function benchSync(): Promise<Row[]> {
         note: `${counts.total} requests: ${counts.drop} dropped, ${counts.reset} reset after applying, ${counts.error500} x 500, ${counts.tooMany} x 429 (Retry-After 1 s), ${counts.delay} delayed; backoff from 200 ms`,
       },
       { section: 'sync', name: `queue one edit, p50 (${LARGE.toLocaleString('en')} user products)`, value: q.p50, unit: 'ms', limit: { max: 1, unit: 'ms' } },
-      { section: 'sync', name: `queue one edit, p99 (${LARGE.toLocaleString('en')} user products)`, value: q.p99, unit: 'ms', limit: { max: 1, unit: 'ms' }, note: 'validation + outbox row + history row in one transaction, synchronous=FULL' },
+      {
+        section: 'sync',
+        name: `queue one edit, p99 (${LARGE.toLocaleString('en')} user products)`,
+        value: q.p99,
+        unit: 'ms',
+        limit: { max: 1, unit: 'ms' },
+        note: 'validation + outbox row + history row in one transaction, synchronous=FULL',
+      },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -49,8 +49,25 @@ export function seedInbox(dataDir: string, conversations: number, perConversatio
         for (let m = 0; m < perConversation; m++) {
           const fromBuyer = m % 2 === 0;
           const at = new Date(base + m * 60_000).toISOString();
-          const text = fromBuyer ? `Consulta ${m + 1} de la venta ${id}: ¿cuándo llega el pedido?` : `Respuesta ${m + 1}: sale mañana por la mañana, te aviso con el seguimiento.`;
-          message.run(randomBytes(16).toString('hex'), id, fromBuyer ? BUYER : SELLER, fromBuyer ? SELLER : BUYER, id, text, at, at, at, at, at, at, m === 0 ? 1 : 0, ++seq);
+          const text = fromBuyer
+            ? `Consulta ${m + 1} de la venta ${id}: ¿cuándo llega el pedido?`
+            : `Respuesta ${m + 1}: sale mañana por la mañana, te aviso con el seguimiento.`;
+          message.run(
+            randomBytes(16).toString('hex'),
+            id,
+            fromBuyer ? BUYER : SELLER,
+            fromBuyer ? SELLER : BUYER,
+            id,
+            text,
+            at,
+            at,
+            at,
+            at,
+            at,
+            at,
+            m === 0 ? 1 : 0,
+            ++seq,
+          );
         }
       }
     })();
@@ -133,11 +150,30 @@ export async function benchInbox(o: InboxBenchOptions = {}): Promise<Row[]> {
     domTimes.sort((a, b) => a - b);
     const note = `${conversations.toLocaleString('en')} conversations × ${perConversation} messages, Chromium, browser mode`;
     return [
-      { section: 'ui-inbox', name: 'open a conversation (click → 50 messages painted), median', value: percentile(times, 50), unit: 'ms', limit: { max: 100, unit: 'ms' }, note },
+      {
+        section: 'ui-inbox',
+        name: 'open a conversation (click → 50 messages painted), median',
+        value: percentile(times, 50),
+        unit: 'ms',
+        limit: { max: 100, unit: 'ms' },
+        note,
+      },
       { section: 'ui-inbox', name: 'open a conversation, p95', value: percentile(times, 95), unit: 'ms', limit: { max: 100, unit: 'ms' } },
-      { section: 'ui-inbox', name: 'open a conversation, click → messages in the document, median', value: percentile(domTimes, 50), unit: 'ms', note: 'before the paint' },
+      {
+        section: 'ui-inbox',
+        name: 'open a conversation, click → messages in the document, median',
+        value: percentile(domTimes, 50),
+        unit: 'ms',
+        note: 'before the paint',
+      },
       { section: 'ui-inbox', name: 'first page of the conversation list on screen', value: listMs, unit: 'ms', note: 'tab click → list painted' },
-      { section: 'ui-inbox', name: 'seed the database directly', value: seedMs, unit: 'ms', note: `${(conversations * perConversation).toLocaleString('en')} messages, one transaction` },
+      {
+        section: 'ui-inbox',
+        name: 'seed the database directly',
+        value: seedMs,
+        unit: 'ms',
+        note: `${(conversations * perConversation).toLocaleString('en')} messages, one transaction`,
+      },
     ];
   } finally {
     await app.close();

@@ -202,7 +202,14 @@ export async function benchStockUi(o: { products?: number; stores?: number } = {
       loads.push(await firstRowsVisible(page));
     }
     loads.sort((a, b) => a - b);
-    rows.push({ section: SECTION, name: 'stock grid: navigation → first rows', value: percentile(loads, 50), unit: 'ms', limit: { max: 1000, unit: 'ms' }, note: `median of 5, ${products.toLocaleString('en')} products × ${stores} stores` });
+    rows.push({
+      section: SECTION,
+      name: 'stock grid: navigation → first rows',
+      value: percentile(loads, 50),
+      unit: 'ms',
+      limit: { max: 1000, unit: 'ms' },
+      note: `median of 5, ${products.toLocaleString('en')} products × ${stores} stores`,
+    });
 
     // 2. Frames while scrolling 10,000 rows.
     await page.locator('.grid-scroll').waitFor();
@@ -238,7 +245,14 @@ export async function benchStockUi(o: { products?: number; stores?: number } = {
     const edits: number[] = [];
     for (let i = 0; i < EDITS; i++) edits.push(await editToPending(page, i, 0));
     edits.sort((a, b) => a - b);
-    rows.push({ section: SECTION, name: 'stock grid: cell edit → pending on screen, p95', value: percentile(edits, 95), unit: 'ms', limit: { max: 50, unit: 'ms' }, note: `${EDITS} edits, p50 ${percentile(edits, 50).toFixed(1)} ms, offline replica` });
+    rows.push({
+      section: SECTION,
+      name: 'stock grid: cell edit → pending on screen, p95',
+      value: percentile(edits, 95),
+      unit: 'ms',
+      limit: { max: 50, unit: 'ms' },
+      note: `${EDITS} edits, p50 ${percentile(edits, 50).toFixed(1)} ms, offline replica`,
+    });
     if (app.errors.length > 0) throw new Error(`bench ui: errors in the page: ${app.errors.join('; ')}`);
   } finally {
     await app.close();

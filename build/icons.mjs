@@ -42,7 +42,12 @@ export function png(size, pixel) {
   header.writeUInt32BE(size, 4);
   header[8] = 8; // bit depth
   header[9] = 6; // RGBA
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** The Stockroom mark: shelves of boxes on a rounded square. */
@@ -61,9 +66,15 @@ function stockroom(x, y) {
   const shelves = [0.36, 0.58, 0.8];
   for (const s of shelves) if (y > s && y < s + 0.035 && x > 0.2 && x < 0.8) return [255, 255, 255, 255];
   const boxes = [
-    [0.24, 0.2, 0.14, 0.16], [0.42, 0.24, 0.12, 0.12], [0.58, 0.18, 0.16, 0.18],
-    [0.24, 0.44, 0.2, 0.14], [0.48, 0.46, 0.12, 0.12], [0.64, 0.42, 0.12, 0.16],
-    [0.24, 0.66, 0.12, 0.14], [0.4, 0.64, 0.18, 0.16], [0.62, 0.68, 0.14, 0.12],
+    [0.24, 0.2, 0.14, 0.16],
+    [0.42, 0.24, 0.12, 0.12],
+    [0.58, 0.18, 0.16, 0.18],
+    [0.24, 0.44, 0.2, 0.14],
+    [0.48, 0.46, 0.12, 0.12],
+    [0.64, 0.42, 0.12, 0.16],
+    [0.24, 0.66, 0.12, 0.14],
+    [0.4, 0.64, 0.18, 0.16],
+    [0.62, 0.68, 0.14, 0.12],
   ];
   for (const [bx, by, bw, bh] of boxes) {
     if (x > bx && x < bx + bw && y > by && y < by + bh) {
@@ -76,7 +87,10 @@ function stockroom(x, y) {
 
 const assets = join(dirname(fileURLToPath(import.meta.url)), '..', 'assets');
 mkdirSync(assets, { recursive: true });
-for (const [name, size] of [['icon.png', 1024], ['icon-512.png', 512]]) {
+for (const [name, size] of [
+  ['icon.png', 1024],
+  ['icon-512.png', 512],
+]) {
   writeFileSync(join(assets, name), png(size, stockroom));
   console.log(`wrote assets/${name} (${size}x${size})`);
 }

@@ -75,4 +75,5 @@ export type ErrorCode = ServiceErrorCode | DesktopErrorCode;
 
 const KNOWN = new Set<string>([...SERVICE_ERROR_CODES, ...Object.values(ERROR_CODES)]);
 export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && KNOWN.has(code);
-export const isServiceErrorCode = (code: unknown): code is ServiceErrorCode => typeof code === 'string' && (SERVICE_ERROR_CODES as readonly string[]).includes(code);
+export const isServiceErrorCode = (code: unknown): code is ServiceErrorCode =>
+  typeof code === 'string' && (SERVICE_ERROR_CODES as readonly string[]).includes(code);

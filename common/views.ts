@@ -220,7 +220,14 @@ export interface OutboxEntryView {
   nextAttemptAt: number;
   lastStatus: number | null;
   lastError: string | null;
-  stock: { userProductId: string; type: 'seller_warehouse' | 'selling_address'; storeId: string | null; op: 'adjust' | 'count'; delta: number | null; quantity: number | null } | null;
+  stock: {
+    userProductId: string;
+    type: 'seller_warehouse' | 'selling_address';
+    storeId: string | null;
+    op: 'adjust' | 'count';
+    delta: number | null;
+    quantity: number | null;
+  } | null;
   message: { packId: number; text: string; files: string[] } | null;
 }
 

@@ -13,7 +13,17 @@ import { DEFAULT_EXTERNAL_HOSTS, externalUrlAllowed } from './desktop/external.j
 import { languageOf } from './desktop/settings.js';
 import { forwardEvents, registerIpc } from './ipc/register.js';
 import { menuTemplate } from './menu.js';
-import { APP_HOST, APP_INDEX_URL, APP_SCHEME, appOrigins, contentSecurityPolicy, isAllowedSenderUrl, originOf, permissionAllowed, windowOptions } from './security.js';
+import {
+  APP_HOST,
+  APP_INDEX_URL,
+  APP_SCHEME,
+  appOrigins,
+  contentSecurityPolicy,
+  isAllowedSenderUrl,
+  originOf,
+  permissionAllowed,
+  windowOptions,
+} from './security.js';
 import { contentType } from './web/static.js';
 import { type Cipher, KeychainUnavailableError, plainCipher, safeStorageCipher } from './sync/auth/index.js';
 import { WINDOW_STATE_FILE, loadWindowState, restoreBounds, saveWindowState } from './window-state.js';
@@ -106,7 +116,10 @@ function workAreas() {
 function createWindow(): BrowserWindow {
   const stateFile = join(app.getPath('userData'), WINDOW_STATE_FILE);
   const bounds = restoreBounds(loadWindowState(stateFile), workAreas());
-  const win = new BrowserWindow({ ...windowOptions({ preload: preloadFile }), ...(bounds ? { x: bounds.x, y: bounds.y, width: bounds.width, height: bounds.height } : {}) });
+  const win = new BrowserWindow({
+    ...windowOptions({ preload: preloadFile }),
+    ...(bounds ? { x: bounds.x, y: bounds.y, width: bounds.width, height: bounds.height } : {}),
+  });
   if (bounds?.maximized) win.maximize();
   const save = () => {
     if (win.isDestroyed()) return;
@@ -192,7 +205,9 @@ async function start(): Promise<void> {
       openExternal: (url) => shell.openExternal(url),
       dialogs: {
         async openFiles() {
-          const r = window ? await dialog.showOpenDialog(window, { properties: ['openFile', 'multiSelections'] }) : await dialog.showOpenDialog({ properties: ['openFile', 'multiSelections'] });
+          const r = window
+            ? await dialog.showOpenDialog(window, { properties: ['openFile', 'multiSelections'] })
+            : await dialog.showOpenDialog({ properties: ['openFile', 'multiSelections'] });
           return r.canceled ? [] : r.filePaths;
         },
         async saveFile(defaultName) {
@@ -208,7 +223,14 @@ async function start(): Promise<void> {
   forwardEvents(c.events, () => window?.webContents ?? null);
   c.events.on('event', notify);
   Menu.setApplicationMenu(
-    Menu.buildFromTemplate(menuTemplate({ isMac: process.platform === 'darwin', appName: app.name, dev: !app.isPackaged, openDataFolder: () => void shell.openPath(app.getPath('userData')) })),
+    Menu.buildFromTemplate(
+      menuTemplate({
+        isMac: process.platform === 'darwin',
+        appName: app.name,
+        dev: !app.isPackaged,
+        openDataFolder: () => void shell.openPath(app.getPath('userData')),
+      }),
+    ),
   );
   window = createWindow();
   app.on('activate', () => {

@@ -21,7 +21,17 @@ export function menuTemplate(o: { isMac: boolean; appName: string; dev: boolean;
       ? ([
           {
             label: o.appName,
-            submenu: [{ role: 'about' }, { type: 'separator' }, { role: 'services' }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }],
+            submenu: [
+              { role: 'about' },
+              { type: 'separator' },
+              { role: 'services' },
+              { type: 'separator' },
+              { role: 'hide' },
+              { role: 'hideOthers' },
+              { role: 'unhide' },
+              { type: 'separator' },
+              { role: 'quit' },
+            ],
           },
         ] as MenuItemConstructorOptions[])
       : []),

@@ -8,7 +8,31 @@
  */
 import { z } from 'zod';
 import { CHANNEL_PREFIX } from './channels.js';
-import type { AppInfoView, AttachmentBytesView, BrandDetailView, BrandListView, CellView, ConversationsView, GridView, HistoryEntryView, ItemView, LocateView, OutboxEntryView, PullReportView, QueueResultView, QuickReplyView, RowsView, SavedFileView, SendResultView, SessionView, SettingsView, StagedFileView, StoreView, SyncStatusView, ThreadView } from '../common/views.js';
+import type {
+  AppInfoView,
+  AttachmentBytesView,
+  BrandDetailView,
+  BrandListView,
+  CellView,
+  ConversationsView,
+  GridView,
+  HistoryEntryView,
+  ItemView,
+  LocateView,
+  OutboxEntryView,
+  PullReportView,
+  QueueResultView,
+  QuickReplyView,
+  RowsView,
+  SavedFileView,
+  SendResultView,
+  SessionView,
+  SettingsView,
+  StagedFileView,
+  StoreView,
+  SyncStatusView,
+  ThreadView,
+} from '../common/views.js';
 
 export { CHANNELS, CHANNEL_NAMES, CHANNEL_PREFIX, ERROR_CODES, EVENT_CHANNEL, channelName } from './channels.js';
 
@@ -65,7 +89,16 @@ export const contract = {
         applicationId: z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.null()]).optional(),
         userId: z.union([userId, z.null()]).optional(),
         /** A pasted access token (null removes it). */
-        accessToken: z.union([z.string().min(8).max(500).regex(/^[\x21-\x7e]+$/, 'expected a token without spaces'), z.null()]).optional(),
+        accessToken: z
+          .union([
+            z
+              .string()
+              .min(8)
+              .max(500)
+              .regex(/^[\x21-\x7e]+$/, 'expected a token without spaces'),
+            z.null(),
+          ])
+          .optional(),
         language: z.enum(['es', 'pt-BR', 'en']).optional(),
       }),
       answer<SettingsView>(),
@@ -80,13 +113,15 @@ export const contract = {
   },
   stock: {
     grid: op(
-      z.strictObject({
-        ...paging,
-        /** Title words, a user product id or an item id (a barcode scan). */
-        search: z.string().max(200).optional(),
-        filter: z.enum(['all', 'pending', 'conflict', 'failed']).optional(),
-        ...gridFilters,
-      }).optional(),
+      z
+        .strictObject({
+          ...paging,
+          /** Title words, a user product id or an item id (a barcode scan). */
+          search: z.string().max(200).optional(),
+          filter: z.enum(['all', 'pending', 'conflict', 'failed']).optional(),
+          ...gridFilters,
+        })
+        .optional(),
       answer<GridView>(),
     ),
     /** The row of a search or a barcode scan in the grid with the given filters (the scanner jumps there). */
@@ -102,7 +137,10 @@ export const contract = {
     rows: op(z.strictObject({ ids: z.array(z.string().min(1).max(64)).min(1).max(1000) }), answer<RowsView>()),
     cell: op(z.strictObject(cellRef), answer<CellView>()),
     /** Newest first; `before` (a history id) pages back past the first `limit` rows. */
-    history: op(z.strictObject({ ...cellRef, limit: z.number().int().min(1).max(500).optional(), before: z.number().int().positive().optional() }), answer<HistoryEntryView[]>()),
+    history: op(
+      z.strictObject({ ...cellRef, limit: z.number().int().min(1).max(500).optional(), before: z.number().int().positive().optional() }),
+      answer<HistoryEntryView[]>(),
+    ),
     /** "Received 12", "2 damaged": a delta. */
     adjust: op(z.strictObject({ ...cellRef, delta: z.number().int(), ref }), answer<QueueResultView>()),
     /** "There are 40 on the shelf": an absolute count. */
@@ -128,13 +166,21 @@ export const contract = {
         currency_id: z.string().min(1).max(10),
         listing_type_id: z.string().min(1).max(50),
         channels: z.array(z.string().max(50)).max(10).optional(),
-        stock_locations: z.array(z.strictObject({ store_id: storeId, network_node_id: z.string().max(64).optional(), quantity: z.number().int().min(0) })).min(1).max(100),
+        stock_locations: z
+          .array(z.strictObject({ store_id: storeId, network_node_id: z.string().max(64).optional(), quantity: z.number().int().min(0) }))
+          .min(1)
+          .max(100),
       }),
       answer<ItemView>(),
     ),
   },
   outbox: {
-    list: op(z.strictObject({ kind: z.enum(['stock', 'message']).optional(), state: z.enum(['pending', 'in_flight', 'conflict', 'failed']).optional(), ...paging }).optional(), answer<{ total: number; entries: OutboxEntryView[] }>()),
+    list: op(
+      z
+        .strictObject({ kind: z.enum(['stock', 'message']).optional(), state: z.enum(['pending', 'in_flight', 'conflict', 'failed']).optional(), ...paging })
+        .optional(),
+      answer<{ total: number; entries: OutboxEntryView[] }>(),
+    ),
     retry: op(z.strictObject({ entryId }), answer<{ entryId: number }>()),
     discard: op(z.strictObject({ entryId }), answer<{ entryId: number }>()),
   },
@@ -147,7 +193,10 @@ export const contract = {
       z.strictObject({
         name: z.string().min(1).max(255),
         type: z.string().max(255).optional(),
-        bytes: z.instanceof(Uint8Array).refine((b) => b.byteLength > 0, 'File attached is empty').refine((b) => b.byteLength <= MAX_FILE_BYTES, 'File attachment is bigger than 25 Mb.'),
+        bytes: z
+          .instanceof(Uint8Array)
+          .refine((b) => b.byteLength > 0, 'File attached is empty')
+          .refine((b) => b.byteLength <= MAX_FILE_BYTES, 'File attachment is bigger than 25 Mb.'),
       }),
       answer<StagedFileView>(),
     ),
@@ -163,7 +212,13 @@ export const contract = {
     saveQuickReplies: op(
       z.strictObject({
         replies: z
-          .array(z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a quick reply id'), title: z.string().trim().min(1).max(80), text: z.string().trim().min(1).max(3500) }))
+          .array(
+            z.strictObject({
+              id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a quick reply id'),
+              title: z.string().trim().min(1).max(80),
+              text: z.string().trim().min(1).max(3500),
+            }),
+          )
           .max(200),
       }),
       answer<QuickReplyView[]>(),
@@ -171,7 +226,10 @@ export const contract = {
   },
   brands: {
     list: op(z.strictObject({ userId: userId.optional() }).optional(), answer<BrandListView>()),
-    detail: op(z.strictObject({ officialStoreId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER), userId: userId.optional() }), answer<BrandDetailView>()),
+    detail: op(
+      z.strictObject({ officialStoreId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER), userId: userId.optional() }),
+      answer<BrandDetailView>(),
+    ),
   },
   sync: {
     status: op(none, answer<SyncStatusView>()),
@@ -188,7 +246,6 @@ export type InputOf<A extends Area, F extends FnOf<A>> = z.input<Op<A, F>['schem
 /** What the main process receives after validation. */
 export type ParsedOf<A extends Area, F extends FnOf<A>> = z.output<Op<A, F>['schema']>;
 export type OutputOf<A extends Area, F extends FnOf<A>> = Op<A, F>['out'];
-
 
 /** The schema of a channel name, or undefined for a name the contract does not have. */
 export function schemaOf(channel: string): z.ZodType | undefined {

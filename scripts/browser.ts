@@ -79,7 +79,8 @@ export function missingBrowserMessage(found: Extract<BrowserFound, { path: null 
   if (found.fromEnv) return `Browser tests: ${BROWSER_ENV}=${found.tried[0]} does not exist; point it at a Chrome, Chromium or Edge executable, or unset it.`;
   const head = `Browser tests need Chromium, Chrome or Edge, and none was found (looked in ${found.tried.join(', ')})`;
   if (isDebianLike(probe)) return `${head}: install it with \`sudo apt-get install -y chromium\` (${set}), then run the tests again.`;
-  if (probe.platform === 'darwin') return `${head}: install Google Chrome (https://www.google.com/chrome/) or Chromium in /Applications (${set}), then run the tests again.`;
+  if (probe.platform === 'darwin')
+    return `${head}: install Google Chrome (https://www.google.com/chrome/) or Chromium in /Applications (${set}), then run the tests again.`;
   if (probe.platform === 'win32') return `${head}: install Google Chrome or Microsoft Edge (${set}), then run the tests again.`;
   return `${head}: install Chromium or Google Chrome with your package manager (${set}), then run the tests again.`;
 }

@@ -35,7 +35,8 @@ export function parseStressArgs(argv: string[]): StressOptions {
     const [flag, inline] = a.split('=', 2) as [string, string | undefined];
     if (flag !== '--runs' && flag !== '--burners') throw new Error(`stress: unknown argument ${a} (use --runs n, --burners n, and -- <vitest arguments>)`);
     const value = Number(inline ?? argv[++i]);
-    if (!Number.isInteger(value) || value < (flag === '--runs' ? 1 : 0)) throw new Error(`stress: ${flag} needs a whole number${flag === '--runs' ? ' of at least 1' : ''}`);
+    if (!Number.isInteger(value) || value < (flag === '--runs' ? 1 : 0))
+      throw new Error(`stress: ${flag} needs a whole number${flag === '--runs' ? ' of at least 1' : ''}`);
     if (flag === '--runs') options.runs = value;
     else options.burners = value;
   }
@@ -56,7 +57,9 @@ function npmTest(vitestArgs: string[], log: string): { done: Promise<number | nu
   // Its own process group (not on Windows), so a stop takes vitest and its workers down with it.
   const npmCli = process.env.npm_execpath;
   const options = { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] as ('ignore' | 'pipe')[], detached: process.platform !== 'win32' };
-  const child = npmCli?.endsWith('.js') ? spawn(process.execPath, [npmCli, ...args], options) : spawn('npm', args, { ...options, shell: process.platform === 'win32' });
+  const child = npmCli?.endsWith('.js')
+    ? spawn(process.execPath, [npmCli, ...args], options)
+    : spawn('npm', args, { ...options, shell: process.platform === 'win32' });
   child.stdout!.pipe(out, { end: false });
   child.stderr!.pipe(out, { end: false });
   const done = new Promise<number | null>((resolveDone) =>

@@ -22,7 +22,12 @@ export interface LoadResult {
  */
 export async function runLoad(
   url: string,
-  opts: { connections: number; total: number; make: (i: number, worker: number) => LoadRequest; onResponse?: (worker: number, status: number, headers: Record<string, string | string[] | undefined>) => void },
+  opts: {
+    connections: number;
+    total: number;
+    make: (i: number, worker: number) => LoadRequest;
+    onResponse?: (worker: number, status: number, headers: Record<string, string | string[] | undefined>) => void;
+  },
 ): Promise<LoadResult> {
   const pool = new Pool(url, { connections: opts.connections, pipelining: 1, keepAliveTimeout: 30_000 });
   const latencies: number[] = [];

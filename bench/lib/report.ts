@@ -29,10 +29,7 @@ export function verdict(r: Row): string {
 
 /** Prints rows as a Markdown table, ready to paste into the README. */
 export function printTable(rows: Row[]): string {
-  const lines = [
-    '| section | measure | value | floor | ratio | target | verdict |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-  ];
+  const lines = ['| section | measure | value | floor | ratio | target | verdict |', '| --- | --- | --- | --- | --- | --- | --- |'];
   for (const r of rows) {
     const ratio = ratioOf(r);
     const target = r.target !== undefined ? `>= ${r.target}` : r.limit ? `<= ${r.limit.max} ${r.limit.unit}` : '';

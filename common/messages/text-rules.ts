@@ -135,9 +135,7 @@ const stripSelectors = (s: string) => s.replace(VARIATION_SELECTORS, '');
 /** Allowed emoticons keyed by their form without variation selectors. */
 const ALLOWED_KEYS: ReadonlySet<string> = new Set(EMOTICONS.map((e) => stripSelectors(e.emoji)));
 /** Code points after which a skin-tone modifier is accepted. */
-const MODIFIABLE_BASES: ReadonlySet<number> = new Set(
-  EMOTICONS.filter((e) => e.modifiable).map((e) => e.emoji.codePointAt(0) ?? 0),
-);
+const MODIFIABLE_BASES: ReadonlySet<number> = new Set(EMOTICONS.filter((e) => e.modifiable).map((e) => e.emoji.codePointAt(0) ?? 0));
 
 /** TAB, LF, CR, printable ASCII and U+00A0-U+00FF. */
 const LATIN1_ALLOWED_CHAR = /^[\t\n\r\x20-\x7E\xA0-\xFF]$/u;
@@ -168,8 +166,7 @@ export function isAllowedEmoticon(cluster: string): boolean {
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-const describe = (cluster: string) =>
-  Array.from(cluster, (ch) => `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
+const describe = (cluster: string) => Array.from(cluster, (ch) => `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
 
 type ClusterKind = 'latin1' | 'emoticon' | 'unsupported';
 

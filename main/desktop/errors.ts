@@ -21,7 +21,8 @@ export class DesktopError extends Error {
 
 export const desktopErrors = {
   unsupported: (what: string) => new DesktopError(ERROR_CODES.unsupported, `${what} is not available in this window`, 501),
-  localOnly: (what: string) => new DesktopError(ERROR_CODES.localOnly, `${what} needs a marketplace: the app works on local data only (change it in Settings)`, 409),
+  localOnly: (what: string) =>
+    new DesktopError(ERROR_CODES.localOnly, `${what} needs a marketplace: the app works on local data only (change it in Settings)`, 409),
   notSignedIn: () => new DesktopError(ERROR_CODES.notSignedIn, 'Sign in to the marketplace (or paste an access token and your user id) first', 409),
   notConfigured: (what: string) => new DesktopError(ERROR_CODES.notConfigured, `Set the marketplace ${what} in Settings first`, 409),
   busy: (what: string) => new DesktopError(ERROR_CODES.busy, `${what} is already in progress`, 409),
@@ -51,13 +52,17 @@ export function toApiError(e: unknown, log: (e: unknown) => void = (err) => cons
   if (e instanceof NotSignedInError) return { code: ERROR_CODES.notSignedIn, message: 'Not signed in to the marketplace', status: 401 };
   if (e instanceof SessionExpiredError) return { code: ERROR_CODES.sessionExpired, message: e.message, status: 401 };
   if (e instanceof SignInAbortedError) return { code: ERROR_CODES.signInAborted, message: e.message, status: 409 };
-  if (e instanceof OAuthError) return { code: ERROR_CODES.signInFailed, message: `The marketplace refused the sign-in (${e.message.slice(0, 300)})`, status: 400 };
+  if (e instanceof OAuthError)
+    return { code: ERROR_CODES.signInFailed, message: `The marketplace refused the sign-in (${e.message.slice(0, 300)})`, status: 400 };
   if (e instanceof RefreshFailedError) return { code: ERROR_CODES.offline, message: e.message, status: 503 };
   if (e instanceof KeychainUnavailableError) return { code: ERROR_CODES.keychainUnavailable, message: e.message, status: 500 };
   if (e instanceof RemoteError) {
-    return e.kind === 'offline' ? { code: ERROR_CODES.offline, message: e.message, status: 503 } : { code: ERROR_CODES.remoteError, message: e.message, status: 502 };
+    return e.kind === 'offline'
+      ? { code: ERROR_CODES.offline, message: e.message, status: 503 }
+      : { code: ERROR_CODES.remoteError, message: e.message, status: 502 };
   }
-  if (e instanceof PullError) return e.offline ? { code: ERROR_CODES.offline, message: e.message, status: 503 } : { code: ERROR_CODES.pullFailed, message: e.message, status: 502 };
+  if (e instanceof PullError)
+    return e.offline ? { code: ERROR_CODES.offline, message: e.message, status: 503 } : { code: ERROR_CODES.pullFailed, message: e.message, status: 502 };
   if (e instanceof FixtureError) return { code: ERROR_CODES.fixtures, message: e.message, status: 500 };
   log(e);
   return { code: ERROR_CODES.internal, message: 'Something went wrong in the app; the details are in its log', status: 500 };

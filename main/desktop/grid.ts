@@ -94,9 +94,7 @@ function columnSet(db: Db, sellerId: number): ColumnSet {
 
 function visibleColumns(db: Db, sellerId: number, columns: GridColumnView[]): GridColumnView[] {
   const set = columnSet(db, sellerId);
-  return columns.filter((c) =>
-    c.type === 'seller_warehouse' ? set.stockStores.has(c.key) : c.type === 'selling_address' ? set.sellingAddress : set.platform,
-  );
+  return columns.filter((c) => (c.type === 'seller_warehouse' ? set.stockStores.has(c.key) : c.type === 'selling_address' ? set.sellingAddress : set.platform));
 }
 
 // ---------------------------------------------------------------- enrichment: item ids, locks, conflict times
@@ -170,7 +168,12 @@ function narrowing(f: GridFilters): boolean {
  */
 function matchesOf(db: Db, sellerId: number, f: GridFilters): ProductPosition[] {
   const filter = f.filter ?? 'all';
-  return repoOf(db).matches(sellerId, { search: (f.search ?? '').trim(), states: filter === 'all' ? null : FILTER_STATES[filter], store: f.store, lowStock: f.lowStock });
+  return repoOf(db).matches(sellerId, {
+    search: (f.search ?? '').trim(),
+    states: filter === 'all' ? null : FILTER_STATES[filter],
+    store: f.store,
+    lowStock: f.lowStock,
+  });
 }
 
 /** The grid rows at these positions of the unfiltered grid; consecutive positions are read in one call. */
@@ -183,7 +186,7 @@ function rowsAt(db: Db, sellerId: number, page: ProductPosition[]): { columns: G
   }
   const rows: GridRowView[] = [];
   let columns: GridColumnView[] | null = null;
-  for (let i = 0; i < runs.length; ) {
+  for (let i = 0; i < runs.length;) {
     const run = runs[i]!;
     // gridRows reads at most 1000 rows a call.
     const length = Math.min(run.length, 1000);

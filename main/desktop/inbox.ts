@@ -34,7 +34,10 @@ export function inboxReader(db: Db, mediationSite: string, repo: MessagesRepo) {
             packId: p.pack_key,
             siteId: p.site_id,
             buyer: { id: p.buyer_id, nickname: p.nickname },
-            orderIds: p.order_ids.split(',').map(Number).sort((a, b) => a - b),
+            orderIds: p.order_ids
+              .split(',')
+              .map(Number)
+              .sort((a, b) => a - b),
             blocked: pack ? sendBlock(pack, 'seller', mediationSite) : null,
             lastMessage: last
               ? { id: last.id, text: last.text, date: last.date_created, fromSeller: last.from_user_id === seller, moderation: last.moderation_status }

@@ -30,7 +30,14 @@ export function outboxReader(db: Db) {
     lastError: r.last_error,
     stock:
       r.kind === 'stock' && r.user_product_id && r.cell_type && r.op
-        ? { userProductId: r.user_product_id, type: r.cell_type, storeId: r.cell_type === 'seller_warehouse' ? r.store_key : null, op: r.op, delta: r.delta, quantity: r.quantity }
+        ? {
+            userProductId: r.user_product_id,
+            type: r.cell_type,
+            storeId: r.cell_type === 'seller_warehouse' ? r.store_key : null,
+            op: r.op,
+            delta: r.delta,
+            quantity: r.quantity,
+          }
         : null,
     message: r.kind === 'message' ? messageOf(r.payload) : null,
   });

@@ -91,7 +91,14 @@ export class Profiles {
   private build(t: Awaited<ReturnType<Profiles['target']>>): Profile {
     const o = this.o;
     if (t.kind === 'local') {
-      return openLocalProfile({ dataDir: o.dataDir, fixtures: o.fixtures, seller: demoSeller(o.fixtures), clock: o.clock, jobPollMs: o.jobPollMs, engine: o.engine });
+      return openLocalProfile({
+        dataDir: o.dataDir,
+        fixtures: o.fixtures,
+        seller: demoSeller(o.fixtures),
+        clock: o.clock,
+        jobPollMs: o.jobPollMs,
+        engine: o.engine,
+      });
     }
     return openRemoteProfile({
       dataDir: o.dataDir,

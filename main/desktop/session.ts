@@ -79,7 +79,8 @@ export class Session {
         applicationId: to.applicationId,
         signal: abort.signal,
         openExternal: async (url) => {
-          if (!externalUrlAllowed(url, { hosts: [], origins: [to.baseUrl] })) throw new DesktopError('forbidden_url', 'The sign-in page is not on the marketplace configured in Settings', 403);
+          if (!externalUrlAllowed(url, { hosts: [], origins: [to.baseUrl] }))
+            throw new DesktopError('forbidden_url', 'The sign-in page is not on the marketplace configured in Settings', 403);
           await to.openExternal(url);
         },
         onSessionExpired: () => this.expired(),
@@ -115,7 +116,15 @@ export function sessionView(s: Settings, p: Profile | null, signingIn: boolean, 
   const nickname = (id: number) => (p ? p.repos.users.nickname(id) : null);
   if (!p || p.kind === 'local') {
     const seller = demoSeller(fixtures);
-    return { mode: 'local-only', signedIn: true, via: 'demo', user: { id: seller.userId, nickname: nickname(seller.userId) }, baseUrl: s.baseUrl, applicationId: s.applicationId, signingIn };
+    return {
+      mode: 'local-only',
+      signedIn: true,
+      via: 'demo',
+      user: { id: seller.userId, nickname: nickname(seller.userId) },
+      baseUrl: s.baseUrl,
+      applicationId: s.applicationId,
+      signingIn,
+    };
   }
   return {
     mode: p.engine.mode,

@@ -38,9 +38,7 @@ export function buildHttpApp(service: Service, options: HttpOptions = {}): Fasti
     frameworkErrors: (err, req, reply) => errorHandler(err, req, reply),
   });
 
-  app.decorate('principal', (req: FastifyRequest) =>
-    service.auth.authenticate(service.auth.bearerToken(req.headers.authorization)),
-  );
+  app.decorate('principal', (req: FastifyRequest) => service.auth.authenticate(service.auth.bearerToken(req.headers.authorization)));
   durabilityBarrier(app, service.writes);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((req, reply) => {

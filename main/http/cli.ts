@@ -24,7 +24,8 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got ${values.port}`);
   const ttlText = values['token-ttl'];
   const tokenTtl = ttlText === undefined ? undefined : Number(ttlText);
-  if (tokenTtl !== undefined && (!/^[0-9]{1,9}$/.test(ttlText!) || tokenTtl < 1)) throw new Error(`--token-ttl must be a whole number of seconds >= 1, got ${ttlText}`);
+  if (tokenTtl !== undefined && (!/^[0-9]{1,9}$/.test(ttlText!) || tokenTtl < 1))
+    throw new Error(`--token-ttl must be a whole number of seconds >= 1, got ${ttlText}`);
   const dataDir = values.data ? resolve(values.data) : mkdtempSync(join(tmpdir(), 'stockroom-serve-'));
   const server = await startServer({
     dbFile: join(dataDir, 'marketplace.db'),

@@ -19,6 +19,9 @@ export function answeredByOwnWrite(req: FastifyRequest): void {
 export function durabilityBarrier(app: FastifyInstance, writes: GroupCommit): void {
   app.addHook('onSend', (req, _reply, payload, done) => {
     if (writes.settled || ownWrite.has(req)) return done(null, payload);
-    writes.durable().then(() => done(null, payload), (e: Error) => done(e));
+    writes.durable().then(
+      () => done(null, payload),
+      (e: Error) => done(e),
+    );
   });
 }

@@ -63,7 +63,10 @@ export interface EventSink {
 }
 
 /** Forwards the core's events to the window on the one event channel; returns the unsubscribe. */
-export function forwardEvents(events: { on(name: 'event', l: (e: StockroomEvent) => void): unknown; off(name: 'event', l: (e: StockroomEvent) => void): unknown }, sink: () => EventSink | null): () => void {
+export function forwardEvents(
+  events: { on(name: 'event', l: (e: StockroomEvent) => void): unknown; off(name: 'event', l: (e: StockroomEvent) => void): unknown },
+  sink: () => EventSink | null,
+): () => void {
   const listener = (e: StockroomEvent) => {
     const target = sink();
     if (target && !target.isDestroyed()) target.send(EVENT_CHANNEL, e);

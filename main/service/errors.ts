@@ -36,18 +36,14 @@ export class ServiceError extends Error {
 export const isServiceError = (e: unknown): e is ServiceError => e instanceof ServiceError;
 
 /** Constructors for the generic codes; area-specific rows of SPEC 7 live next to their area. */
-export const badRequest = (message: string, cause: ErrorCause[] = []) =>
-  new ServiceError(400, 'bad_request', message, cause);
+export const badRequest = (message: string, cause: ErrorCause[] = []) => new ServiceError(400, 'bad_request', message, cause);
 export const unauthorized = (message: string) => new ServiceError(401, 'unauthorized', message);
-export const forbidden = (message: string, cause: ErrorCause[] = []) =>
-  new ServiceError(403, 'forbidden', message, cause);
+export const forbidden = (message: string, cause: ErrorCause[] = []) => new ServiceError(403, 'forbidden', message, cause);
 export const notFound = (message: string) => new ServiceError(404, 'not_found', message);
 export const conflict = (message: string) => new ServiceError(409, 'conflict', message);
 export const internal = (message: string) => new ServiceError(500, 'internal_error', message);
 
 /** SPEC 7.1: "The fields [a, b] are required for requested call". */
-export const fieldsRequired = (fields: string[]) =>
-  badRequest(`The fields [${fields.join(', ')}] are required for requested call`);
+export const fieldsRequired = (fields: string[]) => badRequest(`The fields [${fields.join(', ')}] are required for requested call`);
 /** SPEC 7.1: "The fields [a] are invalid for requested call". */
-export const fieldsInvalid = (fields: string[]) =>
-  badRequest(`The fields [${fields.join(', ')}] are invalid for requested call`);
+export const fieldsInvalid = (fields: string[]) => badRequest(`The fields [${fields.join(', ')}] are invalid for requested call`);

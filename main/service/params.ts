@@ -28,7 +28,12 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: 
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => {
-    const path = i.path.length ? i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : what;
+    const path = i.path.length
+      ? i.path
+          .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+          .join('')
+          .replace(/^\./, '')
+      : what;
     return { code: 'invalid_field', message: `${path}: ${i.message}` };
   });
   throw badRequest(`Invalid ${what}: ${issues[0]!.message}`, issues);

@@ -87,7 +87,17 @@ export interface RequestOptions {
   raw?: boolean;
 }
 
-const OFFLINE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'UND_ERR_CONNECT_TIMEOUT', 'EADDRNOTAVAIL']);
+const OFFLINE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EADDRNOTAVAIL',
+]);
 
 /** Network errors: unreachable remote is `offline`; everything else that broke mid-exchange is `transient`. */
 export function classifyError(e: unknown): RemoteError {
@@ -130,7 +140,10 @@ export function serverMessage(res: RemoteResponse): string {
 export function remoteError(res: RemoteResponse): ServiceError {
   const b = typeof res.body === 'object' && res.body !== null ? res.body : {};
   const code = 'error' in b && isServiceErrorCode(b.error) ? b.error : 'remote_error';
-  const cause = 'cause' in b && Array.isArray(b.cause) ? b.cause.filter((c): c is string | Record<string, unknown> => typeof c === 'string' || (typeof c === 'object' && c !== null)) : [];
+  const cause =
+    'cause' in b && Array.isArray(b.cause)
+      ? b.cause.filter((c): c is string | Record<string, unknown> => typeof c === 'string' || (typeof c === 'object' && c !== null))
+      : [];
   return new ServiceError(res.status >= 400 && res.status < 600 ? res.status : 502, code, serverMessage(res), cause);
 }
 

@@ -225,7 +225,13 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       const staged = await this.files.stage(createReadStream(f.path));
       await this.files.commit(staged);
       if (staged.size !== f.size || staged.size === 0) throw badRequest(`The file ${f.name} changed while it was being queued`);
-      attachments.push({ sha256: staged.sha256, name: f.name, type: f.type ?? resolveMediaType(undefined, staged.head, f.name), size: staged.size, remoteId: null });
+      attachments.push({
+        sha256: staged.sha256,
+        name: f.name,
+        type: f.type ?? resolveMediaType(undefined, staged.head, f.name),
+        size: staged.size,
+        remoteId: null,
+      });
     }
     const payload: MessagePayload = {
       packId: input.packId,
@@ -553,7 +559,9 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.lastError = (e as Error).message;
     this.emit('sync-error', e as Error);
     try {
-      this.writes.runNow(() => picked.forEach(({ entry }) => this.outbox.repo.reschedule(entry.id, now + this.policy.baseMs, null, (e as Error).message, false, now)));
+      this.writes.runNow(() =>
+        picked.forEach(({ entry }) => this.outbox.repo.reschedule(entry.id, now + this.policy.baseMs, null, (e as Error).message, false, now)),
+      );
     } catch {
       // The database itself is failing: the lanes are looked at again at the next change.
     }

@@ -32,7 +32,9 @@ export const messagePayload = z.object({
   siteId: z.string().min(1),
   text: z.string(),
   attachments: z.array(queuedAttachment),
-  warnings: z.array(z.object({ reason: z.enum(MODERATION_REASONS), rule: z.string(), match: z.string(), index: z.number().int(), message: z.string() })) satisfies z.ZodType<ModerationWarning[]>,
+  warnings: z.array(
+    z.object({ reason: z.enum(MODERATION_REASONS), rule: z.string(), match: z.string(), index: z.number().int(), message: z.string() }),
+  ) satisfies z.ZodType<ModerationWarning[]>,
   /** Bumped when expired uploads must be uploaded again (their keys change with it). */
   uploadRound: z.number().int().nonnegative(),
 });
@@ -131,7 +133,11 @@ export function readPayload(text: string | null): { ok: true; value: MessagePayl
     return { ok: false, error: 'The queued message could not be read back (its stored payload is not JSON)' };
   }
   const r = messagePayload.safeParse(json);
-  if (!r.success) return { ok: false, error: `The queued message could not be read back (${r.error.issues[0]?.path.join('.') ?? 'payload'}: ${r.error.issues[0]?.message ?? 'invalid'})` };
+  if (!r.success)
+    return {
+      ok: false,
+      error: `The queued message could not be read back (${r.error.issues[0]?.path.join('.') ?? 'payload'}: ${r.error.issues[0]?.message ?? 'invalid'})`,
+    };
   return { ok: true, value: r.data };
 }
 

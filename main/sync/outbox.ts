@@ -109,7 +109,16 @@ export class Outbox {
     };
   }
 
-  private history(c: CellRef, kind: HistoryKind, from: number | null, to: number | null, delta: number | null, entryId: number | null, meta: EditMeta, note: string | null = null): number {
+  private history(
+    c: CellRef,
+    kind: HistoryKind,
+    from: number | null,
+    to: number | null,
+    delta: number | null,
+    entryId: number | null,
+    meta: EditMeta,
+    note: string | null = null,
+  ): number {
     return this.repo.insertHistory({
       cell: cellKey(c.userProductId, c.type, c.storeKey),
       user_product_id: c.userProductId,
@@ -127,7 +136,10 @@ export class Outbox {
     });
   }
 
-  private newStock(c: CellRef, fields: { op: 'adjust' | 'count'; delta?: number; quantity?: number; base_version?: bigint | null; base_quantity?: number | null }): number {
+  private newStock(
+    c: CellRef,
+    fields: { op: 'adjust' | 'count'; delta?: number; quantity?: number; base_version?: bigint | null; base_quantity?: number | null },
+  ): number {
     return this.repo.insert({
       kind: 'stock',
       lane: stockLane(c.userProductId),
@@ -143,85 +155,99 @@ export class Outbox {
 
   /** An adjustment (a delta), coalesced per the rules above; one transaction. */
   adjust(c: CellRef, delta: number, meta: EditMeta = {}): QueueResult {
-    return this.db.transaction((): QueueResult => {
-      const { mirror, entries } = this.cellState(c);
-      const before = overlay(mirror, entries);
-      const after = adjusted(before, delta);
-      const now = this.clock.now();
-      const tail = entries.at(-1);
-      let entryId: number | null;
-      let how: QueueResult['how'];
-      if (tail && coalescible(tail) && tail.op === 'adjust') {
-        const sum = (tail.delta ?? 0) + delta;
-        if (sum === 0) {
-          this.repo.remove(tail.id);
-          entryId = null;
-          how = 'cancelled';
-        } else {
-          this.repo.updateIntent(tail.id, { op: 'adjust', delta: sum, quantity: null, base_version: null, base_quantity: null }, now);
+    return this.db
+      .transaction((): QueueResult => {
+        const { mirror, entries } = this.cellState(c);
+        const before = overlay(mirror, entries);
+        const after = adjusted(before, delta);
+        const now = this.clock.now();
+        const tail = entries.at(-1);
+        let entryId: number | null;
+        let how: QueueResult['how'];
+        if (tail && coalescible(tail) && tail.op === 'adjust') {
+          const sum = (tail.delta ?? 0) + delta;
+          if (sum === 0) {
+            this.repo.remove(tail.id);
+            entryId = null;
+            how = 'cancelled';
+          } else {
+            this.repo.updateIntent(tail.id, { op: 'adjust', delta: sum, quantity: null, base_version: null, base_quantity: null }, now);
+            entryId = tail.id;
+            how = 'merged';
+          }
+        } else if (tail && coalescible(tail) && tail.op === 'count') {
+          this.repo.updateIntent(
+            tail.id,
+            { op: 'count', delta: null, quantity: (tail.quantity ?? 0) + delta, base_version: versionOf(tail.base_version), base_quantity: tail.base_quantity },
+            now,
+          );
           entryId = tail.id;
           how = 'merged';
+        } else {
+          entryId = this.newStock(c, { op: 'adjust', delta });
+          how = 'queued';
         }
-      } else if (tail && coalescible(tail) && tail.op === 'count') {
-        this.repo.updateIntent(tail.id, { op: 'count', delta: null, quantity: (tail.quantity ?? 0) + delta, base_version: versionOf(tail.base_version), base_quantity: tail.base_quantity }, now);
-        entryId = tail.id;
-        how = 'merged';
-      } else {
-        entryId = this.newStock(c, { op: 'adjust', delta });
-        how = 'queued';
-      }
-      const historyId = this.history(c, 'adjustment', before, after, delta, entryId, meta);
-      return { entryId, how, shown: after, historyId };
-    }).immediate();
+        const historyId = this.history(c, 'adjustment', before, after, delta, entryId, meta);
+        return { entryId, how, shown: after, historyId };
+      })
+      .immediate();
   }
 
   /** A count (an absolute quantity observed now), coalesced per the rules above; one transaction. */
   count(c: CellRef, quantity: number, meta: EditMeta = {}): QueueResult {
-    return this.db.transaction((): QueueResult => {
-      const { mirror, entries } = this.cellState(c);
-      const before = overlay(mirror, entries);
-      const now = this.clock.now();
-      // The count supersedes unsent (or failed) adjustments at the end of the cell's queue.
-      for (let tail = entries.at(-1); tail && tail.op === 'adjust' && (coalescible(tail) || tail.state === 'failed'); tail = entries.at(-1)) {
-        this.repo.remove(tail.id);
-        entries.pop();
-      }
-      const tail = entries.at(-1);
-      let entryId: number;
-      let how: QueueResult['how'] = 'merged';
-      let historyId: number;
-      if (tail && tail.op === 'count' && (coalescible(tail) || tail.state === 'failed')) {
-        this.repo.updateIntent(tail.id, { op: 'count', delta: null, quantity, base_version: versionOf(tail.base_version), base_quantity: tail.base_quantity }, now);
-        if (tail.state === 'failed') {
-          // New content: the failed request is dropped, the next one gets its own key.
-          this.repo.clearSent(tail.id);
-          this.repo.reopen(tail.id, now);
+    return this.db
+      .transaction((): QueueResult => {
+        const { mirror, entries } = this.cellState(c);
+        const before = overlay(mirror, entries);
+        const now = this.clock.now();
+        // The count supersedes unsent (or failed) adjustments at the end of the cell's queue.
+        for (let tail = entries.at(-1); tail && tail.op === 'adjust' && (coalescible(tail) || tail.state === 'failed'); tail = entries.at(-1)) {
+          this.repo.remove(tail.id);
+          entries.pop();
         }
-        entryId = tail.id;
-        historyId = this.history(c, 'count', before, quantity, null, entryId, meta);
-      } else if (tail && tail.state === 'conflict') {
-        // A count typed on a cell in conflict is the "enter a new count" resolution.
-        historyId = this.resolveInTx(tail, { action: 'new_count', quantity }, meta).historyId;
-        entryId = tail.id;
-        how = 'resolved';
-      } else {
-        const product = this.mirror.product(c.userProductId);
-        entryId = this.newStock(c, { op: 'count', quantity, base_version: product?.version ?? null, base_quantity: overlay(mirror, entries) });
-        how = 'queued';
-        historyId = this.history(c, 'count', before, quantity, null, entryId, meta);
-      }
-      return { entryId, how, shown: quantity, historyId };
-    }).immediate();
+        const tail = entries.at(-1);
+        let entryId: number;
+        let how: QueueResult['how'] = 'merged';
+        let historyId: number;
+        if (tail && tail.op === 'count' && (coalescible(tail) || tail.state === 'failed')) {
+          this.repo.updateIntent(
+            tail.id,
+            { op: 'count', delta: null, quantity, base_version: versionOf(tail.base_version), base_quantity: tail.base_quantity },
+            now,
+          );
+          if (tail.state === 'failed') {
+            // New content: the failed request is dropped, the next one gets its own key.
+            this.repo.clearSent(tail.id);
+            this.repo.reopen(tail.id, now);
+          }
+          entryId = tail.id;
+          historyId = this.history(c, 'count', before, quantity, null, entryId, meta);
+        } else if (tail && tail.state === 'conflict') {
+          // A count typed on a cell in conflict is the "enter a new count" resolution.
+          historyId = this.resolveInTx(tail, { action: 'new_count', quantity }, meta).historyId;
+          entryId = tail.id;
+          how = 'resolved';
+        } else {
+          const product = this.mirror.product(c.userProductId);
+          entryId = this.newStock(c, { op: 'count', quantity, base_version: product?.version ?? null, base_quantity: overlay(mirror, entries) });
+          how = 'queued';
+          historyId = this.history(c, 'count', before, quantity, null, entryId, meta);
+        }
+        return { entryId, how, shown: quantity, historyId };
+      })
+      .immediate();
   }
 
   /** Resolves a conflict: keep mine (re-queue the count at the new base), take theirs (drop it), or a new count. */
   resolve(id: number, resolution: Resolution, meta: EditMeta = {}): QueueResult {
-    return this.db.transaction((): QueueResult => {
-      const e = this.repo.byId(id);
-      if (!e) throw outboxErrors.notFound(id);
-      if (e.state !== 'conflict' || e.kind !== 'stock') throw outboxErrors.notConflict(id);
-      return this.resolveInTx(e, resolution, meta);
-    }).immediate();
+    return this.db
+      .transaction((): QueueResult => {
+        const e = this.repo.byId(id);
+        if (!e) throw outboxErrors.notFound(id);
+        if (e.state !== 'conflict' || e.kind !== 'stock') throw outboxErrors.notConflict(id);
+        return this.resolveInTx(e, resolution, meta);
+      })
+      .immediate();
   }
 
   private resolveInTx(e: OutboxRow, resolution: Resolution, meta: EditMeta): QueueResult {
@@ -266,36 +292,44 @@ export class Outbox {
       baseVersion = versionOf(conflict ? e.remote_version : e.base_version) ?? baseVersion;
       base = later.filter((x) => x.id < nextCount.id && x.op === 'adjust').reduce((s, x) => s + (x.delta ?? 0), start);
     }
-    this.repo.updateIntent(nextCount.id, { op: 'count', delta: null, quantity: nextCount.quantity, base_version: baseVersion, base_quantity: base }, this.clock.now());
+    this.repo.updateIntent(
+      nextCount.id,
+      { op: 'count', delta: null, quantity: nextCount.quantity, base_version: baseVersion, base_quantity: base },
+      this.clock.now(),
+    );
   }
 
   /** Drops a pending (never sent), failed or conflicting entry. */
   discard(id: number, meta: EditMeta = {}): void {
-    this.db.transaction(() => {
-      const e = this.repo.byId(id);
-      if (!e || e.state === 'done') throw outboxErrors.notFound(id);
-      if (onTheWire(e)) throw outboxErrors.onTheWire(id);
-      if (e.kind !== 'stock') {
-        this.repo.remove(id);
-        return;
-      }
-      const c = cellOf(e);
-      const { mirror, entries } = this.cellState(c);
-      const before = overlay(mirror, entries);
-      this.removeAndRebase(e, entries);
-      const after = overlay(mirror, this.repo.activeOfCell(e.cell!));
-      this.history(c, 'discarded', before, after, e.op === 'adjust' ? -(e.delta ?? 0) : null, id, meta, `discarded ${e.state} ${e.op}`);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const e = this.repo.byId(id);
+        if (!e || e.state === 'done') throw outboxErrors.notFound(id);
+        if (onTheWire(e)) throw outboxErrors.onTheWire(id);
+        if (e.kind !== 'stock') {
+          this.repo.remove(id);
+          return;
+        }
+        const c = cellOf(e);
+        const { mirror, entries } = this.cellState(c);
+        const before = overlay(mirror, entries);
+        this.removeAndRebase(e, entries);
+        const after = overlay(mirror, this.repo.activeOfCell(e.cell!));
+        this.history(c, 'discarded', before, after, e.op === 'adjust' ? -(e.delta ?? 0) : null, id, meta, `discarded ${e.state} ${e.op}`);
+      })
+      .immediate();
   }
 
   /** Sends a failed entry again (attempts start over). */
   retry(id: number): void {
-    this.db.transaction(() => {
-      const e = this.repo.byId(id);
-      if (!e) throw outboxErrors.notFound(id);
-      if (e.state !== 'failed') throw outboxErrors.notFailed(id);
-      this.repo.reopen(id, this.clock.now());
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const e = this.repo.byId(id);
+        if (!e) throw outboxErrors.notFound(id);
+        if (e.state !== 'failed') throw outboxErrors.notFailed(id);
+        this.repo.reopen(id, this.clock.now());
+      })
+      .immediate();
   }
 }
 

@@ -13,7 +13,18 @@ import type { Store } from '../service/stock/stores.js';
 import { type RemoteClient, RemoteError, type RemoteResponse, classifyStatus, parseRetryAfter, serverMessage } from './client.js';
 import type { FileStore } from '../service/messages/attachments/storage.js';
 import type { Outbox } from './outbox.js';
-import { BadAnswerError, brandDetail, brandsAnswer, itemAnswer, itemIdsPage, messagesPage, ordersPage, parseAnswer, storesPage, userAnswer } from './remote-answers.js';
+import {
+  BadAnswerError,
+  brandDetail,
+  brandsAnswer,
+  itemAnswer,
+  itemIdsPage,
+  messagesPage,
+  ordersPage,
+  parseAnswer,
+  storesPage,
+  userAnswer,
+} from './remote-answers.js';
 import { type RetryPolicy, backoffDelay } from './retry.js';
 import { type StockSnapshot, applyStockSnapshot, writeMessage } from './mirror-writes.js';
 import { readStock } from './stock-push.js';
@@ -114,13 +125,19 @@ export class Puller {
         if (e.kind === 'transient' && (await this.pause(attempt, undefined, signal))) continue;
         throw new PullError(`GET ${path}: ${e.message}`, e.kind === 'offline', null);
       }
-      if (classifyStatus(res.status) === 'transient' && (await this.pause(attempt, parseRetryAfter(res.headers['retry-after'], this.clock.now()), signal))) continue;
+      if (classifyStatus(res.status) === 'transient' && (await this.pause(attempt, parseRetryAfter(res.headers['retry-after'], this.clock.now()), signal)))
+        continue;
       return res;
     }
   }
 
   /** A 200 answer parsed with `schema`; anything else ends the pull before it writes what it read. */
-  private async getOk<S extends z.ZodType>(path: string, schema: S, query: Record<string, string | number | undefined> = {}, signal?: AbortSignal): Promise<z.infer<S>> {
+  private async getOk<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    query: Record<string, string | number | undefined> = {},
+    signal?: AbortSignal,
+  ): Promise<z.infer<S>> {
     const res = await this.get(path, query, signal);
     if (res.status !== 200 || res.body === null) throw new PullError(`GET ${path}: ${serverMessage(res)}`, false, res.status);
     return this.parse(schema, res.body, path);
@@ -177,7 +194,7 @@ export class Puller {
 
     // Stores (paged by 50).
     const stores: Store[] = [];
-    for (let offset = 0; ; ) {
+    for (let offset = 0; ;) {
       const page = await this.getOk(`/users/${me}/stores/search`, storesPage, { limit: 50, offset }, signal);
       stores.push(...page.results);
       offset += page.results.length;
@@ -185,12 +202,15 @@ export class Puller {
     }
     await this.writes.run(() => {
       for (const s of stores) this.outbox.mirror.upsertStore(s);
-      this.outbox.mirror.deleteStoresExcept(String(me), stores.map((s) => s.id));
+      this.outbox.mirror.deleteStoresExcept(
+        String(me),
+        stores.map((s) => s.id),
+      );
     });
 
     // Items: ids, then the unknown ones (for their user product).
     const itemIds: string[] = [];
-    for (let offset = 0; ; ) {
+    for (let offset = 0; ;) {
       const page = await this.getOk(`/users/${me}/items/search`, itemIdsPage, { limit: 100, offset }, signal);
       itemIds.push(...page.results);
       offset += page.results.length;
@@ -267,7 +287,10 @@ export class Puller {
     if (res.status === 200) list = this.parse(brandsAnswer, res.body, `/users/${me}/brands`).brands;
     else if (res.status !== 404) throw new PullError(`GET /users/${me}/brands: ${serverMessage(res)}`, false, res.status);
     const details = await mapLimit(list, this.options.concurrency, (b) => this.getOk(`/users/${me}/brands/${b.official_store_id}`, brandDetail, {}, signal));
-    await this.ensureUsers(details.flatMap((d) => d.users.map((u) => u.cust_id)), signal);
+    await this.ensureUsers(
+      details.flatMap((d) => d.users.map((u) => u.cust_id)),
+      signal,
+    );
     const repo = brandsRepo(this.outbox.db);
     await this.writes.run(() => {
       this.outbox.mirror.deleteBrandsOf(me);
@@ -283,13 +306,16 @@ export class Puller {
   private async pullOrders(signal?: AbortSignal): Promise<number> {
     const me = this.options.sellerId;
     const orders: OrderView[] = [];
-    for (let offset = 0; ; ) {
+    for (let offset = 0; ;) {
       const page = await this.getOk('/orders/search', ordersPage, { seller: me, limit: 100, offset }, signal);
       orders.push(...page.results);
       offset += page.results.length;
       if (page.results.length === 0 || offset >= page.paging.total) break;
     }
-    await this.ensureUsers(orders.map((o) => o.buyer.id), signal);
+    await this.ensureUsers(
+      orders.map((o) => o.buyer.id),
+      signal,
+    );
     await this.writes.run(() => {
       for (const o of orders) {
         this.outbox.mirror.upsertOrder({
@@ -316,13 +342,8 @@ export class Puller {
     let created = 0;
     let updated = 0;
     await mapLimit(packs, this.options.concurrency, async (pack) => {
-      for (let offset = 0; ; ) {
-        const page = await this.getOk(
-          `/messages/packs/${pack}/sellers/${me}`,
-          messagesPage,
-          { mark_as_read: 'false', limit: 100, offset },
-          signal,
-        );
+      for (let offset = 0; ;) {
+        const page = await this.getOk(`/messages/packs/${pack}/sellers/${me}`, messagesPage, { mark_as_read: 'false', limit: 100, offset }, signal);
         let changed = 0;
         await this.writes.run(() => {
           for (const m of page.messages) {

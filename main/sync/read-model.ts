@@ -37,7 +37,12 @@ function stateOf(entries: OutboxRow[]): CellState {
   return entries.length > 0 ? 'pending' : 'synced';
 }
 
-function buildCell(ref: { userProductId: string; type: LocationType; storeKey: string }, mirrorQuantity: number | null, version: string | null, entries: OutboxRow[]): CellView {
+function buildCell(
+  ref: { userProductId: string; type: LocationType; storeKey: string },
+  mirrorQuantity: number | null,
+  version: string | null,
+  entries: OutboxRow[],
+): CellView {
   const conflict = entries.find((e) => e.state === 'conflict');
   const failed = entries.find((e) => e.state === 'failed');
   return {
@@ -65,7 +70,8 @@ function buildCell(ref: { userProductId: string; type: LocationType; storeKey: s
 /** One cell: mirror, intents, state, conflict. */
 export function cellView(db: Db, ref: CellRef): CellView {
   const mirror = mirrorRepo(db);
-  const entries = ref.type === 'seller_warehouse' || ref.type === 'selling_address' ? syncRepo(db).activeOfCell(cellKey(ref.userProductId, ref.type, ref.storeKey)) : [];
+  const entries =
+    ref.type === 'seller_warehouse' || ref.type === 'selling_address' ? syncRepo(db).activeOfCell(cellKey(ref.userProductId, ref.type, ref.storeKey)) : [];
   const product = mirror.product(ref.userProductId);
   return buildCell(ref, mirror.cellQuantity(ref.userProductId, ref.type, ref.storeKey) ?? null, product?.version.toString() ?? null, entries);
 }
@@ -156,7 +162,12 @@ export function gridRows(db: Db, opts: { sellerId: number; limit?: number; offse
     const e = list[0]!;
     const row = rowOf.get(e.user_product_id!)!;
     const type = e.cell_type as EditableType;
-    row.cells[type === 'seller_warehouse' ? e.store_key! : type] = buildCell({ userProductId: e.user_product_id!, type, storeKey: e.store_key ?? '' }, null, row.version, list);
+    row.cells[type === 'seller_warehouse' ? e.store_key! : type] = buildCell(
+      { userProductId: e.user_product_id!, type, storeKey: e.store_key ?? '' },
+      null,
+      row.version,
+      list,
+    );
   }
   return { total: s.total.get(opts.sellerId)?.n ?? 0, columns, rows };
 }

@@ -101,20 +101,23 @@ export class LaneScheduler {
     if (!this.armed || at >= this.waitTimerAt) return;
     if (this.waitTimer) clearTimeout(this.waitTimer);
     this.waitTimerAt = at;
-    this.waitTimer = setTimeout(() => {
-      this.waitTimer = undefined;
-      this.waitTimerAt = Infinity;
-      const now = this.clock.now();
-      let next = Infinity;
-      for (const [lane, when] of this.waiting) {
-        if (when <= now) {
-          this.waiting.delete(lane);
-          this.ready.add(lane);
-        } else next = Math.min(next, when);
-      }
-      if (next !== Infinity) this.armWaitTimer(next);
-      this.onDue();
-    }, Math.max(0, at - this.clock.now()));
+    this.waitTimer = setTimeout(
+      () => {
+        this.waitTimer = undefined;
+        this.waitTimerAt = Infinity;
+        const now = this.clock.now();
+        let next = Infinity;
+        for (const [lane, when] of this.waiting) {
+          if (when <= now) {
+            this.waiting.delete(lane);
+            this.ready.add(lane);
+          } else next = Math.min(next, when);
+        }
+        if (next !== Infinity) this.armWaitTimer(next);
+        this.onDue();
+      },
+      Math.max(0, at - this.clock.now()),
+    );
   }
 
   /** Re-evaluates the waiting lanes now (a test that moved its clock). */
@@ -162,7 +165,14 @@ export class LaneScheduler {
     const l = this.lanes.get(lane);
     const e = l?.rows.find((r) => r.id === id);
     if (!l || !e) return false;
-    if (outcome.state === 'done') return this.setLane(lane, l.rows.filter((r) => r !== e)), true;
+    if (outcome.state === 'done')
+      return (
+        this.setLane(
+          lane,
+          l.rows.filter((r) => r !== e),
+        ),
+        true
+      );
     e.state = outcome.state;
     if (outcome.state === 'pending') e.next_attempt_at = outcome.at;
     this.setLane(lane, l.rows);

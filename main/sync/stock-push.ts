@@ -81,7 +81,10 @@ export async function readStock(client: RemoteClient, userProductId: string, now
   }
   const body = stockAnswer.safeParse(res.body);
   if (!body.success) {
-    const why = body.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(the body)'}: ${i.message}`).join('; ');
+    const why = body.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.') || '(the body)'}: ${i.message}`)
+      .join('; ');
     return { type: 'retry', offline: false, status: res.status, error: `The stock answer is malformed (${why})` };
   }
   return { version: BigInt(version), userId: body.data.user_id, locations: body.data.locations };
@@ -117,7 +120,10 @@ export class StockPusher {
       target = remote + (row.delta ?? 0);
       if (target < 0 || target > MAX_QUANTITY) {
         if (!fresh) return { type: 'read', why: 'verify' };
-        return { type: 'fail', message: `The adjustment of ${row.delta} would take the stock ${target < 0 ? 'below 0' : `above ${MAX_QUANTITY}`}: the marketplace has ${remote}` };
+        return {
+          type: 'fail',
+          message: `The adjustment of ${row.delta} would take the stock ${target < 0 ? 'below 0' : `above ${MAX_QUANTITY}`}: the marketplace has ${remote}`,
+        };
       }
     } else {
       if (remote !== row.base_quantity) return fresh ? { type: 'conflict', version: product.version, quantity: remote } : { type: 'read', why: 'verify' };
@@ -188,7 +194,8 @@ export class StockPusher {
           }
           if (kind !== 'conflict') return answerOutcome(res, this.clock.now());
           // 409: this request was not applied (a stored success would have been replayed): re-read and rebase.
-          if (++reads > MAX_REBASES) return { type: 'retry', offline: false, status: 409, error: `Version mismatch ${MAX_REBASES} times in a row`, refused: true };
+          if (++reads > MAX_REBASES)
+            return { type: 'retry', offline: false, status: 409, error: `Version mismatch ${MAX_REBASES} times in a row`, refused: true };
           const snap = await readStock(this.client, row.user_product_id!, () => this.clock.now());
           if (!isSnapshot(snap)) return snap.type === 'retry' ? { ...snap, refused: true } : snap;
           plan = await this.writes.run(() => {

@@ -7,11 +7,7 @@ import { spawn } from 'node:child_process';
  */
 export function openWithSystem(url: string): Promise<void> {
   const [cmd, args] =
-    process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['rundll32', ['url.dll,FileProtocolHandler', url]]
-        : ['xdg-open', [url]];
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['rundll32', ['url.dll,FileProtocolHandler', url]] : ['xdg-open', [url]];
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
     child.once('error', reject);

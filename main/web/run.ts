@@ -55,7 +55,12 @@ export async function runWeb(o: WebOptions = {}): Promise<RunningWeb> {
     let server: WebServer;
     if (o.dev) {
       const { createServer } = await import('vite');
-      const vite = await createServer({ configFile: join(root, 'vite.config.ts'), server: { middlewareMode: true, hmr: false }, appType: 'spa', logLevel: 'warn' });
+      const vite = await createServer({
+        configFile: join(root, 'vite.config.ts'),
+        server: { middlewareMode: true, hmr: false },
+        appType: 'spa',
+        logLevel: 'warn',
+      });
       const middlewares = (req: IncomingMessage, res: ServerResponse, next: () => void) => vite.middlewares(req, res, next);
       server = await startWebServer({ core, port: o.port ?? 0, dev: { middlewares } });
       const close = server.close.bind(server);

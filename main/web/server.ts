@@ -142,7 +142,13 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   }
 
   function events(req: IncomingMessage, res: ServerResponse): void {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no', ...SECURITY_HEADERS });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      ...SECURITY_HEADERS,
+    });
     const send = (e: StockroomEvent) => res.write(`data: ${toWire(e, nodeCodec)}\n\n`);
     res.write('retry: 2000\n\n');
     const status = o.core.status();

@@ -109,7 +109,13 @@ function BrandCard({ brand: b, onOpen }: { brand: BrandListEntryView; onOpen: ()
   const i = useI18n();
   const { t } = i;
   return (
-    <button type="button" className="brand-card" aria-label={t('brands.open', { name: b.fantasy_name || b.name })} onClick={onOpen} data-id={b.official_store_id}>
+    <button
+      type="button"
+      className="brand-card"
+      aria-label={t('brands.open', { name: b.fantasy_name || b.name })}
+      onClick={onOpen}
+      data-id={b.official_store_id}
+    >
       <Logo pictures={b.pictures} name={b.fantasy_name || b.name} size="small" />
       <span className="brand-card-body">
         <strong>{b.fantasy_name || b.name}</strong>
@@ -157,7 +163,10 @@ function Tags({ i, tags }: { i: I18n; tags: readonly string[] }) {
 function Logo({ pictures, name, size }: { pictures: readonly PictureView[]; name: string; size: 'small' | 'large' }) {
   const { t } = useI18n();
   const order = size === 'small' ? (['small_logo', 'logo', 'big_logo'] as const) : (['big_logo', 'logo', 'small_logo'] as const);
-  const picture = pictureByNames(pictures, order.filter((n) => (LOGO_NAMES as readonly string[]).includes(n)));
+  const picture = pictureByNames(
+    pictures,
+    order.filter((n) => (LOGO_NAMES as readonly string[]).includes(n)),
+  );
   const url = pictureUrl(picture);
   const [failed, setFailed] = useState<string | null>(null);
   if (!url || failed === url) {
@@ -230,7 +239,19 @@ function Profile({ store }: { store: BrandsStore }) {
   );
 }
 
-function ProfileBody({ i, detail: d, entry, store, headingRef }: { i: I18n; detail: BrandDetailView; entry: BrandListEntryView | null; store: BrandsStore; headingRef: RefObject<HTMLHeadingElement | null> }) {
+function ProfileBody({
+  i,
+  detail: d,
+  entry,
+  store,
+  headingRef,
+}: {
+  i: I18n;
+  detail: BrandDetailView;
+  entry: BrandListEntryView | null;
+  store: BrandsStore;
+  headingRef: RefObject<HTMLHeadingElement | null>;
+}) {
   const { t } = i;
   const link = useStore(store, (s) => s.link);
   const name = d.fantasy_name || d.name;

@@ -27,7 +27,10 @@ export function pictureByNames(pictures: readonly PictureView[], names: readonly
 
 /** Initials for a brand without a usable logo: the first letters of its first two words. */
 export function initials(name: string): string {
-  const words = name.trim().split(/\s+/).filter((w) => /\p{L}|\p{N}/u.test(w));
+  const words = name
+    .trim()
+    .split(/\s+/)
+    .filter((w) => /\p{L}|\p{N}/u.test(w));
   const letters = words.slice(0, 2).map((w) => Array.from(w.replace(/^[^\p{L}\p{N}]+/u, ''))[0] ?? '');
   return letters.join('').toLocaleUpperCase() || '?';
 }

@@ -54,7 +54,11 @@ export function createBrandsStore(api: StockroomApi) {
       set({ open: { officialStoreId, entry, detail: { status: 'loading' } }, link: null });
       const r = await api.brands.detail({ officialStoreId, ...(userId !== null ? { userId } : {}) });
       if (get().open?.officialStoreId !== officialStoreId) return;
-      const detail: ProfileLoad = r.ok ? { status: 'ready', value: r.value } : r.error.code === 'B00001' || r.error.status === 404 ? { status: 'gone' } : { status: 'error', error: r.error };
+      const detail: ProfileLoad = r.ok
+        ? { status: 'ready', value: r.value }
+        : r.error.code === 'B00001' || r.error.status === 404
+          ? { status: 'gone' }
+          : { status: 'error', error: r.error };
       set({ open: { officialStoreId, entry, detail } });
     },
 

@@ -22,10 +22,14 @@ export interface BrowserBridgeOptions {
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 /** Reads a `text/event-stream` body and calls `onData` with the data of each event, until the stream ends. */
@@ -97,4 +101,3 @@ export function createBrowserBridge(o: BrowserBridgeOptions): StockroomApi {
     },
   });
 }
-

@@ -54,17 +54,20 @@ export function App({ api }: { api: StockroomApi }) {
 
   useEffect(() => {
     let live = true;
-    void Promise.all([api.stock.grid({ limit: 1 }), api.messages.conversations({ limit: 1 }), api.messages.conversations({ filter: 'unread', limit: 1 }), api.brands.list()]).then(
-      ([grid, all, unread, brands]) => {
-        if (!live) return;
-        setSummary({
-          products: grid.ok ? grid.value.total : 0,
-          conversations: all.ok ? all.value.total : 0,
-          unread: unread.ok ? unread.value.total : 0,
-          brands: brands.ok ? (brands.value.list?.brands.length ?? null) : null,
-        });
-      },
-    );
+    void Promise.all([
+      api.stock.grid({ limit: 1 }),
+      api.messages.conversations({ limit: 1 }),
+      api.messages.conversations({ filter: 'unread', limit: 1 }),
+      api.brands.list(),
+    ]).then(([grid, all, unread, brands]) => {
+      if (!live) return;
+      setSummary({
+        products: grid.ok ? grid.value.total : 0,
+        conversations: all.ok ? all.value.total : 0,
+        unread: unread.ok ? unread.value.total : 0,
+        brands: brands.ok ? (brands.value.list?.brands.length ?? null) : null,
+      });
+    });
     return () => {
       live = false;
     };
@@ -86,7 +89,13 @@ export function App({ api }: { api: StockroomApi }) {
         ))}
       </nav>
       <main className="screen" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'brands' ? <BrandsScreen api={api} /> : tab === 'settings' ? <SettingsScreen api={api} /> : KEPT.includes(tab) ? null : <Placeholder tab={tab} i18n={i18n} summary={summary} />}
+        {tab === 'brands' ? (
+          <BrandsScreen api={api} />
+        ) : tab === 'settings' ? (
+          <SettingsScreen api={api} />
+        ) : KEPT.includes(tab) ? null : (
+          <Placeholder tab={tab} i18n={i18n} summary={summary} />
+        )}
         {opened.has('stock') ? (
           <div className="kept-screen" hidden={tab !== 'stock'}>
             <StockTab store={stock} />
@@ -111,7 +120,15 @@ export function App({ api }: { api: StockroomApi }) {
   );
 }
 
-function Placeholder({ tab, i18n: { t }, summary }: { tab: Tab; i18n: I18n; summary: { products: number; conversations: number; unread: number; brands: number | null } | null }) {
+function Placeholder({
+  tab,
+  i18n: { t },
+  summary,
+}: {
+  tab: Tab;
+  i18n: I18n;
+  summary: { products: number; conversations: number; unread: number; brands: number | null } | null;
+}) {
   if (!summary) return <p>{t('common.loading')}</p>;
   if (tab === 'stock') return <p className="summary">{t('frame.products', { count: summary.products })}</p>;
   if (tab === 'inbox') return <p className="summary">{t('frame.conversations', { count: summary.conversations, unread: summary.unread })}</p>;

@@ -17,9 +17,20 @@ export function StatusBar({
   activity?: { label: string; done: number; total: number } | null;
 }) {
   const { t } = i18n;
-  if (!status) return <footer className="status-bar" role="status">{t('common.loading')}</footer>;
+  if (!status)
+    return (
+      <footer className="status-bar" role="status">
+        {t('common.loading')}
+      </footer>
+    );
   const connection =
-    status.mode === 'local-only' ? t('frame.localOnly') : status.mode === 'offline' ? t('frame.offlineChosen') : status.online ? t('frame.online') : t('frame.offline');
+    status.mode === 'local-only'
+      ? t('frame.localOnly')
+      : status.mode === 'offline'
+        ? t('frame.offlineChosen')
+        : status.online
+          ? t('frame.online')
+          : t('frame.offline');
   const icon = status.mode === 'local-only' ? '◆' : status.online ? '●' : '○';
   const last = status.lastSyncAt ?? status.lastPullAt;
   const time = last === null ? t('frame.never') : new Intl.DateTimeFormat(i18n.language, { hour: '2-digit', minute: '2-digit' }).format(last);
@@ -30,7 +41,9 @@ export function StatusBar({
         <span aria-hidden="true">{icon}</span> {connection}
         {status.mode !== 'local-only' ? ` · ${t('frame.synced', { time })}` : null}
       </span>
-      <span className="pending" data-count={status.pending + status.inFlight}>{t('frame.pending', { count: status.pending + status.inFlight })}</span>
+      <span className="pending" data-count={status.pending + status.inFlight}>
+        {t('frame.pending', { count: status.pending + status.inFlight })}
+      </span>
       {onShowConflicts && status.conflicts > 0 ? (
         <button type="button" className="conflicts" data-count={status.conflicts} onClick={onShowConflicts}>
           <span aria-hidden="true">! </span>
@@ -55,7 +68,8 @@ export function StatusBar({
       ) : null}
       {sending ? (
         <span className="progress">
-          <progress max={status.progress.total} value={status.progress.done} /> {t('frame.pushing', { done: status.progress.done, total: status.progress.total })}
+          <progress max={status.progress.total} value={status.progress.done} />{' '}
+          {t('frame.pushing', { done: status.progress.done, total: status.progress.total })}
         </span>
       ) : null}
     </footer>

@@ -75,7 +75,15 @@ export function ConversationList() {
 }
 
 /** One row; memoized, so opening a conversation re-renders the two rows that change, not the page. */
-const ConversationItem = memo(function ConversationItem({ conversation: c, current, onOpen }: { conversation: ConversationView; current: boolean; onOpen: (c: ConversationView) => Promise<void> }) {
+const ConversationItem = memo(function ConversationItem({
+  conversation: c,
+  current,
+  onOpen,
+}: {
+  conversation: ConversationView;
+  current: boolean;
+  onOpen: (c: ConversationView) => Promise<void>;
+}) {
   const i = useI18n();
   const { t } = i;
   const last = c.lastMessage;

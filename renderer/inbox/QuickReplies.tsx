@@ -75,7 +75,12 @@ export function QuickReplies({ packId, disabled, text }: { packId: number; disab
                   >
                     {r.title}
                   </button>{' '}
-                  <button type="button" className="link" aria-label={t('quick.delete', { title: r.title })} onClick={() => void save(quick.replies.filter((x) => x.id !== r.id))}>
+                  <button
+                    type="button"
+                    className="link"
+                    aria-label={t('quick.delete', { title: r.title })}
+                    onClick={() => void save(quick.replies.filter((x) => x.id !== r.id))}
+                  >
                     <span aria-hidden="true">✕</span>
                   </button>
                 </li>

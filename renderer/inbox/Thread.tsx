@@ -143,7 +143,9 @@ function Queued({ entry: q }: { entry: QueuedMessageView }) {
         ) : (
           <>
             <span aria-hidden="true">✕ </span>
-            {q.lastError ? t(q.state === 'conflict' ? 'thread.conflict' : 'thread.failed', { reason: failureText(i, q.lastError) }) : t('thread.failedNoReason')}
+            {q.lastError
+              ? t(q.state === 'conflict' ? 'thread.conflict' : 'thread.failed', { reason: failureText(i, q.lastError) })
+              : t('thread.failedNoReason')}
           </>
         )}
       </p>
@@ -193,7 +195,10 @@ function Attachment({ attachment: a }: { attachment: AttachmentView }) {
   const save = async () => {
     const r = await api.messages.saveAttachment({ attachmentId: a.filename });
     if (r.ok) {
-      actions.setNotice({ kind: 'info', text: r.value.saved && r.value.path ? t('thread.attachmentSaved', { path: r.value.path }) : t('thread.attachmentNotSaved') });
+      actions.setNotice({
+        kind: 'info',
+        text: r.value.saved && r.value.path ? t('thread.attachmentSaved', { path: r.value.path }) : t('thread.attachmentNotSaved'),
+      });
       return;
     }
     if (r.error.code !== 'unsupported') {

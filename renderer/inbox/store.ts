@@ -36,12 +36,7 @@ export interface Draft {
   refused: Refusal[];
 }
 
-export type SendState =
-  | { status: 'idle' }
-  | { status: 'sending' }
-  | { status: 'sent' }
-  | { status: 'queued' }
-  | { status: 'failed'; error: ApiError };
+export type SendState = { status: 'idle' } | { status: 'sending' } | { status: 'sent' } | { status: 'queued' } | { status: 'failed'; error: ApiError };
 
 export interface InboxState {
   filter: Filter;
@@ -106,7 +101,8 @@ export function createInboxStore(api: StockroomApi) {
 
   const store = createStore<InboxState & InboxActions>()((set, get) => {
     const draftOf = (packId: number) => get().drafts[packId] ?? emptyDraft();
-    const setDraft = (packId: number, change: (d: Draft) => Draft) => set((s) => ({ drafts: { ...s.drafts, [packId]: change(s.drafts[packId] ?? emptyDraft()) } }));
+    const setDraft = (packId: number, change: (d: Draft) => Draft) =>
+      set((s) => ({ drafts: { ...s.drafts, [packId]: change(s.drafts[packId] ?? emptyDraft()) } }));
     const setFile = (packId: number, key: string, change: Partial<DraftFile>) =>
       setDraft(packId, (d) => ({ ...d, files: d.files.map((f) => (f.key === key ? { ...f, ...change } : f)) }));
 
@@ -158,7 +154,10 @@ export function createInboxStore(api: StockroomApi) {
         if (r.ok) {
           const selected = get().selected;
           const fresh = selected ? r.value.conversations.find((c) => c.packId === selected.packId) : undefined;
-          set({ list: { status: 'ready', total: r.value.total, conversations: r.value.conversations, error: null, loadingMore: false }, ...(fresh ? { selected: fresh } : {}) });
+          set({
+            list: { status: 'ready', total: r.value.total, conversations: r.value.conversations, error: null, loadingMore: false },
+            ...(fresh ? { selected: fresh } : {}),
+          });
         } else set((s) => ({ list: { ...s.list, status: 'error', error: r.error, loadingMore: false } }));
       },
 
@@ -171,7 +170,14 @@ export function createInboxStore(api: StockroomApi) {
         if (seq !== listSeq) return;
         if (r.ok) {
           const known = new Set(get().list.conversations.map((c) => c.packId));
-          set((s) => ({ list: { ...s.list, total: r.value.total, conversations: [...s.list.conversations, ...r.value.conversations.filter((c) => !known.has(c.packId))], loadingMore: false } }));
+          set((s) => ({
+            list: {
+              ...s.list,
+              total: r.value.total,
+              conversations: [...s.list.conversations, ...r.value.conversations.filter((c) => !known.has(c.packId))],
+              loadingMore: false,
+            },
+          }));
         } else set((s) => ({ list: { ...s.list, loadingMore: false }, notice: { kind: 'error', text: r.error.message } }));
       },
 
@@ -216,7 +222,13 @@ export function createInboxStore(api: StockroomApi) {
             const view = s.thread.view;
             if (!view) return s;
             const known = new Set(view.messages.map((m) => m.id));
-            return { thread: { ...s.thread, loadingOlder: false, view: { ...view, paging: r.value.paging, messages: [...view.messages, ...r.value.messages.filter((m) => !known.has(m.id))] } } };
+            return {
+              thread: {
+                ...s.thread,
+                loadingOlder: false,
+                view: { ...view, paging: r.value.paging, messages: [...view.messages, ...r.value.messages.filter((m) => !known.has(m.id))] },
+              },
+            };
           });
         } else set((s) => ({ thread: { ...s.thread, loadingOlder: false }, notice: { kind: 'error', text: r.error.message } }));
       },

@@ -41,7 +41,11 @@ export function SettingsScreen({ api }: { api: StockroomApi }) {
         </div>
       ) : (
         <>
-          <SettingsForm key={[settings.mode, settings.baseUrl, settings.applicationId, settings.userId, settings.hasAccessToken].join('|')} store={store} settings={settings} />
+          <SettingsForm
+            key={[settings.mode, settings.baseUrl, settings.applicationId, settings.userId, settings.hasAccessToken].join('|')}
+            store={store}
+            settings={settings}
+          />
           <Session store={store} />
           <p className="muted">{t('settings.dataDir', { dir: settings.dataDir })}</p>
         </>
@@ -82,12 +86,21 @@ function SettingsForm({ store, settings }: { store: SettingsStore; settings: Set
     const patch: SettingsPatch = { mode, baseUrl: url === '' ? null : url, applicationId: app ?? null, userId: user ?? null };
     if (token.trim() !== '') patch.accessToken = token.trim();
     else if (removeToken) patch.accessToken = null;
-    void store.getState().save(patch).then((ok) => {
-      if (ok) setToken('');
-    });
+    void store
+      .getState()
+      .save(patch)
+      .then((ok) => {
+        if (ok) setToken('');
+      });
   };
 
-  const field = (name: Field, label: string, value: string, set: (v: string) => void, extra: { hint?: string; type?: string; inputMode?: 'numeric' | 'url' } = {}) => (
+  const field = (
+    name: Field,
+    label: string,
+    value: string,
+    set: (v: string) => void,
+    extra: { hint?: string; type?: string; inputMode?: 'numeric' | 'url' } = {},
+  ) => (
     <div className="field">
       <label htmlFor={`${id}-${name}`}>{label}</label>
       <input
@@ -129,7 +142,10 @@ function SettingsForm({ store, settings }: { store: SettingsStore; settings: Set
         {field('baseUrl', t('settings.baseUrl'), baseUrl, setBaseUrl, { hint: t('settings.baseUrlHint'), inputMode: 'url' })}
         {field('applicationId', t('settings.applicationId'), applicationId, setApplicationId, { inputMode: 'numeric' })}
         {field('userId', t('settings.userId'), userId, setUserId, { inputMode: 'numeric' })}
-        {field('token', t('settings.token'), token, setToken, { type: 'password', hint: settings.hasAccessToken ? t('settings.tokenStored') : t('settings.tokenHint') })}
+        {field('token', t('settings.token'), token, setToken, {
+          type: 'password',
+          hint: settings.hasAccessToken ? t('settings.tokenStored') : t('settings.tokenHint'),
+        })}
         {settings.hasAccessToken ? (
           <label className="checkbox">
             <input type="checkbox" checked={removeToken} onChange={(e) => setRemoveToken(e.target.checked)} /> {t('settings.tokenRemove')}

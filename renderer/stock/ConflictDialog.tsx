@@ -58,7 +58,13 @@ export function ConflictDialog() {
   const n = (q: number | null) => (q === null ? w.t('conflict.unknown') : w.formatNumber(q));
   const text1 =
     c.countedAt && c.seenAt
-      ? w.t('conflict.text', { local: n(c.local), countedAt: w.formatDate(c.countedAt, 'time'), base: n(c.base.quantity), remote: n(c.remote.quantity), seenAt: w.formatDate(c.seenAt, 'time') })
+      ? w.t('conflict.text', {
+          local: n(c.local),
+          countedAt: w.formatDate(c.countedAt, 'time'),
+          base: n(c.base.quantity),
+          remote: n(c.remote.quantity),
+          seenAt: w.formatDate(c.seenAt, 'time'),
+        })
       : w.t('conflict.textNoTime', { local: n(c.local), base: n(c.base.quantity), remote: n(c.remote.quantity) });
 
   const resolve = async (resolution: Parameters<ReturnType<typeof store.getState>['resolveConflict']>[1]) => {
@@ -116,7 +122,15 @@ export function ConflictDialog() {
         >
           <label>
             {w.t('conflict.newCountLabel')}{' '}
-            <input data-autofocus autoFocus inputMode="numeric" value={text} aria-invalid={error !== null} aria-describedby={error ? 'conflict-error' : undefined} onChange={(e) => setText(e.target.value)} />
+            <input
+              data-autofocus
+              autoFocus
+              inputMode="numeric"
+              value={text}
+              aria-invalid={error !== null}
+              aria-describedby={error ? 'conflict-error' : undefined}
+              onChange={(e) => setText(e.target.value)}
+            />
           </label>
           <button type="submit" disabled={busy}>
             {w.t('conflict.save')}

@@ -111,7 +111,15 @@ export function StockGrid({ label }: { label: string }) {
           {colItems.map((c) => {
             const column = columns[c.index]!;
             return (
-              <div role="columnheader" key={column.key} className="grid-cell data-cell" aria-colindex={c.index + 2} data-type={column.type} title={columnLabel(column, w.t)} style={{ left: c.start }}>
+              <div
+                role="columnheader"
+                key={column.key}
+                className="grid-cell data-cell"
+                aria-colindex={c.index + 2}
+                data-type={column.type}
+                title={columnLabel(column, w.t)}
+                style={{ left: c.start }}
+              >
                 <span className="column-name">
                   {column.type === 'platform_facility' ? (
                     <>

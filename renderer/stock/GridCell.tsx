@@ -29,7 +29,9 @@ export function cellStateText(w: StockWords, column: GridColumnView, cell: CellV
 
 function queuedTip(w: StockWords, cell: CellView): string {
   const ops = cell.entries.map((e) =>
-    e.op === 'adjust' ? w.t('cell.opAdjust', { delta: (e.delta ?? 0) > 0 ? `+${e.delta}` : String(e.delta) }) : w.t('cell.opCount', { quantity: e.quantity ?? 0 }),
+    e.op === 'adjust'
+      ? w.t('cell.opAdjust', { delta: (e.delta ?? 0) > 0 ? `+${e.delta}` : String(e.delta) })
+      : w.t('cell.opCount', { quantity: e.quantity ?? 0 }),
   );
   return w.t('cell.queuedTip', { ops: ops.join(', ') });
 }

@@ -38,9 +38,7 @@ export const Row = memo(function Row({ index, top, row, columns, colItems, activ
         {row ? (
           <>
             <span className="product-title">{row.title ?? row.userProductId}</span>
-            <span className="product-ids">
-              {[...(row.itemIds ?? []), row.userProductId].join(' · ')}
-            </span>
+            <span className="product-ids">{[...(row.itemIds ?? []), row.userProductId].join(' · ')}</span>
           </>
         ) : (
           <span className="product-loading">{w.t('loadingRows')}</span>

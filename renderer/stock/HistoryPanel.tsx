@@ -101,7 +101,12 @@ export function HistoryPanel() {
                   {w.t(`history.kind.${e.kind}`)}
                   {e.delta !== null && e.delta !== 0 ? ` (${e.delta > 0 ? '+' : ''}${w.formatNumber(e.delta)})` : ''}
                 </td>
-                <td>{w.t('history.fromTo', { from: e.from_quantity === null ? '—' : w.formatNumber(e.from_quantity), to: e.to_quantity === null ? '—' : w.formatNumber(e.to_quantity) })}</td>
+                <td>
+                  {w.t('history.fromTo', {
+                    from: e.from_quantity === null ? '—' : w.formatNumber(e.from_quantity),
+                    to: e.to_quantity === null ? '—' : w.formatNumber(e.to_quantity),
+                  })}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -64,8 +64,14 @@ export function ImportDialog() {
     store.getState().setActivity({ kind: 'import', done: 0, total });
     try {
       for (const c of diff.changes) {
-        const ref = { userProductId: c.userProductId, type: c.column.type as 'seller_warehouse' | 'selling_address', ...(c.column.storeId ? { storeId: c.column.storeId } : {}), ref: `CSV ${name.slice(0, 150)} line ${c.line}` };
-        const r = c.edit.kind === 'count' ? await api.stock.count({ ...ref, quantity: c.edit.quantity }) : await api.stock.adjust({ ...ref, delta: c.edit.delta });
+        const ref = {
+          userProductId: c.userProductId,
+          type: c.column.type as 'seller_warehouse' | 'selling_address',
+          ...(c.column.storeId ? { storeId: c.column.storeId } : {}),
+          ref: `CSV ${name.slice(0, 150)} line ${c.line}`,
+        };
+        const r =
+          c.edit.kind === 'count' ? await api.stock.count({ ...ref, quantity: c.edit.quantity }) : await api.stock.adjust({ ...ref, delta: c.edit.delta });
         if (r.ok) done++;
         else failed.push({ change: c, message: r.error.message });
         store.getState().setActivity({ kind: 'import', done: done + failed.length, total });
@@ -75,7 +81,9 @@ export function ImportDialog() {
       store.getState().setActivity(null);
     }
     setPhase({ step: 'done', name, diff, done, failed });
-    store.getState().say(failed.length === 0 ? 'csv.applied' : 'csv.appliedSome', { done, total, failed: failed.length }, failed.length === 0 ? 'info' : 'error');
+    store
+      .getState()
+      .say(failed.length === 0 ? 'csv.applied' : 'csv.appliedSome', { done, total, failed: failed.length }, failed.length === 0 ? 'info' : 'error');
   };
 
   return (
@@ -134,7 +142,9 @@ function Preview({ w, phase }: { w: StockWords; phase: Extract<Phase, { step: 'p
       ) : null}
       {phase.step === 'done' ? (
         <p role="status">
-          {phase.failed.length === 0 ? w.t('csv.applied', { done: phase.done }) : w.t('csv.appliedSome', { done: phase.done, total: diff.changes.length, failed: phase.failed.length })}
+          {phase.failed.length === 0
+            ? w.t('csv.applied', { done: phase.done })
+            : w.t('csv.appliedSome', { done: phase.done, total: diff.changes.length, failed: phase.failed.length })}
         </p>
       ) : null}
       <h3>

@@ -83,7 +83,11 @@ export function ListingDialog() {
     }
     setErrors(errs);
     if (Object.keys(errs).length > 0) return;
-    const stock_locations = chosen.map(([id, q]) => ({ store_id: id, network_node_id: stores?.find((s) => s.id === id)?.network_node_id ?? '', quantity: Number(q) }));
+    const stock_locations = chosen.map(([id, q]) => ({
+      store_id: id,
+      network_node_id: stores?.find((s) => s.id === id)?.network_node_id ?? '',
+      quantity: Number(q),
+    }));
     setBusy(true);
     const r = await store.getState().api.stock.createListing({
       title: title.trim(),
@@ -132,7 +136,13 @@ export function ListingDialog() {
           </div>
           <div className="form-row">
             <label htmlFor="listing-currency">{w.t('listing.field.currency')}</label>
-            <input id="listing-currency" value={currency} maxLength={10} onChange={(e) => setCurrency(e.target.value.toUpperCase())} {...described('currency_id')} />
+            <input
+              id="listing-currency"
+              value={currency}
+              maxLength={10}
+              onChange={(e) => setCurrency(e.target.value.toUpperCase())}
+              {...described('currency_id')}
+            />
             {fieldError('currency_id')}
           </div>
           <div className="form-row">

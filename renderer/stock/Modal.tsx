@@ -6,7 +6,19 @@ const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), select:not([di
  * A modal dialog: labelled by its title, focus moves in on open and stays inside (Tab cycles), Esc
  * closes. The opener gets focus back through the stock store when the dialog closes.
  */
-export function Modal({ title, onClose, children, className, describedBy }: { title: string; onClose: () => void; children: ReactNode; className?: string; describedBy?: string }) {
+export function Modal({
+  title,
+  onClose,
+  children,
+  className,
+  describedBy,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  className?: string;
+  describedBy?: string;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
   useEffect(() => {

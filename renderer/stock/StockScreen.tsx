@@ -131,7 +131,12 @@ function Filters() {
       </label>
       <span className="low-stock">
         <label>
-          <input type="checkbox" checked={query.lowStock !== null} onChange={(e) => void store.getState().setQuery({ lowStock: e.target.checked ? threshold : null })} /> {w.t('filter.lowStock')}
+          <input
+            type="checkbox"
+            checked={query.lowStock !== null}
+            onChange={(e) => void store.getState().setQuery({ lowStock: e.target.checked ? threshold : null })}
+          />{' '}
+          {w.t('filter.lowStock')}
         </label>{' '}
         <label>
           <span className="visually-hidden">{w.t('filter.lowStock')}, </span>

@@ -20,5 +20,9 @@ export function useStockActivity(store: StockStore): { label: string; done: numb
   const activity = useStore(store, (s) => s.activity);
   const { language } = useI18n();
   if (!activity) return null;
-  return { label: stockText(language, activity.kind === 'import' ? 'progress.import' : 'progress.export', { done: activity.done, total: activity.total }), done: activity.done, total: activity.total };
+  return {
+    label: stockText(language, activity.kind === 'import' ? 'progress.import' : 'progress.export', { done: activity.done, total: activity.total }),
+    done: activity.done,
+    total: activity.total,
+  };
 }

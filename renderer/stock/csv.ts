@@ -171,7 +171,11 @@ function readValue(e: PlannedEdit): Edit | Reason {
  * The dry run: every planned edit against the grid as it is now. `lookup` is what `stock.rows`
  * answered for the plan's ids (several answers merged). `lockText` words a lock reason.
  */
-export function diffImport(plan: Plan, lookup: Pick<RowsView, 'columns' | 'rows' | 'missing' | 'aliases'>, lockText: (reason: string, column: GridColumnView) => string): Diff {
+export function diffImport(
+  plan: Plan,
+  lookup: Pick<RowsView, 'columns' | 'rows' | 'missing' | 'aliases'>,
+  lockText: (reason: string, column: GridColumnView) => string,
+): Diff {
   const byId = new Map<string, GridRowView>(lookup.rows.map((r) => [r.userProductId, r]));
   const rejected: Rejected[] = [...plan.rejected];
   const changes: Change[] = [];
@@ -208,7 +212,11 @@ export function diffImport(plan: Plan, lookup: Pick<RowsView, 'columns' | 'rows'
           continue;
         }
       }
-      reject(lock === 'no_location' ? { key: 'csv.err.noLocation', vars: { column: column.label } } : { key: 'csv.err.locked', vars: { reason: lockText(lock, column) } });
+      reject(
+        lock === 'no_location'
+          ? { key: 'csv.err.noLocation', vars: { column: column.label } }
+          : { key: 'csv.err.locked', vars: { reason: lockText(lock, column) } },
+      );
       continue;
     }
     const cellKey = `${row.userProductId}|${column.key}`;
@@ -236,7 +244,13 @@ export function diffImport(plan: Plan, lookup: Pick<RowsView, 'columns' | 'rows'
 
 /** The grid as CSV: id, title, item ids, one column per location (what it shows), total. */
 export function gridCsv(columns: GridColumnView[], rows: GridRowView[]): string {
-  const data = rows.map((r) => [r.userProductId, r.title ?? '', (r.itemIds ?? []).join(' '), ...columns.map((c) => (r.cells[c.key] ? String(r.cells[c.key]!.shown) : '')), String(rowTotal(r))]);
+  const data = rows.map((r) => [
+    r.userProductId,
+    r.title ?? '',
+    (r.itemIds ?? []).join(' '),
+    ...columns.map((c) => (r.cells[c.key] ? String(r.cells[c.key]!.shown) : '')),
+    String(rowTotal(r)),
+  ]);
   const fields = ['user_product_id', 'title', 'item_ids', ...columns.map(columnHeader), 'total'];
   // A formula-looking title (=, +, -, @) is not run by a spreadsheet.
   return Papa.unparse({ fields, data }, { newline: '\r\n', escapeFormulae: true });

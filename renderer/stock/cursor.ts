@@ -11,7 +11,13 @@ export function cursorActions({ set, get }: StockKit): Pick<StockState, 'moveTo'
       const t = get();
       const cols = visibleColumns(t);
       const storeCol = cols.findIndex((c) => c.key === t.currentStore);
-      const col = storeCol >= 0 ? storeCol : Math.max(0, cols.findIndex((c) => c.type === 'seller_warehouse'));
+      const col =
+        storeCol >= 0
+          ? storeCol
+          : Math.max(
+              0,
+              cols.findIndex((c) => c.type === 'seller_warehouse'),
+            );
       t.moveTo(row, col);
       t.ensureRows(row, row);
     },

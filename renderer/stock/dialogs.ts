@@ -5,7 +5,11 @@
 import { cellAt, findRow } from './selectors.js';
 import type { StockKit, StockState } from './state.js';
 
-export function dialogActions({ set, get, api }: StockKit): Pick<StockState, 'openConflict' | 'closeConflict' | 'resolveConflict' | 'toggleHistory' | 'setDialog'> {
+export function dialogActions({
+  set,
+  get,
+  api,
+}: StockKit): Pick<StockState, 'openConflict' | 'closeConflict' | 'resolveConflict' | 'toggleHistory' | 'setDialog'> {
   return {
     openConflict(addr) {
       const s = get();
@@ -25,7 +29,11 @@ export function dialogActions({ set, get, api }: StockKit): Pick<StockState, 'op
       const located = c ? findRow(get(), c.userProductId) : null;
       const column = c ? get().allColumns.find((x) => x.key === c.column) : undefined;
       if (located && column) {
-        const fresh = await api.stock.cell({ userProductId: located.row.userProductId, type: column.type, ...(column.storeId ? { storeId: column.storeId } : {}) });
+        const fresh = await api.stock.cell({
+          userProductId: located.row.userProductId,
+          type: column.type,
+          ...(column.storeId ? { storeId: column.storeId } : {}),
+        });
         if (fresh.ok) get().putCell(fresh.value);
       }
       get().say('conflict.resolved');

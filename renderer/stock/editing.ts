@@ -74,7 +74,11 @@ export function editingActions({ set, get, api }: StockKit): Pick<StockState, 's
         return false;
       }
       const key = cellKeyOf(at.row.userProductId, at.column.key);
-      const ref = { userProductId: at.row.userProductId, type: at.column.type as 'seller_warehouse' | 'selling_address', ...(at.column.storeId ? { storeId: at.column.storeId } : {}) };
+      const ref = {
+        userProductId: at.row.userProductId,
+        type: at.column.type as 'seller_warehouse' | 'selling_address',
+        ...(at.column.storeId ? { storeId: at.column.storeId } : {}),
+      };
       set((t) => ({ editing: null, saving: { ...t.saving, [key]: true } }));
       moveAfter();
       const r: { ok: true; value: QueueResultView } | { ok: false; error: ApiError } =
@@ -103,11 +107,17 @@ export function editingActions({ set, get, api }: StockKit): Pick<StockState, 's
         conflict: null,
         error: null,
       };
-      get().putCell({ ...base, shown: r.value.shown, state: r.value.entryId === null ? (base.state === 'synced' ? 'synced' : base.state) : base.state === 'conflict' ? 'conflict' : 'pending' });
-      get().say(
-        edit.kind === 'count' ? 'edit.savedCount' : 'edit.savedAdjust',
-        { quantity: edit.kind === 'count' ? edit.quantity : 0, delta: edit.kind === 'adjust' ? (edit.delta > 0 ? `+${edit.delta}` : String(edit.delta)) : '', column: columnLabel(at.column), product: at.row.title ?? at.row.userProductId },
-      );
+      get().putCell({
+        ...base,
+        shown: r.value.shown,
+        state: r.value.entryId === null ? (base.state === 'synced' ? 'synced' : base.state) : base.state === 'conflict' ? 'conflict' : 'pending',
+      });
+      get().say(edit.kind === 'count' ? 'edit.savedCount' : 'edit.savedAdjust', {
+        quantity: edit.kind === 'count' ? edit.quantity : 0,
+        delta: edit.kind === 'adjust' ? (edit.delta > 0 ? `+${edit.delta}` : String(edit.delta)) : '',
+        column: columnLabel(at.column),
+        product: at.row.title ?? at.row.userProductId,
+      });
       // The exact state (merged entries, a cancelled edit) comes with the core's stock.changed event.
       return true;
     },

@@ -5,10 +5,7 @@
  */
 export const MAX_QUANTITY = 1_000_000;
 
-export type Edit =
-  | { kind: 'count'; quantity: number }
-  | { kind: 'adjust'; delta: number }
-  | { kind: 'error'; reason: 'empty' | 'bad' | 'zero' | 'range' };
+export type Edit = { kind: 'count'; quantity: number } | { kind: 'adjust'; delta: number } | { kind: 'error'; reason: 'empty' | 'bad' | 'zero' | 'range' };
 
 const NUMBER = /^(\d{1,3}(?:([.,\s\u00a0\u202f])\d{3})(?:\2\d{3})*|\d+)$/;
 

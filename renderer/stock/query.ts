@@ -35,7 +35,12 @@ export function queryActions(
     async locate(text) {
       const s = get();
       const q = s.query;
-      const r = await api.stock.locate({ search: text, ...(q.filter !== 'all' ? { filter: q.filter } : {}), ...(q.store !== null ? { store: q.store } : {}), ...(q.lowStock !== null ? { lowStock: q.lowStock } : {}) });
+      const r = await api.stock.locate({
+        search: text,
+        ...(q.filter !== 'all' ? { filter: q.filter } : {}),
+        ...(q.store !== null ? { store: q.store } : {}),
+        ...(q.lowStock !== null ? { lowStock: q.lowStock } : {}),
+      });
       if (!r.ok) {
         s.say('error', { message: r.error.message }, 'error');
         return false;

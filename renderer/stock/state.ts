@@ -97,7 +97,10 @@ export interface StockState {
   locate(text: string): Promise<boolean>;
   openConflict(address?: CellAddress): void;
   closeConflict(): void;
-  resolveConflict(entryId: number, resolution: { action: 'keep_mine' } | { action: 'take_theirs' } | { action: 'new_count'; quantity: number }): Promise<ApiError | null>;
+  resolveConflict(
+    entryId: number,
+    resolution: { action: 'keep_mine' } | { action: 'take_theirs' } | { action: 'new_count'; quantity: number },
+  ): Promise<ApiError | null>;
   toggleHistory(open?: boolean): void;
   say(key: StockKey, vars?: Record<string, string | number>, tone?: Notice['tone'], action?: Notice['action']): void;
   setActivity(a: Activity | null): void;

@@ -56,7 +56,14 @@ describe('packaging (electron-builder --dir with a stand-in Electron)', () => {
   }, 90_000);
 
   it('puts the main process, the preload, the renderer and the demo data into app.asar', () => {
-    for (const f of ['/package.json', '/dist/main/app.js', '/dist/main/desktop/core.js', '/dist/main/fixtures/demo.json', '/dist/preload/index.cjs', '/dist/renderer/index.html']) {
+    for (const f of [
+      '/package.json',
+      '/dist/main/app.js',
+      '/dist/main/desktop/core.js',
+      '/dist/main/fixtures/demo.json',
+      '/dist/preload/index.cjs',
+      '/dist/renderer/index.html',
+    ]) {
       expect(files, f).toContain(f);
     }
     expect(files.some((f) => /^\/dist\/renderer\/assets\/index-[\w-]+\.js$/.test(f))).toBe(true);
@@ -102,7 +109,10 @@ describe('the configuration for the other platforms', () => {
   });
 
   it('has PNG icons of 512 and 1024 pixels', () => {
-    for (const [file, size] of [['icon.png', 1024], ['icon-512.png', 512]] as const) {
+    for (const [file, size] of [
+      ['icon.png', 1024],
+      ['icon-512.png', 512],
+    ] as const) {
       const png = readFileSync(join(root, 'assets', file));
       expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
       expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size, size]);
@@ -128,7 +138,11 @@ describe('npm start where Electron is not installed', () => {
     const data = tmp('stockroom-start-');
     const noElectron = tmp('stockroom-no-electron-');
     const tsx = require.resolve('tsx/cli');
-    child = spawn(process.execPath, [tsx, 'main/start.ts'], { cwd: root, env: { ...process.env, STOCKROOM_DATA: data, ELECTRON_OVERRIDE_DIST_PATH: noElectron }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [tsx, 'main/start.ts'], {
+      cwd: root,
+      env: { ...process.env, STOCKROOM_DATA: data, ELECTRON_OVERRIDE_DIST_PATH: noElectron },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout!.on('data', (b: Buffer) => (out += b.toString()));

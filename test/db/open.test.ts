@@ -29,10 +29,12 @@ describe('openDatabase', () => {
 
   it('refuses a negative quantity at the storage level too', () => {
     const db = openDatabase(':memory:');
-    db.prepare("INSERT INTO users (id, nickname, registration_date, first_name, last_name, country_id, site_id) VALUES (1, 'a', '2020-01-01', 'a', 'b', 'AR', 'MLA')").run();
+    db.prepare(
+      "INSERT INTO users (id, nickname, registration_date, first_name, last_name, country_id, site_id) VALUES (1, 'a', '2020-01-01', 'a', 'b', 'AR', 'MLA')",
+    ).run();
     db.prepare("INSERT INTO user_products (id, user_id) VALUES ('U1', 1)").run();
-    expect(() =>
-      db.prepare("INSERT INTO stock_locations (user_product_id, type, quantity, position) VALUES ('U1', 'selling_address', -1, 0)").run(),
-    ).toThrow(/CHECK/);
+    expect(() => db.prepare("INSERT INTO stock_locations (user_product_id, type, quantity, position) VALUES ('U1', 'selling_address', -1, 0)").run()).toThrow(
+      /CHECK/,
+    );
   });
 });

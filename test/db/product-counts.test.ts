@@ -7,7 +7,11 @@ import { migrations } from '../../main/db/migrations/index.js';
 import { openDatabase } from '../../main/db/open.js';
 
 const addUser = (db: Database.Database, id: number) =>
-  db.prepare("INSERT INTO users (id, nickname, registration_date, first_name, last_name, country_id, site_id) VALUES (?, 'n', '2020-01-01', 'a', 'b', 'AR', 'MLA')").run(id);
+  db
+    .prepare(
+      "INSERT INTO users (id, nickname, registration_date, first_name, last_name, country_id, site_id) VALUES (?, 'n', '2020-01-01', 'a', 'b', 'AR', 'MLA')",
+    )
+    .run(id);
 
 /** The kept count next to the real one, per seller. */
 function counts(db: Database.Database) {
@@ -25,13 +29,18 @@ describe('user_product_counts (migration 008)', () => {
     for (let i = 0; i < 30; i++) insert.run(`U${i}`, i % 3 === 0 ? 2 : 1);
     db.prepare("DELETE FROM user_products WHERE id IN ('U1', 'U2', 'U3')").run();
     db.prepare("UPDATE user_products SET user_id = 2 WHERE id = 'U4'").run();
-    expect(() => db.transaction(() => {
-      insert.run('U100', 1);
-      throw new Error('undone');
-    })()).toThrow('undone');
+    expect(() =>
+      db.transaction(() => {
+        insert.run('U100', 1);
+        throw new Error('undone');
+      })(),
+    ).toThrow('undone');
     const { kept, real } = counts(db);
     expect(kept).toEqual(real);
-    expect(kept).toEqual([{ user_id: 1, n: 17 }, { user_id: 2, n: 10 }]);
+    expect(kept).toEqual([
+      { user_id: 1, n: 17 },
+      { user_id: 2, n: 10 },
+    ]);
   });
 
   it('counts the products already there when an older database is migrated', () => {

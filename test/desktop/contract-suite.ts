@@ -89,8 +89,14 @@ export function contractSuite(name: string, open: () => Promise<TransportUnderTe
 
     it("answers the service's errors as data with the spec's code and message", async () => {
       const locked = failure(await api.stock.count({ userProductId: demo.userProducts.termo, type: 'platform_facility', quantity: 1 }));
-      expect(locked).toMatchObject({ code: 'bad_request', status: 400, message: 'Stock of type platform_facility is managed by the platform and cannot be edited' });
-      const foreign = failure(await api.stock.cell({ userProductId: demo.userProducts.otherSellers, type: 'seller_warehouse', storeId: demo.stores.otherSellers }));
+      expect(locked).toMatchObject({
+        code: 'bad_request',
+        status: 400,
+        message: 'Stock of type platform_facility is managed by the platform and cannot be edited',
+      });
+      const foreign = failure(
+        await api.stock.cell({ userProductId: demo.userProducts.otherSellers, type: 'seller_warehouse', storeId: demo.stores.otherSellers }),
+      );
       expect(foreign).toMatchObject({ code: 'forbidden', status: 403 });
       const rule = failure(await api.stock.count({ userProductId: demo.userProducts.bombilla, type: 'selling_address', quantity: 3 }));
       expect(rule.message).toBe('You cannot modify selling address stock in items without inventory id.');
@@ -153,7 +159,14 @@ export function contractSuite(name: string, open: () => Promise<TransportUnderTe
       const stores = value(await api.stock.stores());
       expect(stores.map((s) => s.id)).toEqual([demo.stores.palermo, demo.stores.avellaneda, demo.stores.showroom]);
       const item = value(
-        await api.stock.createListing({ title: 'Termo 2L', category_id: 'MLA1902', price: 25_000, currency_id: 'ARS', listing_type_id: 'gold_special', stock_locations: [{ store_id: demo.stores.palermo, quantity: 7 }] }),
+        await api.stock.createListing({
+          title: 'Termo 2L',
+          category_id: 'MLA1902',
+          price: 25_000,
+          currency_id: 'ARS',
+          listing_type_id: 'gold_special',
+          stock_locations: [{ store_id: demo.stores.palermo, quantity: 7 }],
+        }),
       );
       const found = value(await api.stock.grid({ search: item.id }));
       expect(found.rows[0]?.cells[demo.stores.palermo]?.shown).toBe(7);
@@ -208,7 +221,12 @@ export function contractSuite(name: string, open: () => Promise<TransportUnderTe
       const offLaterStatus = api.subscribe('sync.status', (e) => later.push(e));
       const mate = { userProductId: demo.userProducts.mate, type: 'selling_address' as const };
       const mateChanged = () => later.find((e) => e.type === 'stock.changed' && e.userProductIds?.includes(demo.userProducts.mate));
-      await editUntilDelivered(later, async () => void value(await api.stock.adjust({ ...mate, delta: 1 })), mateChanged, 'stock.changed for the mate, to the new subscriber');
+      await editUntilDelivered(
+        later,
+        async () => void value(await api.stock.adjust({ ...mate, delta: 1 })),
+        mateChanged,
+        'stock.changed for the mate, to the new subscriber',
+      );
       expect(seen.length).toBe(count);
       offLater();
       offLaterStatus();

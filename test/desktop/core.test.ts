@@ -115,7 +115,9 @@ describe('online against a remote marketplace', () => {
     c.core.events.on('event', (e) => events.push(e));
     const api = c.core.api;
     try {
-      const settings = value(await api.settings.update({ baseUrl: remote.url, applicationId: demo.app, userId: demo.seller.id, accessToken: demo.seller.token, mode: 'online' }));
+      const settings = value(
+        await api.settings.update({ baseUrl: remote.url, applicationId: demo.app, userId: demo.seller.id, accessToken: demo.seller.token, mode: 'online' }),
+      );
       expect(settings).toMatchObject({ mode: 'online', hasAccessToken: true });
       expect(JSON.stringify(settings)).not.toContain(demo.seller.token);
       // The token is not in the settings file either (plain cipher here: base64 of its bytes, never the text).
@@ -148,10 +150,17 @@ describe('online against a remote marketplace', () => {
       const read = await remote.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
       const put = await remote
         .as(demo.seller.token)
-        .put(`/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`, { locations: [{ store_id: demo.stores.palermo, quantity: 31 }] }, { 'x-version': read.headers.get('x-version')! });
+        .put(
+          `/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`,
+          { locations: [{ store_id: demo.stores.palermo, quantity: 31 }] },
+          { 'x-version': read.headers.get('x-version')! },
+        );
       expect(put.status).toBe(200);
       value(await api.settings.update({ mode: 'online' }));
-      const conflict = await until(() => events.find((e): e is Extract<StockroomEvent, { type: 'sync.conflict' }> => e.type === 'sync.conflict'), 'a conflict event');
+      const conflict = await until(
+        () => events.find((e): e is Extract<StockroomEvent, { type: 'sync.conflict' }> => e.type === 'sync.conflict'),
+        'a conflict event',
+      );
       const cell = value(await api.stock.cell(palermo));
       expect(cell).toMatchObject({ state: 'conflict', conflict: { entryId: conflict.entryId, local: 40, remote: { quantity: 31 } } });
       expect(value(await api.stock.grid({ filter: 'conflict' })).rows.map((r) => r.userProductId)).toEqual([demo.userProducts.termo]);
@@ -169,7 +178,10 @@ describe('online against a remote marketplace', () => {
       // The buyer writes; the next pull reports it.
       expect((await buyerSends(remote.as(demo.buyer.token), demoOrders.packed.pack, '¿Me pasás el seguimiento?')).status).toBe(201);
       value(await api.sync.pullNow());
-      const incoming = await until(() => events.find((e): e is Extract<StockroomEvent, { type: 'messages.new' }> => e.type === 'messages.new'), 'a new message event');
+      const incoming = await until(
+        () => events.find((e): e is Extract<StockroomEvent, { type: 'messages.new' }> => e.type === 'messages.new'),
+        'a new message event',
+      );
       // Only the new one: the history brought by the first pull is not announced.
       expect(incoming.messages).toMatchObject([{ text: '¿Me pasás el seguimiento?', packId: demoOrders.packed.pack, fromUserId: demo.buyer.id }]);
       expect(events.filter((e) => e.type === 'messages.new')).toHaveLength(1);
@@ -212,7 +224,9 @@ describe('online against a remote marketplace', () => {
     const own = await startTestServer();
     try {
       const first = await DesktopCore.open({ dataDir: dir, engine, log: () => undefined });
-      value(await first.api.settings.update({ baseUrl: own.url, applicationId: demo.app, userId: demo.seller.id, accessToken: demo.seller.token, mode: 'online' }));
+      value(
+        await first.api.settings.update({ baseUrl: own.url, applicationId: demo.app, userId: demo.seller.id, accessToken: demo.seller.token, mode: 'online' }),
+      );
       value(await first.api.sync.pullNow());
       value(await first.api.settings.update({ mode: 'offline' }));
       value(await first.api.stock.count({ ...palermo, quantity: 40 }));
@@ -220,7 +234,11 @@ describe('online against a remote marketplace', () => {
       const read = await own.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
       const put = await own
         .as(demo.seller.token)
-        .put(`/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`, { locations: [{ store_id: demo.stores.palermo, quantity: 31 }] }, { 'x-version': read.headers.get('x-version')! });
+        .put(
+          `/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`,
+          { locations: [{ store_id: demo.stores.palermo, quantity: 31 }] },
+          { 'x-version': read.headers.get('x-version')! },
+        );
       expect(put.status).toBe(200);
       value(await first.api.settings.update({ mode: 'online' }));
       await until(async () => value(await first.api.sync.status()).conflicts === 1 || undefined, 'the conflict');
@@ -231,10 +249,16 @@ describe('online against a remote marketplace', () => {
       again.events.on('event', (e) => events.push(e));
       try {
         expect(value(await again.api.sync.status())).toMatchObject({ conflicts: 1, pending: 0, blocked: 0 });
-        const announced = await until(() => events.find((e): e is Extract<StockroomEvent, { type: 'sync.conflict' }> => e.type === 'sync.conflict'), 'the kept conflict announced');
+        const announced = await until(
+          () => events.find((e): e is Extract<StockroomEvent, { type: 'sync.conflict' }> => e.type === 'sync.conflict'),
+          'the kept conflict announced',
+        );
         expect(announced.cell).toBe(`${demo.userProducts.termo}|seller_warehouse|${demo.stores.palermo}`);
         expect(value(await again.api.stock.grid({ filter: 'conflict' })).rows.map((r) => r.userProductId)).toEqual([demo.userProducts.termo]);
-        expect(value(await again.api.stock.cell(palermo))).toMatchObject({ state: 'conflict', conflict: { entryId: announced.entryId, local: 40, remote: { quantity: 31 } } });
+        expect(value(await again.api.stock.cell(palermo))).toMatchObject({
+          state: 'conflict',
+          conflict: { entryId: announced.entryId, local: 40, remote: { quantity: 31 } },
+        });
       } finally {
         await again.close();
       }
@@ -248,7 +272,15 @@ describe('online against a remote marketplace', () => {
     const dir = mkdtempSync(join(tmpdir(), 'stockroom-core-'));
     try {
       const first = await DesktopCore.open({ dataDir: dir, engine, log: () => undefined });
-      value(await first.api.settings.update({ baseUrl: remote.url, applicationId: demo.app, userId: demo.seller.id, accessToken: demo.seller.token, mode: 'offline' }));
+      value(
+        await first.api.settings.update({
+          baseUrl: remote.url,
+          applicationId: demo.app,
+          userId: demo.seller.id,
+          accessToken: demo.seller.token,
+          mode: 'offline',
+        }),
+      );
       value(await first.api.sync.status());
       // The replica needs the products before an edit: pull once online, then work offline.
       value(await first.api.settings.update({ mode: 'online' }));

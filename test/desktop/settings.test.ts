@@ -83,7 +83,13 @@ describe('window state', () => {
 
   it('is ignored when the display it was on is gone, and clamped to a smaller one', () => {
     expect(restoreBounds({ x: 2500, y: 100, width: 1200, height: 800, maximized: false }, screen)).toBeNull();
-    expect(restoreBounds({ x: 1800, y: 10, width: 3000, height: 2000, maximized: false }, screen)).toEqual({ x: 0, y: 0, width: 1920, height: 1040, maximized: false });
+    expect(restoreBounds({ x: 1800, y: 10, width: 3000, height: 2000, maximized: false }, screen)).toEqual({
+      x: 0,
+      y: 0,
+      width: 1920,
+      height: 1040,
+      maximized: false,
+    });
     expect(restoreBounds(null, screen)).toBeNull();
     expect(loadWindowState('/nonexistent/window-state.json')).toBeNull();
   });

@@ -39,7 +39,9 @@ describe('stock grid calls', () => {
       lock: { reason: 'no_full_inbound', message: 'You cannot modify selling address stock because you have to do a full inbound first before modifying.' },
     });
     // The one cell call answers the same lock.
-    expect(value(await api.stock.cell({ userProductId: demo.userProducts.bombilla, type: 'selling_address' })).lock).toMatchObject({ reason: 'no_inventory_id' });
+    expect(value(await api.stock.cell({ userProductId: demo.userProducts.bombilla, type: 'selling_address' })).lock).toMatchObject({
+      reason: 'no_inventory_id',
+    });
   });
 
   it('filters by store and by low stock, and pages the filtered rows', async () => {
@@ -60,7 +62,11 @@ describe('stock grid calls', () => {
     expect(value(await api.stock.locate({ search: 'MATE0002' }))).toMatchObject({ userProductId: demo.userProducts.mate, index: 1 });
     expect(value(await api.stock.locate({ search: 'yerba 1kg' }))).toMatchObject({ userProductId: demo.userProducts.yerba, index: 2 });
     // With the low-stock filter the canasta is the third row; the termo is hidden by it.
-    expect(value(await api.stock.locate({ search: demo.items.canasta, lowStock: 5 }))).toEqual({ userProductId: demo.userProducts.canasta, index: 2, total: 3 });
+    expect(value(await api.stock.locate({ search: demo.items.canasta, lowStock: 5 }))).toEqual({
+      userProductId: demo.userProducts.canasta,
+      index: 2,
+      total: 3,
+    });
     expect(value(await api.stock.locate({ search: demo.items.termo, lowStock: 5 }))).toEqual({ userProductId: demo.userProducts.termo, index: null, total: 3 });
     expect(value(await api.stock.locate({ search: 'MLA9999999999' }))).toEqual({ userProductId: null, index: null, total: 5 });
     // Another seller's product is not found.

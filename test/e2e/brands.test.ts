@@ -43,7 +43,18 @@ describe('brands in Chromium', () => {
     const profile = page.getByRole('region', { name: 'Brand profile' });
     await profile.getByRole('heading', { level: 2, name: 'Aurora' }).waitFor();
     const text = (await profile.textContent()) ?? '';
-    for (const expected of ['Aurora Deportes', 'Official store 4021', 'Top brand', 'Active', 'No. 3', 'MLA1276 (main)', 'MLA109027', 'On since Sep 30, 2026', 'May 14, 2018', 'Oct 2, 2026']) {
+    for (const expected of [
+      'Aurora Deportes',
+      'Official store 4021',
+      'Top brand',
+      'Active',
+      'No. 3',
+      'MLA1276 (main)',
+      'MLA109027',
+      'On since Sep 30, 2026',
+      'May 14, 2018',
+      'Oct 2, 2026',
+    ]) {
       expect(text).toContain(expected);
     }
     await app.screenshot('brands-profile');
@@ -51,7 +62,10 @@ describe('brands in Chromium', () => {
     await page.getByRole('status').getByText('Opened in your browser.').waitFor();
     expect(opened).toEqual(['https://example.com/aurora']);
     await page.keyboard.press('Escape');
-    await page.getByRole('button', { name: /Open the profile of/ }).first().waitFor();
+    await page
+      .getByRole('button', { name: /Open the profile of/ })
+      .first()
+      .waitFor();
     expect(app.errors.filter((e) => !e.includes('example.com'))).toEqual([]);
   });
 });

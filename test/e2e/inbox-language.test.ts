@@ -23,7 +23,9 @@ describe('language and settings in Chromium', () => {
     await app.screenshot('settings');
     await page.getByRole('combobox', { name: 'Language' }).selectOption('pt-BR');
     await page.getByRole('heading', { name: 'Configurações' }).waitFor();
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { lang: string } } }).document.documentElement.lang)).toBe('pt-BR');
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { lang: string } } }).document.documentElement.lang)).toBe(
+      'pt-BR',
+    );
     await app.screenshot('settings-pt-BR');
 
     await page.reload();
@@ -31,10 +33,16 @@ describe('language and settings in Chromium', () => {
     await page.getByRole('tab', { name: 'Configurações' }).waitFor();
     await page.getByRole('tab', { name: /Mensagens/ }).click();
     await page.getByRole('button', { name: 'Não lidas' }).waitFor();
-    await page.getByRole('navigation', { name: 'Conversas' }).getByRole('button', { name: /Venda 2000009000001/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Conversas' })
+      .getByRole('button', { name: /Venda 2000009000001/ })
+      .click();
     await page.getByRole('heading', { name: 'Conversa com COMPRADOR_TEST' }).waitFor();
     // Dates through Intl in Brazilian Portuguese.
-    await page.getByText(/18 de nov\.? de 2026/).first().waitFor();
+    await page
+      .getByText(/18 de nov\.? de 2026/)
+      .first()
+      .waitFor();
     await app.screenshot('inbox-pt-BR');
 
     await page.getByRole('tab', { name: 'Configurações' }).click();

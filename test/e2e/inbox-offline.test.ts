@@ -53,7 +53,10 @@ describe('sending offline in Chromium', () => {
     await page.getByText('A token is stored.').waitFor();
 
     await page.getByRole('tab', { name: /Inbox/ }).click();
-    await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /Order 2000009000001/ }).waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('navigation', { name: 'Conversations' })
+      .getByRole('button', { name: /Order 2000009000001/ })
+      .waitFor({ timeout: 20_000 });
   });
 
   it('queues replies while offline, sends them back online, and shows a refusal with its reason and a retry', async () => {
@@ -81,11 +84,17 @@ describe('sending offline in Chromium', () => {
     await chooseMode(/Online/);
     await page.getByRole('tab', { name: /Inbox/ }).click();
     const refused = messages.getByRole('listitem').filter({ hasText: '¿Te llegó bien?' });
-    await refused.getByRole('alert').getByText('Not sent: The order was cancelled: messages can no longer be sent in this conversation.').waitFor({ timeout: 20_000 });
+    await refused
+      .getByRole('alert')
+      .getByText('Not sent: The order was cancelled: messages can no longer be sent in this conversation.')
+      .waitFor({ timeout: 20_000 });
     await refused.getByRole('button', { name: 'Retry' }).waitFor();
     await app.screenshot('inbox-offline-failed');
     await refused.getByRole('button', { name: 'Retry' }).click();
-    await refused.getByRole('alert').getByText('Not sent: The order was cancelled: messages can no longer be sent in this conversation.').waitFor({ timeout: 20_000 });
+    await refused
+      .getByRole('alert')
+      .getByText('Not sent: The order was cancelled: messages can no longer be sent in this conversation.')
+      .waitFor({ timeout: 20_000 });
     await refused.getByRole('button', { name: 'Discard' }).click();
     await refused.waitFor({ state: 'detached' });
 

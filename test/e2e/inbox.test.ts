@@ -12,7 +12,10 @@ let app: BrowserApp;
 beforeAll(async () => {
   app = await startBrowserApp();
   await app.page.getByRole('tab', { name: /Inbox/ }).click();
-  await app.page.getByRole('navigation', { name: 'Conversations' }).getByText(/conversations/).waitFor();
+  await app.page
+    .getByRole('navigation', { name: 'Conversations' })
+    .getByText(/conversations/)
+    .waitFor();
 }, 120_000);
 
 afterAll(async () => {
@@ -90,7 +93,9 @@ describe('inbox in Chromium', () => {
     const rejected = page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Escribime a lucia.fernandez@example.com' });
     const note = rejected.getByRole('note');
     await note.waitFor({ timeout: 15_000 });
-    expect(await note.textContent()).toBe('Rejected: the buyer did not receive this message. It contains personal or contact data (phone, e-mail, ID number, bank account, address).');
+    expect(await note.textContent()).toBe(
+      'Rejected: the buyer did not receive this message. It contains personal or contact data (phone, e-mail, ID number, bank account, address).',
+    );
     expect(await rejected.getAttribute('data-moderation')).toBe('rejected');
     await app.screenshot('inbox-rejected-reason');
   });
@@ -122,7 +127,10 @@ describe('inbox in Chromium', () => {
     const nav = page.getByRole('navigation', { name: 'Conversations' });
     await nav.getByRole('button', { name: 'To reply', exact: true }).click();
     expect(await nav.getByRole('button', { name: 'To reply', exact: true }).getAttribute('aria-pressed')).toBe('true');
-    await nav.getByText(/conversation/).first().waitFor();
+    await nav
+      .getByText(/conversation/)
+      .first()
+      .waitFor();
     await nav.getByRole('button', { name: 'All', exact: true }).click();
     await nav.getByText('5 conversations').waitFor();
   });

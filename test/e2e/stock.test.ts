@@ -47,7 +47,10 @@ describe('stock screens on the local demo data', () => {
     await expect(bombilla.textContent()).resolves.toContain('no inventory id');
     await bombilla.click();
     await page.keyboard.press('Enter');
-    await waitFor(async () => (await notice(page).textContent())?.includes('Not editable: Selling address stock cannot be changed: the item has no inventory id.'), 'the lock reason');
+    await waitFor(
+      async () => (await notice(page).textContent())?.includes('Not editable: Selling address stock cannot be changed: the item has no inventory id.'),
+      'the lock reason',
+    );
     await app.screenshot('stock-locked-cell');
 
     // History of the termo's Palermo cell: the count and the adjustment, newest first.
@@ -68,7 +71,12 @@ describe('stock screens on the local demo data', () => {
     await page.keyboard.press('Control+f');
     await page.keyboard.type('MLA1400000005');
     await page.keyboard.press('Enter');
-    await waitFor(async () => (await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)) === 'Depósito Avellaneda, Canasta matera: —, locked: This product keeps its stock at the selling address: a product has stores or a selling address, not both.', 'focus on the scanned row');
+    await waitFor(
+      async () =>
+        (await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)) ===
+        'Depósito Avellaneda, Canasta matera: —, locked: This product keeps its stock at the selling address: a product has stores or a selling address, not both.',
+      'focus on the scanned row',
+    );
     await app.screenshot('stock-scan');
   });
 
@@ -76,12 +84,20 @@ describe('stock screens on the local demo data', () => {
     const { page } = app;
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('\ufeffuser_product_id,title,item_ids,Depósito Palermo [64712],Depósito Avellaneda [64713],Selling address [selling_address],Platform fulfillment [platform_facility],total');
+    expect(csv.split('\r\n')[0]).toBe(
+      '\ufeffuser_product_id,title,item_ids,Depósito Palermo [64712],Depósito Avellaneda [64713],Selling address [selling_address],Platform fulfillment [platform_facility],total',
+    );
     expect(csv).toContain(`MLAU100000001,${TERMO},MLA1400000001,20,30,,8,58`);
 
     await page.getByRole('button', { name: 'Import CSV' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import counts or adjustments' });
-    const file = ['user_product_id,store,count,adjustment', 'MLAU100000001,64713,25,', 'MLA1400000002,selling_address,,+2', 'MLAU100000004,selling_address,3,', 'MLAU999,64712,1,'].join('\n');
+    const file = [
+      'user_product_id,store,count,adjustment',
+      'MLAU100000001,64713,25,',
+      'MLA1400000002,selling_address,,+2',
+      'MLAU100000004,selling_address,3,',
+      'MLAU999,64712,1,',
+    ].join('\n');
     await dialog.getByLabel('Choose a CSV file').setInputFiles({ name: 'conteo.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
     const preview = dialog.getByRole('table', { name: 'Changes to apply' });
     await preview.waitFor();
@@ -102,7 +118,10 @@ describe('stock screens on the local demo data', () => {
     await dialog.getByText('Applied 2 changes.', { exact: false }).first().waitFor();
     await dialog.getByRole('button', { name: 'Close' }).click();
     await waitFor(async () => (await cell(page, 'Depósito Avellaneda').getAttribute('aria-label'))?.includes(': 25, synced'), 'the imported count');
-    await waitFor(async () => (await cell(page, 'Selling address', 'Mate de calabaza con bombilla').getAttribute('aria-label'))?.includes(': 7, synced'), 'the imported adjustment');
+    await waitFor(
+      async () => (await cell(page, 'Selling address', 'Mate de calabaza con bombilla').getAttribute('aria-label'))?.includes(': 7, synced'),
+      'the imported adjustment',
+    );
   });
 
   it('creates a listing with stock per store, showing the errors beside the fields', async () => {
@@ -197,7 +216,11 @@ describe('stock screens against a remote marketplace', () => {
     const read = await remote.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
     const put = await remote
       .as(demo.seller.token)
-      .put(`/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`, { locations: [{ store_id: demo.stores.palermo, quantity: 31 }] }, { 'x-version': read.headers.get('x-version')! });
+      .put(
+        `/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`,
+        { locations: [{ store_id: demo.stores.palermo, quantity: 31 }] },
+        { 'x-version': read.headers.get('x-version')! },
+      );
     expect(put.status).toBe(200);
     await chooseMode(page, /^Online/);
     await waitFor(async () => (await label(page))?.startsWith(`Depósito Palermo, ${TERMO}: 40, conflict`), 'the conflict');
@@ -205,14 +228,23 @@ describe('stock screens against a remote marketplace', () => {
     await app.screenshot('stock-conflict');
 
     // The status bar's conflicts count filters the grid to conflicts.
-    await page.locator('.status-bar').getByRole('button', { name: /1 conflict/ }).click();
+    await page
+      .locator('.status-bar')
+      .getByRole('button', { name: /1 conflict/ })
+      .click();
     await waitFor(async () => (await page.getByRole('grid').getAttribute('aria-rowcount')) === '2', 'the grid filtered to conflicts');
     await expect(page.getByRole('combobox', { name: 'Show' }).inputValue()).resolves.toBe('conflict');
 
     await cell(page, 'Depósito Palermo').click();
     const dialog = page.getByRole('dialog', { name: `Conflict in Depósito Palermo, ${TERMO}` });
     await dialog.waitFor();
-    await waitFor(async () => (await dialog.locator('#conflict-text').textContent())?.match(/^You counted 40 at .+ when it was 17\. The marketplace now says 31 \(changed at .+\)\.$/), 'the conflict in words');
+    await waitFor(
+      async () =>
+        (await dialog.locator('#conflict-text').textContent())?.match(
+          /^You counted 40 at .+ when it was 17\. The marketplace now says 31 \(changed at .+\)\.$/,
+        ),
+      'the conflict in words',
+    );
     await app.screenshot('stock-conflict-dialog');
     await dialog.getByRole('button', { name: 'Keep my count (40)' }).click();
     await waitFor(async () => (await remoteQuantity()) === 40, 'my count on the remote');

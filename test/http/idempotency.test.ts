@@ -73,7 +73,9 @@ describe('X-Idempotency-Key on PUT .../stock/type/seller_warehouse', () => {
   });
 
   it('a 400 is not stored', async () => {
-    const bad = await server.as(demo.seller.token).put(swPath(), { locations: [{ store_id: demo.stores.showroom, quantity: 1 }] }, { 'x-version': '1', 'x-idempotency-key': 'edit-4' });
+    const bad = await server
+      .as(demo.seller.token)
+      .put(swPath(), { locations: [{ store_id: demo.stores.showroom, quantity: 1 }] }, { 'x-version': '1', 'x-idempotency-key': 'edit-4' });
     expect(bad.status).toBe(400);
     const good = await putSw('edit-4', '1', 7);
     expect(good.status).toBe(200);
@@ -113,7 +115,18 @@ describe('X-Idempotency-Key on PUT .../stock/type/seller_warehouse', () => {
     // A header sent twice reaches the server joined ("a, b"): refused as well.
     const twice = await request(`${server.url}${swPath()}`, {
       method: 'PUT',
-      headers: ['authorization', `Bearer ${demo.seller.token}`, 'x-version', '1', 'content-type', 'application/json', 'x-idempotency-key', 'a', 'x-idempotency-key', 'b'],
+      headers: [
+        'authorization',
+        `Bearer ${demo.seller.token}`,
+        'x-version',
+        '1',
+        'content-type',
+        'application/json',
+        'x-idempotency-key',
+        'a',
+        'x-idempotency-key',
+        'b',
+      ],
       body: JSON.stringify(swBody(77)),
     });
     expect(twice.statusCode).toBe(400);
@@ -134,7 +147,8 @@ describe('X-Idempotency-Key on PUT .../stock/type/seller_warehouse', () => {
     expect(fresh.headers.get('x-idempotent-replay')).toBeNull();
     expect(await palermoQty()).toBe(6);
     // The sweep is a durable job; it deletes what is older than 24 h and queues the next sweep.
-    const sweeps = () => (server.db.prepare('SELECT state FROM jobs WHERE kind = ? ORDER BY id').all(SWEEP_IDEMPOTENCY) as { state: string }[]).map((j) => j.state);
+    const sweeps = () =>
+      (server.db.prepare('SELECT state FROM jobs WHERE kind = ? ORDER BY id').all(SWEEP_IDEMPOTENCY) as { state: string }[]).map((j) => j.state);
     clock.advance(IDEMPOTENCY_TTL_MS + 1000);
     // Due for two days of the manual clock, and still not run: only the drain below runs jobs.
     expect(sweeps()).toEqual(['pending']);
@@ -143,7 +157,10 @@ describe('X-Idempotency-Key on PUT .../stock/type/seller_warehouse', () => {
     // Expired keys are gone; every sweep before the last is done, and exactly one sweep is queued.
     expect(count()).toBe(0);
     const states = sweeps();
-    expect(states.slice(0, -1).every((s) => s === 'done'), states.join()).toBe(true);
+    expect(
+      states.slice(0, -1).every((s) => s === 'done'),
+      states.join(),
+    ).toBe(true);
     expect(states.filter((s) => s === 'pending')).toHaveLength(1);
     expect(states.at(-1)).toBe('pending');
     expect(states).toEqual(['done', 'pending']);

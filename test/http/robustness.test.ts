@@ -10,8 +10,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const termoPut = `/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`;
-const snapshot = () => JSON.stringify(server.db.prepare('SELECT * FROM stock_locations ORDER BY user_product_id, type, store_key').all()) +
-  JSON.stringify(server.db.prepare('SELECT id, version FROM user_products ORDER BY id').safeIntegers(true).all(), (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+const snapshot = () =>
+  JSON.stringify(server.db.prepare('SELECT * FROM stock_locations ORDER BY user_product_id, type, store_key').all()) +
+  JSON.stringify(server.db.prepare('SELECT id, version FROM user_products ORDER BY id').safeIntegers(true).all(), (_k, v) =>
+    typeof v === 'bigint' ? v.toString() : v,
+  );
 
 describe('bad input never crashes, never 500s, never changes anything', () => {
   it('malformed JSON, wrong content type, oversized and poisoned bodies get 4xx in the spec shape', async () => {
@@ -23,7 +26,11 @@ describe('bad input never crashes, never 500s, never changes anything', () => {
       ['text body', { 'content-type': 'text/plain', 'x-version': '1' }, 'locations=1'],
       ['proto poisoning', { 'content-type': 'application/json', 'x-version': '1' }, '{"__proto__": {"admin": true}, "locations": []}'],
       ['constructor poisoning', { 'content-type': 'application/json', 'x-version': '1' }, '{"constructor": {"prototype": {"x": 1}}}'],
-      ['2 MB body', { 'content-type': 'application/json', 'x-version': '1' }, JSON.stringify({ locations: [{ store_id: '64712', quantity: 1, pad: 'x'.repeat(2 * 1024 * 1024) }] })],
+      [
+        '2 MB body',
+        { 'content-type': 'application/json', 'x-version': '1' },
+        JSON.stringify({ locations: [{ store_id: '64712', quantity: 1, pad: 'x'.repeat(2 * 1024 * 1024) }] }),
+      ],
       ['json array', { 'content-type': 'application/json', 'x-version': '1' }, '[1,2,3]'],
       ['json null', { 'content-type': 'application/json', 'x-version': '1' }, 'null'],
     ];
@@ -40,7 +47,17 @@ describe('bad input never crashes, never 500s, never changes anything', () => {
 
   it('ids with letters, huge numbers and odd characters are 4xx', async () => {
     const seller = server.as(demo.seller.token);
-    for (const path of ['/messages/%E0%A4%A', '/users/%E0%A4%A/stores/search', '/users/abc', '/users/1e5', '/users/99999999999999999999', '/users/-1/stores/search', '/user-products/%00/stock', `/user-products/${'A'.repeat(100)}/stock`, '/items/123']) {
+    for (const path of [
+      '/messages/%E0%A4%A',
+      '/users/%E0%A4%A/stores/search',
+      '/users/abc',
+      '/users/1e5',
+      '/users/99999999999999999999',
+      '/users/-1/stores/search',
+      '/user-products/%00/stock',
+      `/user-products/${'A'.repeat(100)}/stock`,
+      '/items/123',
+    ]) {
       const res = await seller.get(path);
       expect(res.status, path).toBeGreaterThanOrEqual(400);
       expect(res.status, path).toBeLessThan(500);
@@ -58,10 +75,7 @@ describe('bad input never crashes, never 500s, never changes anything', () => {
       },
       { requiredKeys: [] },
     );
-    const body = fc.oneof(
-      fc.record({ locations: fc.oneof(fc.array(location, { maxLength: 4 }), fc.anything()) }, { requiredKeys: [] }),
-      fc.jsonValue(),
-    );
+    const body = fc.oneof(fc.record({ locations: fc.oneof(fc.array(location, { maxLength: 4 }), fc.anything()) }, { requiredKeys: [] }), fc.jsonValue());
     const version = fc.oneof(fc.constant(undefined), fc.constantFrom('1', '0', '-1', 'x', '1.0', ' 1 ', '18446744073709551616'));
     await fc.assert(
       fc.asyncProperty(body, version, async (b, v) => {

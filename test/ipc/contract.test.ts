@@ -92,7 +92,10 @@ describe('IPC adapter', () => {
         {},
       ];
       for (const event of senders) {
-        expect(await handler(event, payload)).toEqual({ ok: false, error: { code: 'forbidden_sender', message: 'This window may not call the app', status: 403 } });
+        expect(await handler(event, payload)).toEqual({
+          ok: false,
+          error: { code: 'forbidden_sender', message: 'This window may not call the app', status: 403 },
+        });
         expect(await handler(event, 'not even an object')).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
       }
       const cell = value(await t.api.stock.cell({ userProductId: demo.userProducts.termo, type: 'seller_warehouse', storeId: demo.stores.palermo }));

@@ -36,6 +36,8 @@ describe('import zones', () => {
   it('allows what each zone may import', async () => {
     expect(await restricted('main/service/errors.ts', "import { cellKey } from '../../common/cells.js';\nexport const x = cellKey;\n")).toEqual([]);
     expect(await restricted('renderer/main.tsx', "import { cellKey } from '../common/cells.js';\nexport const x = cellKey;\n")).toEqual([]);
-    expect(await restricted('common/cells.ts', "import { z } from 'zod';\nimport { ERROR_CODES } from './errors.js';\nexport const x = [z, ERROR_CODES];\n")).toEqual([]);
+    expect(
+      await restricted('common/cells.ts', "import { z } from 'zod';\nimport { ERROR_CODES } from './errors.js';\nexport const x = [z, ERROR_CODES];\n"),
+    ).toEqual([]);
   });
 });

@@ -22,8 +22,15 @@ describe('finding the browser of the browser tests (scripts/browser.ts)', () => 
   });
 
   it('STOCKROOM_CHROMIUM wins when set, and is the only one tried: a wrong one is never replaced by another browser', () => {
-    expect(findBrowser(machine('linux', ['/opt/chrome/chrome', '/usr/bin/chromium'], { STOCKROOM_CHROMIUM: '/opt/chrome/chrome' }))).toEqual({ path: '/opt/chrome/chrome', from: 'env' });
-    expect(findBrowser(machine('linux', ['/usr/bin/chromium'], { STOCKROOM_CHROMIUM: '/opt/nope' }))).toEqual({ path: null, tried: ['/opt/nope'], fromEnv: true });
+    expect(findBrowser(machine('linux', ['/opt/chrome/chrome', '/usr/bin/chromium'], { STOCKROOM_CHROMIUM: '/opt/chrome/chrome' }))).toEqual({
+      path: '/opt/chrome/chrome',
+      from: 'env',
+    });
+    expect(findBrowser(machine('linux', ['/usr/bin/chromium'], { STOCKROOM_CHROMIUM: '/opt/nope' }))).toEqual({
+      path: null,
+      tried: ['/opt/nope'],
+      fromEnv: true,
+    });
     // Empty is unset.
     expect(findBrowser(machine('linux', ['/usr/bin/chromium'], { STOCKROOM_CHROMIUM: '' })).path).toBe('/usr/bin/chromium');
   });
@@ -40,8 +47,12 @@ describe('finding the browser of the browser tests (scripts/browser.ts)', () => 
 
   it('Windows: Chrome or Edge under Program Files (either), or Chrome per user, environment names in any case', () => {
     const env = { ProgramFiles: 'C:\\Program Files', 'ProgramFiles(x86)': 'D:\\Apps (x86)', LOCALAPPDATA: 'C:\\Users\\ana\\AppData\\Local' };
-    expect(findBrowser(machine('win32', ['C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe'], env)).path).toBe('C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe');
-    expect(findBrowser(machine('win32', ['D:\\Apps (x86)\\Microsoft\\Edge\\Application\\msedge.exe'], env)).path).toBe('D:\\Apps (x86)\\Microsoft\\Edge\\Application\\msedge.exe');
+    expect(findBrowser(machine('win32', ['C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe'], env)).path).toBe(
+      'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
+    );
+    expect(findBrowser(machine('win32', ['D:\\Apps (x86)\\Microsoft\\Edge\\Application\\msedge.exe'], env)).path).toBe(
+      'D:\\Apps (x86)\\Microsoft\\Edge\\Application\\msedge.exe',
+    );
     expect(findBrowser(machine('win32', ['C:\\Users\\ana\\AppData\\Local\\Google\\Chrome\\Application\\chrome.exe'], env)).path).toBe(
       'C:\\Users\\ana\\AppData\\Local\\Google\\Chrome\\Application\\chrome.exe',
     );
@@ -71,12 +82,16 @@ describe('finding the browser of the browser tests (scripts/browser.ts)', () => 
     expect(message(lines.otherLinux)).toContain('with your package manager');
     expect(message(lines.mac)).toContain('install Google Chrome');
     expect(message(lines.windows)).toContain('install Google Chrome or Microsoft Edge');
-    expect(message(lines.wrongEnv)).toBe('Browser tests: STOCKROOM_CHROMIUM=/opt/nope does not exist; point it at a Chrome, Chromium or Edge executable, or unset it.');
+    expect(message(lines.wrongEnv)).toBe(
+      'Browser tests: STOCKROOM_CHROMIUM=/opt/nope does not exist; point it at a Chrome, Chromium or Edge executable, or unset it.',
+    );
     for (const p of Object.values(lines)) expect(message(p)).toContain('STOCKROOM_CHROMIUM');
   });
 
   it('requireBrowser gives the path, or throws that one line', () => {
     expect(requireBrowser(machine('linux', ['/usr/bin/google-chrome']))).toBe('/usr/bin/google-chrome');
-    expect(() => requireBrowser(machine('darwin', []))).toThrow(/^Browser tests need Chromium, Chrome or Edge, and none was found \(looked in \/Applications\/Google Chrome\.app/);
+    expect(() => requireBrowser(machine('darwin', []))).toThrow(
+      /^Browser tests need Chromium, Chrome or Edge, and none was found \(looked in \/Applications\/Google Chrome\.app/,
+    );
   });
 });

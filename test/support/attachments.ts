@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import type { ApiResponse, TestServer } from './server.js';
 
 /** The upload path of SPEC 4.12; `site` null leaves `site_id` out. */
-export const uploadPath = (site: string | null = 'MLA') =>
-  `/messages/attachments?tag=post_sale${site === null ? '' : `&site_id=${encodeURIComponent(site)}`}`;
+export const uploadPath = (site: string | null = 'MLA') => `/messages/attachments?tag=post_sale${site === null ? '' : `&site_id=${encodeURIComponent(site)}`}`;
 
 /** The download path of SPEC 4.13. */
 export const downloadPath = (id: string, site: string | null = 'MLA') =>

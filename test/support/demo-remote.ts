@@ -24,7 +24,11 @@ export function demoRemote(server: () => TestServer) {
     /** Someone else sets a store of the termo on the remote (at its current version). */
     async otherWrite(store: string, quantity: number) {
       const cur = await seller().get(`/user-products/${demo.userProducts.termo}/stock`);
-      const res = await seller().put(`/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`, { locations: [{ store_id: store, quantity }] }, { 'x-version': cur.headers.get('x-version')! });
+      const res = await seller().put(
+        `/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`,
+        { locations: [{ store_id: store, quantity }] },
+        { 'x-version': cur.headers.get('x-version')! },
+      );
       if (res.status !== 200) throw new Error(`the remote refused the other write: ${res.status}`);
     },
   };

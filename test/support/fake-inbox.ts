@@ -24,7 +24,9 @@ export function conversation(over: Partial<ConversationView> = {}): Conversation
   };
 }
 
-export function message(over: Partial<MessageView> & { fromSeller?: boolean; moderation?: { status: MessageView['message_moderation']['status']; reason?: string | null } } = {}): MessageView {
+export function message(
+  over: Partial<MessageView> & { fromSeller?: boolean; moderation?: { status: MessageView['message_moderation']['status']; reason?: string | null } } = {},
+): MessageView {
   const { fromSeller, moderation, ...rest } = over;
   const from = fromSeller ? SELLER : BUYER;
   return {
@@ -37,7 +39,12 @@ export function message(over: Partial<MessageView> & { fromSeller?: boolean; mod
     subject: null,
     text: 'Hola, ¿viene con funda?',
     message_date: { received: '2026-11-18T13:05:00Z', available: '2026-11-18T13:05:01Z', notified: null, created: '2026-11-18T13:05:00Z', read: null },
-    message_moderation: { status: moderation?.status ?? 'clean', reason: moderation?.reason ?? null, source: 'online', moderation_date: '2026-11-18T13:05:01Z' },
+    message_moderation: {
+      status: moderation?.status ?? 'clean',
+      reason: moderation?.reason ?? null,
+      source: 'online',
+      moderation_date: '2026-11-18T13:05:01Z',
+    },
     message_attachments: null,
     message_resources: [{ id: '2000003000001', name: 'packs' }],
     conversation_first_message: false,

@@ -28,7 +28,10 @@ export function cell(userProductId: string, column: GridColumnView, shown: numbe
     entries: [],
     conflict: null,
     error: null,
-    lock: column.type === 'platform_facility' ? { reason: 'platform_managed', message: 'Stock of type platform_facility cannot be edited through the interface.' } : null,
+    lock:
+      column.type === 'platform_facility'
+        ? { reason: 'platform_managed', message: 'Stock of type platform_facility cannot be edited through the interface.' }
+        : null,
     ...patch,
   };
 }
@@ -120,7 +123,12 @@ export function fakeStockroom(rows: GridRowView[] = sampleRows(5)): FakeStockroo
       for (const r of f.rows)
         for (const [k, c] of Object.entries(r.cells)) {
           if (c.conflict?.entryId !== p.entryId) continue;
-          const shown = p.resolution.action === 'take_theirs' ? (c.conflict.remote.quantity ?? 0) : p.resolution.action === 'keep_mine' ? c.conflict.local : p.resolution.quantity!;
+          const shown =
+            p.resolution.action === 'take_theirs'
+              ? (c.conflict.remote.quantity ?? 0)
+              : p.resolution.action === 'keep_mine'
+                ? c.conflict.local
+                : p.resolution.quantity!;
           r.cells[k] = { ...c, shown, state: p.resolution.action === 'take_theirs' ? 'synced' : 'pending', conflict: null };
           return ok({ entryId: p.resolution.action === 'take_theirs' ? null : p.entryId, how: 'resolved', shown, historyId: 2 });
         }

@@ -200,7 +200,12 @@ export async function startFaultProxy(
     body ??= await readBody(req);
     if (fault === 'error500' || fault === 'tooMany') {
       const status = fault === 'error500' ? 500 : 429;
-      const payload = JSON.stringify({ error: fault === 'error500' ? 'internal_error' : 'too_many_requests', message: `Injected ${status}`, status, cause: [] });
+      const payload = JSON.stringify({
+        error: fault === 'error500' ? 'internal_error' : 'too_many_requests',
+        message: `Injected ${status}`,
+        status,
+        cause: [],
+      });
       const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
       if (fault === 'tooMany') headers['retry-after'] = String(faults.retryAfterSeconds ?? 1);
       res.writeHead(status, headers).end(payload);
@@ -214,7 +219,9 @@ export async function startFaultProxy(
     try {
       answer = await forward(req, body);
     } catch (e) {
-      res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'bad_gateway', message: (e as Error).message, status: 502, cause: [] }));
+      res
+        .writeHead(502, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 'bad_gateway', message: (e as Error).message, status: 502, cause: [] }));
       return;
     }
     entry.forwarded = true;

@@ -84,7 +84,14 @@ export function messagingFixtures(extra: { orders?: OrderFixture[]; messages?: M
     orderFixture({ id: extraOrders.partlyCancelled.id, pack_id: extraOrders.partlyCancelled.pack, status: 'cancelled' }),
     orderFixture({ id: extraOrders.partlyCancelled.second, pack_id: extraOrders.partlyCancelled.pack }),
     orderFixture({ id: extraOrders.empty.id, delivered: false }),
-    orderFixture({ id: extraOrders.everyBlock.id, site_id: 'MLB', status: 'cancelled', mediation_in_process: true, logistic_type: 'fulfillment', delivered: false }),
+    orderFixture({
+      id: extraOrders.everyBlock.id,
+      site_id: 'MLB',
+      status: 'cancelled',
+      mediation_in_process: true,
+      logistic_type: 'fulfillment',
+      delivered: false,
+    }),
     orderFixture({ id: extraOrders.mediationFulfillment.id, site_id: 'MLB', mediation_in_process: true, logistic_type: 'fulfillment', delivered: false }),
     ...(extra.orders ?? []),
   ];

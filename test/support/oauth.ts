@@ -114,7 +114,11 @@ export function authorizationUrl(baseUrl: string, r: AuthorizationRequest): stri
 type Json = any;
 
 /** POST /oauth/token as a form (default) or as JSON. */
-export function tokenRequest(baseUrl: string, params: Record<string, string | number>, options: { json?: boolean; headers?: Record<string, string> } = {}): Promise<ApiResponse<Json>> {
+export function tokenRequest(
+  baseUrl: string,
+  params: Record<string, string | number>,
+  options: { json?: boolean; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<Json>> {
   const c = client(baseUrl, null);
   if (options.json) return c.post('/oauth/token', params, options.headers);
   const form = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
@@ -125,10 +129,7 @@ export function tokenRequest(baseUrl: string, params: Record<string, string | nu
  * The whole code flow by hand, as an integrator would: PKCE pair, consent as `username`, code from
  * the redirect, exchange. Returns the code and verifier too, for replay tests.
  */
-export async function codeFlow(
-  baseUrl: string,
-  opts: { clientId: number; redirectUri?: string; username?: string; clientSecret?: string },
-) {
+export async function codeFlow(baseUrl: string, opts: { clientId: number; redirectUri?: string; username?: string; clientSecret?: string }) {
   const pkce = createPkce();
   const redirectUri = opts.redirectUri ?? 'http://127.0.0.1:49152/callback';
   const url = authorizationUrl(baseUrl, { clientId: opts.clientId, redirectUri, state: 'st-1', challenge: pkce.challenge });
@@ -136,7 +137,13 @@ export async function codeFlow(
   if (!consent.location) throw new Error(`no redirect: ${consent.status} ${consent.html.slice(0, 300)}`);
   const code = new URL(consent.location).searchParams.get('code');
   if (!code) throw new Error(`no code in ${consent.location}`);
-  const params: Record<string, string | number> = { grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: opts.clientId, code_verifier: pkce.verifier };
+  const params: Record<string, string | number> = {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUri,
+    client_id: opts.clientId,
+    code_verifier: pkce.verifier,
+  };
   if (opts.clientSecret) params.client_secret = opts.clientSecret;
   const res = await tokenRequest(baseUrl, params);
   return { res, code, verifier: pkce.verifier, redirectUri, params };

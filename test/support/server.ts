@@ -12,10 +12,7 @@ export interface TestServer extends RunningServer {
 }
 
 /** A real server on 127.0.0.1 (port 0) over a real SQLite file in a temporary folder. */
-export async function startTestServer(
-  fixtures: FixtureFile = demoFixtures(),
-  options: Partial<ServerOptions> = {},
-): Promise<TestServer> {
+export async function startTestServer(fixtures: FixtureFile = demoFixtures(), options: Partial<ServerOptions> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'stockroom-test-'));
   const fixtureFile = join(dir, 'fixtures.json');
   writeFileSync(fixtureFile, JSON.stringify(fixtures));
@@ -46,7 +43,11 @@ type Json = any;
 
 /** Minimal JSON client over fetch (undici) for black-box tests. */
 export function client(baseUrl: string, token: string | null) {
-  async function call<T = Json>(method: string, path: string, init: { body?: unknown; raw?: string | Uint8Array | FormData; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+  async function call<T = Json>(
+    method: string,
+    path: string,
+    init: { body?: unknown; raw?: string | Uint8Array | FormData; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
     if (token) headers.authorization = `Bearer ${token}`;
     let body: string | Uint8Array | FormData | undefined;

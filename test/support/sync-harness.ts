@@ -242,7 +242,8 @@ export function startWriter(
 }
 
 /** One edit of a deterministic burst (the kill -9 test's child and parent share it). */
-export type BurstOp = { i: number; up: string; store: string; kind: 'adjust'; delta: number } | { i: number; up: string; store: string; kind: 'count'; quantity: number };
+export type BurstOp =
+  { i: number; up: string; store: string; kind: 'adjust'; delta: number } | { i: number; up: string; store: string; kind: 'count'; quantity: number };
 
 export function burstOps(seed: number, count: number, products: string[], stores: string[], start: number): BurstOp[] {
   const random = mulberry32(seed);

@@ -13,8 +13,10 @@ describe('classification', () => {
   });
 
   it('network errors: unreachable is offline, anything that broke mid-exchange is transient', () => {
-    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']) expect(classifyError(Object.assign(new Error('x'), { code })).kind).toBe('offline');
-    for (const code of ['ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', undefined]) expect(classifyError(Object.assign(new Error('x'), { code })).kind).toBe('transient');
+    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT'])
+      expect(classifyError(Object.assign(new Error('x'), { code })).kind).toBe('offline');
+    for (const code of ['ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', undefined])
+      expect(classifyError(Object.assign(new Error('x'), { code })).kind).toBe('transient');
   });
 
   it('Retry-After: seconds or an HTTP date; garbage is ignored', () => {

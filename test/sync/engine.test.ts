@@ -39,7 +39,10 @@ describe('pushing stock edits', () => {
     engine.queueCount({ ...mate, quantity: 9 });
     await engine.drain();
     expect(await remoteQty(demo.userProducts.mate, 'selling_address|')).toBe(9);
-    expect(cellView(replica.db, { userProductId: demo.userProducts.mate, type: 'selling_address', storeKey: '' })).toMatchObject({ remote: { quantity: 9, version: '5' }, state: 'synced' });
+    expect(cellView(replica.db, { userProductId: demo.userProducts.mate, type: 'selling_address', storeKey: '' })).toMatchObject({
+      remote: { quantity: 9, version: '5' },
+      state: 'synced',
+    });
   });
 
   it('on 409 it re-reads (new x-version) and re-applies the delta to the fresh quantity', async () => {
@@ -69,7 +72,10 @@ describe('pushing stock edits', () => {
     await engine.drain();
     expect(conflicts).toEqual([r.entryId]);
     expect(await remoteQty(termo, `seller_warehouse|${demo.stores.palermo}`)).toBe(15);
-    expect(cellView(replica.db, palermoRef)).toMatchObject({ state: 'conflict', conflict: { base: { quantity: 12, version: '1' }, local: 40, remote: { quantity: 15, version: '2' } } });
+    expect(cellView(replica.db, palermoRef)).toMatchObject({
+      state: 'conflict',
+      conflict: { base: { quantity: 12, version: '1' }, local: 40, remote: { quantity: 15, version: '2' } },
+    });
     expect(engine.status().conflicts).toBe(1);
     engine.resolveConflict(r.entryId!, { action: 'keep_mine' });
     await engine.drain();
@@ -172,7 +178,12 @@ describe('failures and retries', () => {
     proxy.inject('error500', 3, (m) => m === 'PUT');
     const r = engine.queueAdjustment({ ...palermo, delta: 1 });
     await engine.drain();
-    expect(engine.outbox.repo.byId(r.entryId!)).toMatchObject({ state: 'failed', last_status: 500, attempts: 3, last_error: 'Injected 500 (gave up after 3 attempts)' });
+    expect(engine.outbox.repo.byId(r.entryId!)).toMatchObject({
+      state: 'failed',
+      last_status: 500,
+      attempts: 3,
+      last_error: 'Injected 500 (gave up after 3 attempts)',
+    });
     expect(engine.status().failed).toBe(1);
     engine.retry(r.entryId!);
     await engine.drain();

@@ -43,7 +43,11 @@ describe('10,000 edits through a 20% fault proxy with a concurrent writer', () =
     remote = await spawnServer(['--port', '0', '--data', join(dir, 'remote'), '--fixtures', file]);
     proxy = await startFaultProxy(remote.url, { seed: 20, faults: NO_FAULTS });
     replica = newReplica();
-    engine = newEngine(replica, { url: proxy.url, token: market.token, sellerId: market.sellerId }, { concurrency: 16, retry: { ...FAST_RETRY, maxAttempts: 80 } });
+    engine = newEngine(
+      replica,
+      { url: proxy.url, token: market.token, sellerId: market.sellerId },
+      { concurrency: 16, retry: { ...FAST_RETRY, maxAttempts: 80 } },
+    );
   }, 60_000);
   afterAll(async () => {
     await engine.stop();
@@ -98,14 +102,21 @@ describe('10,000 edits through a 20% fault proxy with a concurrent writer', () =
     await engine.drain(100_000);
     await writer.stop();
 
-    const rows = () => replica.db.prepare('SELECT *, CAST(base_version AS TEXT) AS base_version, CAST(result_version AS TEXT) AS result_version FROM sync_outbox').all() as OutboxRow[];
+    const rows = () =>
+      replica.db
+        .prepare('SELECT *, CAST(base_version AS TEXT) AS base_version, CAST(result_version AS TEXT) AS result_version FROM sync_outbox')
+        .all() as OutboxRow[];
     // Every count is applied or a conflict (conflicts only where the writer changed the cell), nothing failed.
     const after1 = rows();
     expect(after1.filter((r) => r.state === 'failed')).toEqual([]);
     const conflicts = after1.filter((r) => r.state === 'conflict');
     // What is still pending waits behind a conflict of its own cell (in order), nothing else.
     const waiting = after1.filter((r) => r.state === 'pending' || r.state === 'in_flight');
-    for (const w of waiting) expect(conflicts.some((c) => c.cell === w.cell && c.id < w.id && w.state === 'pending'), `entry ${w.id} waits`).toBe(true);
+    for (const w of waiting)
+      expect(
+        conflicts.some((c) => c.cell === w.cell && c.id < w.id && w.state === 'pending'),
+        `entry ${w.id} waits`,
+      ).toBe(true);
     const contested = new Set(market.products.slice(0, CONTESTED));
     for (const c of conflicts) {
       expect(c.op).toBe('count');
@@ -162,7 +173,10 @@ describe('10,000 edits through a 20% fault proxy with a concurrent writer', () =
         // Store B, contested: the last applied count (by version) plus every change after it,
         // ours and the writer's; without an applied count, start plus every change.
         const cell = final.filter((r) => r.user_product_id === up && r.store_key === B && r.state === 'done');
-        const lastCount = cell.filter((r) => r.op === 'count').sort((a, b) => (BigInt(a.result_version!) < BigInt(b.result_version!) ? -1 : 1)).at(-1);
+        const lastCount = cell
+          .filter((r) => r.op === 'count')
+          .sort((a, b) => (BigInt(a.result_version!) < BigInt(b.result_version!) ? -1 : 1))
+          .at(-1);
         const since = lastCount ? BigInt(lastCount.result_version!) : -1n;
         const ours = cell.filter((r) => r.op === 'adjust' && BigInt(r.result_version!) > since).reduce((s, r) => s + r.delta!, 0);
         const theirs = writer.changes.filter((w) => w.userProductId === up && w.storeId === B && w.version > since).reduce((s, w) => s + w.value, 0);

@@ -21,7 +21,10 @@ interface Run {
 const children = new Set<ChildProcess>();
 
 function runChild(config: object): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/sync-child.ts', JSON.stringify(config)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/sync-child.ts', JSON.stringify(config)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   child.once('exit', () => children.delete(child));
   const lines: string[] = [];
@@ -83,7 +86,17 @@ describe('kill -9 during a burst of edits, 20 times', () => {
   });
 
   it('every acknowledged edit reaches the remote exactly once', async () => {
-    const config = { replicaDir: replica.dir, url: proxy.url, token: market.token, sellerId: market.sellerId, products: market.products, stores: market.stores, seed: 77, count: COUNT, start: START };
+    const config = {
+      replicaDir: replica.dir,
+      url: proxy.url,
+      token: market.token,
+      sellerId: market.sellerId,
+      products: market.products,
+      stores: market.stores,
+      seed: 77,
+      count: COUNT,
+      start: START,
+    };
     const random = mulberry32(2024);
     const acked = new Set<number>();
     const ackOf = (run: Run) => run.lines.forEach((l) => /^ack (\d+)$/.test(l) && acked.add(Number(l.slice(4))));
@@ -112,8 +125,17 @@ describe('kill -9 during a burst of edits, 20 times', () => {
 
     // What the replica committed (acked edits are a subset: an edit can commit just before a kill).
     const db = openDatabase(replica.dbFile);
-    const refs = new Set(db.prepare<[], { ref: string }>('SELECT ref FROM sync_cell_history WHERE ref IS NOT NULL').all().map((r) => Number(r.ref)));
-    const entries = db.prepare<[], { lane: string; state: string; idempotency_key: string; attempts: number }>("SELECT lane, state, idempotency_key, attempts FROM sync_outbox WHERE kind = 'stock'").all();
+    const refs = new Set(
+      db
+        .prepare<[], { ref: string }>('SELECT ref FROM sync_cell_history WHERE ref IS NOT NULL')
+        .all()
+        .map((r) => Number(r.ref)),
+    );
+    const entries = db
+      .prepare<[], { lane: string; state: string; idempotency_key: string; attempts: number }>(
+        "SELECT lane, state, idempotency_key, attempts FROM sync_outbox WHERE kind = 'stock'",
+      )
+      .all();
     db.close();
     for (const i of acked) expect(refs.has(i), `acked edit ${i} is in the replica`).toBe(true);
     expect(refs.size).toBe(COUNT);
@@ -132,7 +154,12 @@ describe('kill -9 during a burst of edits, 20 times', () => {
       expect(remote.get(up)!.version, `${up} version`).toBe(1n + BigInt(done));
     }
     // Every done entry went through a keyed request the remote remembers.
-    const keys = new Set(server.db.prepare<[], { key: string }>('SELECT key FROM idempotency_keys').all().map((r) => r.key));
+    const keys = new Set(
+      server.db
+        .prepare<[], { key: string }>('SELECT key FROM idempotency_keys')
+        .all()
+        .map((r) => r.key),
+    );
     for (const e of entries) expect(keys.has(e.idempotency_key)).toBe(true);
     expect(entries.every((e) => e.state === 'done')).toBe(true);
     // A kill costs no attempt: each one charged is an answer (or a failure) that came back for a
@@ -149,6 +176,8 @@ describe('kill -9 during a burst of edits, 20 times', () => {
     }
     expect(proxy.counts.reset).toBeGreaterThan(0);
     expect(killedWhileQueueing).toBe(KILLS);
-    console.log(`kill -9: ${kills} kills (${killedWhileQueueing} during the burst), ${acked.size} acked of ${COUNT}, ${entries.length} entries, ${proxy.counts.total} requests (${proxy.counts.reset} resets)`);
+    console.log(
+      `kill -9: ${kills} kills (${killedWhileQueueing} during the burst), ${acked.size} acked of ${COUNT}, ${entries.length} entries, ${proxy.counts.total} requests (${proxy.counts.reset} resets)`,
+    );
   }, 170_000);
 });

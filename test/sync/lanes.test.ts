@@ -38,7 +38,13 @@ describe('laneHead', () => {
 
 describe('laneCounts', () => {
   it('counts pending entries behind a conflict or a failure of their cell as blocked', () => {
-    const counts = laneCounts([stock('a', 'conflict'), stock('a', 'pending'), stock('a', 'pending'), stock('b', 'pending', NOW + 9_000), stock('b', 'in_flight')]);
+    const counts = laneCounts([
+      stock('a', 'conflict'),
+      stock('a', 'pending'),
+      stock('a', 'pending'),
+      stock('b', 'pending', NOW + 9_000),
+      stock('b', 'in_flight'),
+    ]);
     expect(counts).toMatchObject({ conflict: 1, pending: 3, blocked: 2, in_flight: 1 });
   });
 

@@ -25,7 +25,15 @@ const file = (name: string, content: string | Buffer) => {
 async function remoteMessages(p: number = pack) {
   const res = await server.as(demo.seller.token).get(`${packPath(p)}?mark_as_read=false&limit=100`);
   expect(res.status).toBe(200);
-  return [...(res.body.messages as { id: string; text: string; from: { user_id: number }; message_attachments: { original_filename: string; size: number; filename: string }[] | null; message_moderation: { status: string; reason: string | null } }[])].reverse();
+  return [
+    ...(res.body.messages as {
+      id: string;
+      text: string;
+      from: { user_id: number };
+      message_attachments: { original_filename: string; size: number; filename: string }[] | null;
+      message_moderation: { status: string; reason: string | null };
+    }[]),
+  ].reverse();
 }
 
 beforeAll(() => {
@@ -52,7 +60,10 @@ describe('queueing a message: the marketplace rules run first', () => {
   });
 
   it('refuses blocked conversations and unknown packs with the marketplace errors', async () => {
-    await expect(engine.queueMessage({ packId: demoOrders.cancelled.pack, text: 'Hola' })).rejects.toMatchObject({ status: 403, error: 'conversation_blocked' });
+    await expect(engine.queueMessage({ packId: demoOrders.cancelled.pack, text: 'Hola' })).rejects.toMatchObject({
+      status: 403,
+      error: 'conversation_blocked',
+    });
     await expect(engine.queueMessage({ packId: demoOrders.fulfillment.pack, text: 'Hola' })).rejects.toThrow(
       'You can not send the message because the purchase is (platform fulfillment) and has not been yet delivered',
     );
@@ -61,15 +72,21 @@ describe('queueing a message: the marketplace rules run first', () => {
 
   it('refuses attachments the marketplace would refuse', async () => {
     const ok = file('ok.txt', 'hola');
-    await expect(engine.queueMessage({ packId: pack, text: 'x', files: Array(26).fill({ path: ok }) })).rejects.toThrow('The message exceeds the allowed number of attachments: 25');
+    await expect(engine.queueMessage({ packId: pack, text: 'x', files: Array(26).fill({ path: ok }) })).rejects.toThrow(
+      'The message exceeds the allowed number of attachments: 25',
+    );
     await expect(engine.queueMessage({ packId: pack, text: 'x', files: [{ path: file('empty.txt', '') }] })).rejects.toThrow('File attached is empty');
-    await expect(engine.queueMessage({ packId: pack, text: 'x', files: [{ path: ok, name: 'a/b.txt' }] })).rejects.toThrow('File name cannot include characters like /, \\');
+    await expect(engine.queueMessage({ packId: pack, text: 'x', files: [{ path: ok, name: 'a/b.txt' }] })).rejects.toThrow(
+      'File name cannot include characters like /, \\',
+    );
     const big = join(files, 'big.bin');
     const fd = openSync(big, 'w');
     ftruncateSync(fd, 25 * 1024 * 1024 + 1);
     closeSync(fd);
     await expect(engine.queueMessage({ packId: pack, text: 'x', files: [{ path: big }] })).rejects.toThrow('File attachment is bigger than 25 Mb.');
-    await expect(engine.queueMessage({ packId: pack, text: 'x', files: [{ path: join(files, 'missing.pdf') }] })).rejects.toThrow('Cannot read the file missing.pdf');
+    await expect(engine.queueMessage({ packId: pack, text: 'x', files: [{ path: join(files, 'missing.pdf') }] })).rejects.toThrow(
+      'Cannot read the file missing.pdf',
+    );
     expect(engine.status().pending).toBe(0);
   });
 
@@ -99,7 +116,11 @@ describe('sending', () => {
     expect(sent.message_attachments!.map((a) => a.original_filename)).toEqual(['factura.pdf', 'remito.txt']);
     const order = proxy.log.filter((l) => l.method === 'POST').map((l) => l.path.split('?')[0]);
     expect(order).toEqual(['/messages/attachments', '/messages/attachments', packPath(pack)]);
-    expect(proxy.log.filter((l) => l.method === 'POST').map((l) => l.key)).toEqual([`${entry.idempotency_key}.a0`, `${entry.idempotency_key}.a1`, entry.idempotency_key]);
+    expect(proxy.log.filter((l) => l.method === 'POST').map((l) => l.key)).toEqual([
+      `${entry.idempotency_key}.a0`,
+      `${entry.idempotency_key}.a1`,
+      entry.idempotency_key,
+    ]);
     // The sent message is in the mirror at once, with its attachment metadata.
     expect(replica.db.prepare('SELECT text FROM messages WHERE id = ?').get(sent.id)).toEqual({ text: 'Te adjunto la factura' });
     expect(replica.db.prepare('SELECT count(*) AS n FROM attachments WHERE message_id = ?').get(sent.id)).toEqual({ n: 2 });
@@ -138,7 +159,11 @@ describe('sending', () => {
     server.db.prepare("UPDATE orders SET status = 'cancelled' WHERE id = ?").run(demoOrders.delivered.id);
     engine.setMode('online');
     await engine.drain();
-    expect(engine.outbox.repo.byId(first.entryId)).toMatchObject({ state: 'failed', last_status: 403, last_error: 'blocked_conversation_send_message_forbidden' });
+    expect(engine.outbox.repo.byId(first.entryId)).toMatchObject({
+      state: 'failed',
+      last_status: 403,
+      last_error: 'blocked_conversation_send_message_forbidden',
+    });
     expect(engine.outbox.repo.byId(second.entryId)!.state).toBe('pending');
     engine.discard(first.entryId);
     engine.discard(second.entryId);

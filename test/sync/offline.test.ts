@@ -62,7 +62,12 @@ describe('offline for a whole session, then online', () => {
     const random = mulberry32(3);
     const ops: { up: string; store: string; kind: 'adjust' | 'count'; value: number }[] = [];
     for (let i = 0; i < 300; i++) {
-      const op = { up: products[Math.floor(random() * products.length)]!, store: stores[i % 2]!, kind: random() < 0.25 ? ('count' as const) : ('adjust' as const), value: 0 };
+      const op = {
+        up: products[Math.floor(random() * products.length)]!,
+        store: stores[i % 2]!,
+        kind: random() < 0.25 ? ('count' as const) : ('adjust' as const),
+        value: 0,
+      };
       op.value = op.kind === 'count' ? 50 + Math.floor(random() * 100) : 1 + Math.floor(random() * 5);
       ops.push(op);
       const target = { userProductId: op.up, type: 'seller_warehouse', storeId: op.store };
@@ -81,14 +86,25 @@ describe('offline for a whole session, then online', () => {
     // (so every entry had its chance to go): it keeps probing, and sends nothing meanwhile.
     await waitFor(() => offline.length > 0, 'the engine to find the remote unreachable');
     const probesBefore = probes.seen.count;
-    await waitFor(() => probes.seen.count >= probesBefore + 2 && engine.status().inFlight === 0, 'two more probes of the unreachable remote, nothing on the wire');
+    await waitFor(
+      () => probes.seen.count >= probesBefore + 2 && engine.status().inFlight === 0,
+      'two more probes of the unreachable remote, nothing on the wire',
+    );
     probes.stop();
     expect(offline.length).toBe(1);
     const status = engine.status();
     expect(status).toMatchObject({ online: false, failed: 0, conflicts: 0, inFlight: 0 });
     expect(status.pending).toBeGreaterThan(10);
     // Unreachable is not an attempt: nothing is closer to giving up.
-    const rows = () => replica.db.prepare('SELECT id, lane, state, attempts, idempotency_key, kind FROM sync_outbox ORDER BY id').all() as { id: number; lane: string; state: string; attempts: number; idempotency_key: string; kind: string }[];
+    const rows = () =>
+      replica.db.prepare('SELECT id, lane, state, attempts, idempotency_key, kind FROM sync_outbox ORDER BY id').all() as {
+        id: number;
+        lane: string;
+        state: string;
+        attempts: number;
+        idempotency_key: string;
+        kind: string;
+      }[];
     expect(rows().every((r) => r.attempts === 0 && r.state === 'pending')).toBe(true);
     expect(proxy.counts.total).toBe(proxy.log.length);
     const requestsBefore = proxy.counts.total;
@@ -113,7 +129,10 @@ describe('offline for a whole session, then online', () => {
     for (const lane of new Set(all.map((r) => r.lane))) {
       const laneRows = all.filter((r) => r.lane === lane);
       const seqs = laneRows.map((r) => firstSuccess.get(r.idempotency_key)!);
-      expect(seqs.every((s) => s !== undefined), lane).toBe(true);
+      expect(
+        seqs.every((s) => s !== undefined),
+        lane,
+      ).toBe(true);
       expect(seqs, lane).toEqual([...seqs].sort((a, b) => a - b));
     }
     // The remote equals the person's edits, in order.

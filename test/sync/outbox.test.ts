@@ -50,7 +50,14 @@ function sendEntry(id: number) {
 
 describe('queueing: one transaction, history, overlay', () => {
   it('an adjustment writes its entry and its history row, and the grid shows mirror + intent', () => {
-    const r = engine.queueAdjustment({ userProductId: demo.userProducts.termo, type: 'seller_warehouse', storeId: demo.stores.palermo, delta: 5, author: 'ana', ref: 'r1' });
+    const r = engine.queueAdjustment({
+      userProductId: demo.userProducts.termo,
+      type: 'seller_warehouse',
+      storeId: demo.stores.palermo,
+      delta: 5,
+      author: 'ana',
+      ref: 'r1',
+    });
     expect(r).toMatchObject({ how: 'queued', shown: 17 });
     expect(row(r.entryId)).toMatchObject({ state: 'pending', op: 'adjust', delta: 5, attempts: 0, kind: 'stock', lane: `up:${demo.userProducts.termo}` });
     expect(row(r.entryId).idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
@@ -63,9 +70,9 @@ describe('queueing: one transaction, history, overlay', () => {
   });
 
   it('a failing queue call leaves nothing behind', () => {
-    expect(() => engine.queueAdjustment({ userProductId: demo.userProducts.termo, type: 'seller_warehouse', storeId: demo.stores.palermo, delta: -13 })).toThrow(
-      'The adjustment of -13 would take the stock below 0 (it shows 12)',
-    );
+    expect(() =>
+      engine.queueAdjustment({ userProductId: demo.userProducts.termo, type: 'seller_warehouse', storeId: demo.stores.palermo, delta: -13 }),
+    ).toThrow('The adjustment of -13 would take the stock below 0 (it shows 12)');
     expect(active()).toEqual([]);
     expect(history(replica.db, termoPalermo)).toEqual([]);
   });
@@ -86,7 +93,9 @@ describe('queueing: one transaction, history, overlay', () => {
   });
 
   it("refuses another seller's user product and an unknown one", () => {
-    expect(() => engine.queueCount({ userProductId: demo.userProducts.otherSellers, type: 'seller_warehouse', storeId: demo.stores.otherSellers, quantity: 1 })).toThrow(/Access denied/);
+    expect(() =>
+      engine.queueCount({ userProductId: demo.userProducts.otherSellers, type: 'seller_warehouse', storeId: demo.stores.otherSellers, quantity: 1 }),
+    ).toThrow(/Access denied/);
     expect(() => engine.queueCount({ userProductId: 'MLAU999', type: 'selling_address', quantity: 1 })).toThrow('User product not found: MLAU999');
     expect(() => engine.queueCount({ userProductId: demo.userProducts.mate, type: 'selling_address', quantity: -1 })).toThrow(/A count is an integer/);
   });
@@ -204,8 +213,31 @@ describe('conflicts and their resolution', () => {
   it('taking theirs corrects the base of a later count that had counted on the dropped one', () => {
     const id = conflictOf(40, 15);
     // A count queued while the conflict waited could only come from an entry already on the wire; build it by hand.
-    const later = outbox.repo.insert({ kind: 'stock', lane: `up:${termoPalermo.userProductId}`, idempotency_key: 'k-later', now: clock.now(), user_product_id: termoPalermo.userProductId, cell_type: 'seller_warehouse', store_key: termoPalermo.storeKey, cell: cellKey(termoPalermo.userProductId, 'seller_warehouse', termoPalermo.storeKey), op: 'adjust', delta: 3 });
-    const later2 = outbox.repo.insert({ kind: 'stock', lane: `up:${termoPalermo.userProductId}`, idempotency_key: 'k-later2', now: clock.now(), user_product_id: termoPalermo.userProductId, cell_type: 'seller_warehouse', store_key: termoPalermo.storeKey, cell: cellKey(termoPalermo.userProductId, 'seller_warehouse', termoPalermo.storeKey), op: 'count', quantity: 60, base_quantity: 43 });
+    const later = outbox.repo.insert({
+      kind: 'stock',
+      lane: `up:${termoPalermo.userProductId}`,
+      idempotency_key: 'k-later',
+      now: clock.now(),
+      user_product_id: termoPalermo.userProductId,
+      cell_type: 'seller_warehouse',
+      store_key: termoPalermo.storeKey,
+      cell: cellKey(termoPalermo.userProductId, 'seller_warehouse', termoPalermo.storeKey),
+      op: 'adjust',
+      delta: 3,
+    });
+    const later2 = outbox.repo.insert({
+      kind: 'stock',
+      lane: `up:${termoPalermo.userProductId}`,
+      idempotency_key: 'k-later2',
+      now: clock.now(),
+      user_product_id: termoPalermo.userProductId,
+      cell_type: 'seller_warehouse',
+      store_key: termoPalermo.storeKey,
+      cell: cellKey(termoPalermo.userProductId, 'seller_warehouse', termoPalermo.storeKey),
+      op: 'count',
+      quantity: 60,
+      base_quantity: 43,
+    });
     engine.resolveConflict(id, { action: 'take_theirs' });
     expect(row(later).delta).toBe(3);
     // The base is a pair the remote really had: its quantity at the conflict's version, plus the adjustment before it.
@@ -226,7 +258,10 @@ describe('failed entries', () => {
     const a = outbox.adjust(termoPalermo, 4);
     outbox.repo.claim(a.entryId!, clock.now());
     outbox.repo.markFailed(a.entryId!, 400, 'Store is not configured to be a stock location', clock.now());
-    expect(cellView(replica.db, termoPalermo)).toMatchObject({ state: 'failed', error: { entryId: a.entryId, status: 400, message: 'Store is not configured to be a stock location' } });
+    expect(cellView(replica.db, termoPalermo)).toMatchObject({
+      state: 'failed',
+      error: { entryId: a.entryId, status: 400, message: 'Store is not configured to be a stock location' },
+    });
     engine.retry(a.entryId!);
     expect(row(a.entryId)).toMatchObject({ state: 'pending', attempts: 0, last_error: null });
     outbox.repo.claim(a.entryId!, clock.now());
@@ -308,7 +343,8 @@ describe('read model', () => {
   });
 
   it('overlay applies intents in order', () => {
-    const e = (op: 'adjust' | 'count', v: number) => ({ op, delta: op === 'adjust' ? v : null, quantity: op === 'count' ? v : null }) as Pick<OutboxRow, 'op' | 'delta' | 'quantity'>;
+    const e = (op: 'adjust' | 'count', v: number) =>
+      ({ op, delta: op === 'adjust' ? v : null, quantity: op === 'count' ? v : null }) as Pick<OutboxRow, 'op' | 'delta' | 'quantity'>;
     expect(overlay(10, [e('adjust', 2), e('count', 7), e('adjust', -1)])).toBe(6);
   });
 });

@@ -53,11 +53,13 @@ describe('pull of the demo seller', () => {
     const again = await engine.pullNow();
     expect(again).toMatchObject({ items: { fetched: 0 }, stock: { changed: 0 }, messages: { new: 0, updated: 0 } });
     const cur = await server.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
-    await server.as(demo.seller.token).put(
-      `/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`,
-      { locations: [{ store_id: demo.stores.avellaneda, quantity: 25 }] },
-      { 'x-version': cur.headers.get('x-version')! },
-    );
+    await server
+      .as(demo.seller.token)
+      .put(
+        `/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`,
+        { locations: [{ store_id: demo.stores.avellaneda, quantity: 25 }] },
+        { 'x-version': cur.headers.get('x-version')! },
+      );
     const third = await engine.pullNow();
     expect(third.stock.changed).toBe(1);
     const ref = { userProductId: demo.userProducts.termo, type: 'seller_warehouse' as const, storeKey: demo.stores.avellaneda };
@@ -93,12 +95,20 @@ describe('pull of a brand seller', () => {
     expect(report.brands).toBeGreaterThan(0);
     const remote = await server.as(demo.brand.token).get(`/users/${demo.brand.id}/brands`);
     const ids = (remote.body.brands as { official_store_id: number }[]).map((b) => b.official_store_id);
-    expect(replica.db.prepare('SELECT official_store_id FROM brands ORDER BY official_store_id').all().map((r) => (r as { official_store_id: number }).official_store_id)).toEqual(ids);
+    expect(
+      replica.db
+        .prepare('SELECT official_store_id FROM brands ORDER BY official_store_id')
+        .all()
+        .map((r) => (r as { official_store_id: number }).official_store_id),
+    ).toEqual(ids);
     // The same service code reads the mirror back in the API's shape.
     const { brandsService } = await import('../../main/service/brands/brands.js');
     const { brandsRepo } = await import('../../main/db/repos/brands.js');
     const { usersRepo } = await import('../../main/db/repos/users.js');
-    const local = brandsService(replica.db, brandsRepo(replica.db), usersRepo(replica.db)).list({ userId: demo.brand.id, applicationId: demo.app }, String(demo.brand.id));
+    const local = brandsService(replica.db, brandsRepo(replica.db), usersRepo(replica.db)).list(
+      { userId: demo.brand.id, applicationId: demo.app },
+      String(demo.brand.id),
+    );
     expect(local).toEqual(remote.body);
   });
 });
@@ -134,7 +144,10 @@ describe('a large catalogue', () => {
     put.release();
     await engine.drain();
     expect(proxy.log.filter((l) => l.method === 'PUT').map((l) => [l.held, l.forwarded, l.status])).toEqual([[true, true, 200]]);
-    expect(cellView(replica.db, { userProductId: up, type: 'seller_warehouse', storeKey: market.stores[0]! })).toMatchObject({ remote: { quantity: 11, version: '2' }, state: 'synced' });
+    expect(cellView(replica.db, { userProductId: up, type: 'seller_warehouse', storeKey: market.stores[0]! })).toMatchObject({
+      remote: { quantity: 11, version: '2' },
+      state: 'synced',
+    });
     // Offline mode means no requests at all, pulls included.
     engine.setMode('offline');
     await expect(engine.pullNow()).rejects.toThrow(/Offline mode/);

@@ -24,12 +24,17 @@ let corrupt: { match: RegExp; edit: (body: Record<string, unknown>) => unknown }
 async function forward(req: IncomingMessage, res: ServerResponse) {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
-  const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+  const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<
+    string,
+    string
+  >;
   const up = await request(`${server.url}${req.url}`, { method: req.method as 'GET', headers, body: chunks.length > 0 ? Buffer.concat(chunks) : null });
   let body = Buffer.from(await up.body.arrayBuffer());
-  if (corrupt && corrupt.match.test(req.url ?? '') && up.statusCode === 200) body = Buffer.from(JSON.stringify(corrupt.edit(JSON.parse(body.toString()) as Record<string, unknown>)));
+  if (corrupt && corrupt.match.test(req.url ?? '') && up.statusCode === 200)
+    body = Buffer.from(JSON.stringify(corrupt.edit(JSON.parse(body.toString()) as Record<string, unknown>)));
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(up.headers)) if (typeof v === 'string' && !['content-length', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)) out[k] = v;
+  for (const [k, v] of Object.entries(up.headers))
+    if (typeof v === 'string' && !['content-length', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)) out[k] = v;
   res.writeHead(up.statusCode, { ...out, 'content-length': String(body.length) }).end(body);
 }
 
@@ -55,7 +60,10 @@ const count = (table: string) => (replica.db.prepare(`SELECT count(*) AS n FROM 
 
 describe('remote answers are parsed at the edge', () => {
   it('a malformed page of stores ends the pull naming the field, and none of it is written', async () => {
-    corrupt = { match: /\/stores\/search/, edit: (b) => ({ ...b, results: (b.results as Record<string, unknown>[]).map((s, i) => (i === 1 ? { ...s, tags: 'stock_location' } : s)) }) };
+    corrupt = {
+      match: /\/stores\/search/,
+      edit: (b) => ({ ...b, results: (b.results as Record<string, unknown>[]).map((s, i) => (i === 1 ? { ...s, tags: 'stock_location' } : s)) }),
+    };
     await expect(engine.pullNow()).rejects.toThrow(/stores\/search: the marketplace's answer is malformed \(results\.1\.tags: /);
     expect(count('stores')).toBe(0);
     expect(engine.status().lastError).toMatch(/results\.1\.tags/);
@@ -66,23 +74,39 @@ describe('remote answers are parsed at the edge', () => {
 
   it('a stock answer with a negative quantity is refused, the mirror keeps what it had', async () => {
     await engine.pullNow();
-    const before = replica.db.prepare("SELECT quantity FROM stock_locations WHERE user_product_id = ? AND store_key = ?").get(demo.userProducts.termo, demo.stores.palermo);
-    corrupt = { match: /\/user-products\/.+\/stock$/, edit: (b) => ({ ...b, locations: (b.locations as Record<string, unknown>[]).map((l) => ({ ...l, quantity: -5 })) }) };
+    const before = replica.db
+      .prepare('SELECT quantity FROM stock_locations WHERE user_product_id = ? AND store_key = ?')
+      .get(demo.userProducts.termo, demo.stores.palermo);
+    corrupt = {
+      match: /\/user-products\/.+\/stock$/,
+      edit: (b) => ({ ...b, locations: (b.locations as Record<string, unknown>[]).map((l) => ({ ...l, quantity: -5 })) }),
+    };
     await expect(engine.pullNow()).rejects.toThrow(/GET stock of MLAU\d+: The stock answer is malformed \(locations\.0\.quantity: /);
-    const after = replica.db.prepare("SELECT quantity FROM stock_locations WHERE user_product_id = ? AND store_key = ?").get(demo.userProducts.termo, demo.stores.palermo);
+    const after = replica.db
+      .prepare('SELECT quantity FROM stock_locations WHERE user_product_id = ? AND store_key = ?')
+      .get(demo.userProducts.termo, demo.stores.palermo);
     expect(after).toEqual(before);
     expect(replica.db.prepare('SELECT count(*) AS n FROM stock_locations WHERE quantity < 0').get()).toEqual({ n: 0 });
   });
 
   it('a queued message whose stored payload cannot be read back fails visibly, and its conversation waits', async () => {
     const lane = packLane(demoOrders.packed.pack);
-    const id = engine.outbox.repo.insert({ kind: 'message', lane, idempotency_key: 'k-damaged', now: Date.now(), payload: JSON.stringify({ packId: 'not a number', text: 'hola' }) });
+    const id = engine.outbox.repo.insert({
+      kind: 'message',
+      lane,
+      idempotency_key: 'k-damaged',
+      now: Date.now(),
+      payload: JSON.stringify({ packId: 'not a number', text: 'hola' }),
+    });
     // The engine picks up the row through its lane (as after a restart).
     await engine.stop();
     engine = newEngine(replica, { url: frontUrl, token: demo.seller.token, sellerId: demo.seller.id });
     engine.start();
     await engine.drain();
-    expect(engine.outbox.repo.byId(id)).toMatchObject({ state: 'failed', last_error: expect.stringMatching(/^The queued message could not be read back \(packId: /) });
+    expect(engine.outbox.repo.byId(id)).toMatchObject({
+      state: 'failed',
+      last_error: expect.stringMatching(/^The queued message could not be read back \(packId: /),
+    });
     expect(engine.status().failed).toBe(1);
   });
 });

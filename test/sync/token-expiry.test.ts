@@ -65,7 +65,7 @@ async function burst(manager: TokenManager, seed: number) {
   const random = mulberry32(seed);
   const sums = new Map<string, number>();
   const started = clock.now();
-  for (let i = 0; clock.now() - started < BURST_MS; ) {
+  for (let i = 0; clock.now() - started < BURST_MS;) {
     for (let k = 0; k < EDITS_PER_STEP; k++, i++) {
       const up = products[Math.floor(random() * products.length)]!;
       const store = stores[i % 2]!;

@@ -72,10 +72,19 @@ describe('browser bridge server', () => {
     try {
       const { request } = await import('node:http');
       const status = await new Promise<number>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port: t.server.port, path: '/bridge/sync.status', method: 'POST', headers: { host: `attacker.example:${t.server.port}`, authorization: `Bearer ${t.server.token}` } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: t.server.port,
+            path: '/bridge/sync.status',
+            method: 'POST',
+            headers: { host: `attacker.example:${t.server.port}`, authorization: `Bearer ${t.server.token}` },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject);
         req.end();
       });

@@ -46,8 +46,7 @@ export const RULES: readonly Rule[] = [
 ];
 
 const priority = (reason: ModerationReason) => REASON_PRIORITY.indexOf(reason);
-const overlaps = (a: Finding, b: Finding) =>
-  a.index < b.index + Math.max(1, b.match.length) && b.index < a.index + Math.max(1, a.match.length);
+const overlaps = (a: Finding, b: Finding) => a.index < b.index + Math.max(1, b.match.length) && b.index < a.index + Math.max(1, a.match.length);
 
 /**
  * Every finding in the text, ordered by position (then priority). Findings of the same reason

@@ -7,8 +7,7 @@
 export const digitsOf = (s: string) => s.replace(/\D/g, '');
 
 const toDigits = (s: string) => Array.from(digitsOf(s), Number);
-const weighted = (digits: readonly number[], weights: readonly number[]) =>
-  weights.reduce((sum, w, i) => sum + w * (digits[i] ?? 0), 0);
+const weighted = (digits: readonly number[], weights: readonly number[]) => weights.reduce((sum, w, i) => sum + w * (digits[i] ?? 0), 0);
 const allSame = (s: string) => /^(\d)\1*$/.test(s);
 
 /** Brazilian CPF (11 digits, two mod-11 check digits); all-equal sequences are invalid. */
@@ -17,7 +16,13 @@ export function isValidCpf(value: string): boolean {
   if (s.length !== 11 || allSame(s)) return false;
   const d = toDigits(s);
   const check = (n: number) => {
-    const r = (weighted(d, Array.from({ length: n }, (_, i) => n + 1 - i)) * 10) % 11;
+    const r =
+      (weighted(
+        d,
+        Array.from({ length: n }, (_, i) => n + 1 - i),
+      ) *
+        10) %
+      11;
     return r === 10 ? 0 : r;
   };
   return check(9) === d[9] && check(10) === d[10];

@@ -30,9 +30,13 @@ import { URL_REST, alternation, before, patternRule, type Rule } from './rule.js
 const REASON = 'LINK_PAYMENT' as const;
 
 /** A negation earlier in the same clause, at most five words before the match. */
-const NEGATED = /\b(?:no|nao|nunca|jamas|jamais|never|not|don'?t|do not|we don'?t|won'?t|sin|sem|without|evita|evite|evitar|avoid)\b(?:\s+[^\s.,;:!?]+){0,5}\s*$/;
+const NEGATED =
+  /\b(?:no|nao|nunca|jamas|jamais|never|not|don'?t|do not|we don'?t|won'?t|sin|sem|without|evita|evite|evitar|avoid)\b(?:\s+[^\s.,;:!?]+){0,5}\s*$/;
 const notNegated = (m: RegExpExecArray, view: string) => {
-  const clause = before(view, m.index, 60).split(/[.,;:!?\n]/).pop() ?? '';
+  const clause =
+    before(view, m.index, 60)
+      .split(/[.,;:!?\n]/)
+      .pop() ?? '';
   return !NEGATED.test(clause);
 };
 
@@ -53,13 +57,58 @@ export const paymentProviderLinkRule = patternRule({
 });
 
 const SENDING = [
-  'te mando', 'te paso', 'te envio', 'te comparto', 'te genero', 'te hago', 'aca va', 'aca tenes', 'ahi va', 'ahi tenes',
-  'mando', 'paso', 'envio', 'genero', 'segue', 'vou te mandar', 'vou mandar', 'vou te enviar', 'vou enviar',
-  'vou te passar', 'te mandei', 'te envio', 'te passo', 'mandei', 'enviei', "i'll send", 'i will send', "we'll send",
-  'we will send', "here's", 'here is', 'sending', 'sent you', 'use', 'usa', 'toca', 'clica', 'click',
+  'te mando',
+  'te paso',
+  'te envio',
+  'te comparto',
+  'te genero',
+  'te hago',
+  'aca va',
+  'aca tenes',
+  'ahi va',
+  'ahi tenes',
+  'mando',
+  'paso',
+  'envio',
+  'genero',
+  'segue',
+  'vou te mandar',
+  'vou mandar',
+  'vou te enviar',
+  'vou enviar',
+  'vou te passar',
+  'te mandei',
+  'te envio',
+  'te passo',
+  'mandei',
+  'enviei',
+  "i'll send",
+  'i will send',
+  "we'll send",
+  'we will send',
+  "here's",
+  'here is',
+  'sending',
+  'sent you',
+  'use',
+  'usa',
+  'toca',
+  'clica',
+  'click',
 ];
-const PAYMENT_LINK = ['link de pago', 'link para pagar', 'link para el pago', 'link de pagamento', 'link para pagamento',
-  'link pra pagar', 'link para pagar', 'payment link', 'link to pay', 'pay link', 'checkout link'];
+const PAYMENT_LINK = [
+  'link de pago',
+  'link para pagar',
+  'link para el pago',
+  'link de pagamento',
+  'link para pagamento',
+  'link pra pagar',
+  'link para pagar',
+  'payment link',
+  'link to pay',
+  'pay link',
+  'checkout link',
+];
 
 export const paymentLinkOfferRule = patternRule({
   id: 'payment.link-offer',

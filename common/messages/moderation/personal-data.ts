@@ -68,21 +68,55 @@ export const obfuscatedEmailRule = patternRule({
 
 /** A run of 8-15 digits, each separated by at most two of space ( ) . - */
 const PHONE_DIGITS = String.raw`\+?\(?\d(?:[\s().-]{0,2}\d){7,14}(?![\s().-]{0,2}\d)`;
-const NOT_CONTACT_FILLER = /(?:pedido|orden|order|compra|envio|seguimiento|tracking|rastreio|codigo|code|cp|cep|zip|factura|fatura|precio|preco|valor|price|total|cuesta|custa|dni|cpf|cnpj|cuit|cuil|cbu|cvu)\b|\$/;
+const NOT_CONTACT_FILLER =
+  /(?:pedido|orden|order|compra|envio|seguimiento|tracking|rastreio|codigo|code|cp|cep|zip|factura|fatura|precio|preco|valor|price|total|cuesta|custa|dni|cpf|cnpj|cuit|cuil|cbu|cvu)\b|\$/;
 
 const notAmountOrReference = (m: RegExpExecArray, view: string): boolean => {
   const [start, end] = m.indices?.groups?.['hit'] ?? m.indices?.[0] ?? [m.index, m.index + m[0].length];
   return !isAmount(view, start, end) && !isReference(view, start);
 };
 
-const contactNumber = (m: RegExpExecArray, view: string): boolean =>
-  !NOT_CONTACT_FILLER.test(m.groups?.['fill'] ?? '') && notAmountOrReference(m, view);
+const contactNumber = (m: RegExpExecArray, view: string): boolean => !NOT_CONTACT_FILLER.test(m.groups?.['fill'] ?? '') && notAmountOrReference(m, view);
 
 const PHONE_WORDS = [
-  'cel', 'celu', 'celular', 'cell', 'cellphone', 'movil', 'mobile', 'tel', 'telefono', 'telefone', 'telf', 'tlf',
-  'phone', 'fono', 'fone', 'contacto', 'contato', 'llamame', 'llamanos', 'llamar', 'llama', 'llamada', 'ligue',
-  'liga', 'ligar', 'call', 'text', 'sms', 'mi numero', 'meu numero', 'my number', 'nuestro numero', 'nosso numero',
-  'numero de contacto', 'numero de contato', 'numero de celular', 'numero de telefono', 'numero de telefone',
+  'cel',
+  'celu',
+  'celular',
+  'cell',
+  'cellphone',
+  'movil',
+  'mobile',
+  'tel',
+  'telefono',
+  'telefone',
+  'telf',
+  'tlf',
+  'phone',
+  'fono',
+  'fone',
+  'contacto',
+  'contato',
+  'llamame',
+  'llamanos',
+  'llamar',
+  'llama',
+  'llamada',
+  'ligue',
+  'liga',
+  'ligar',
+  'call',
+  'text',
+  'sms',
+  'mi numero',
+  'meu numero',
+  'my number',
+  'nuestro numero',
+  'nosso numero',
+  'numero de contacto',
+  'numero de contato',
+  'numero de celular',
+  'numero de telefono',
+  'numero de telefone',
 ];
 
 export const phoneContextRule = patternRule({
@@ -173,9 +207,7 @@ export const cuitRule = patternRule({
   id: 'personal.cuit',
   reason: REASON,
   message: 'Looks like an Argentine tax id (CUIT/CUIL): messages with personal data are rejected.',
-  pattern: new RegExp(
-    String.raw`(?<kw>\b(?:cuit|cuil|cdi)\b${ID_FILLER})?(?<![\d.,/-])(?<hit>(?:20|23|24|27|30|33|34)[\s.-]?\d{8}[\s.-]?\d)(?![\d]|[.,/-]\d)`,
-  ),
+  pattern: new RegExp(String.raw`(?<kw>\b(?:cuit|cuil|cdi)\b${ID_FILLER})?(?<![\d.,/-])(?<hit>(?:20|23|24|27|30|33|34)[\s.-]?\d{8}[\s.-]?\d)(?![\d]|[.,/-]\d)`),
   accept: keywordOrValid((hit) => /[\s.-]/.test(hit), isValidCuit),
 });
 
@@ -183,9 +215,7 @@ export const cpfRule = patternRule({
   id: 'personal.cpf',
   reason: REASON,
   message: 'Looks like a Brazilian CPF number: messages with personal data are rejected.',
-  pattern: new RegExp(
-    String.raw`(?<kw>\bcpf\b${ID_FILLER})?(?<![\d.,/-])(?<hit>\d{3}[\s.]?\d{3}[\s.]?\d{3}[\s.-]?\d{2})(?![\d]|[.,/-]\d)`,
-  ),
+  pattern: new RegExp(String.raw`(?<kw>\bcpf\b${ID_FILLER})?(?<![\d.,/-])(?<hit>\d{3}[\s.]?\d{3}[\s.]?\d{3}[\s.-]?\d{2})(?![\d]|[.,/-]\d)`),
   accept: keywordOrValid((hit) => hit.includes('-'), isValidCpf),
 });
 
@@ -193,20 +223,60 @@ export const cnpjRule = patternRule({
   id: 'personal.cnpj',
   reason: REASON,
   message: 'Looks like a Brazilian CNPJ number: messages with personal data are rejected.',
-  pattern: new RegExp(
-    String.raw`(?<kw>\bcnpj\b${ID_FILLER})?(?<![\d.,/-])(?<hit>\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2})(?![\d]|[.,/-]\d)`,
-  ),
+  pattern: new RegExp(String.raw`(?<kw>\bcnpj\b${ID_FILLER})?(?<![\d.,/-])(?<hit>\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2})(?![\d]|[.,/-]\d)`),
   accept: keywordOrValid((hit) => hit.includes('/'), isValidCnpj),
 });
 
 const CONTACT_ASKING = [
-  'pasame', 'pasa', 'pasas', 'me pasas', 'me pasarias', 'dame', 'me das', 'mandame', 'enviame', 'cual es', 'decime',
-  'me passa', 'passa', 'me manda', 'manda', 'me envia', 'qual e', 'me fala', 'me diz', 'send me', 'give me', 'what is',
-  "what's", 'share',
+  'pasame',
+  'pasa',
+  'pasas',
+  'me pasas',
+  'me pasarias',
+  'dame',
+  'me das',
+  'mandame',
+  'enviame',
+  'cual es',
+  'decime',
+  'me passa',
+  'passa',
+  'me manda',
+  'manda',
+  'me envia',
+  'qual e',
+  'me fala',
+  'me diz',
+  'send me',
+  'give me',
+  'what is',
+  "what's",
+  'share',
 ];
 const CONTACT_DATA = [
-  'numero', 'celular', 'cel', 'celu', 'telefono', 'telefone', 'tel', 'movil', 'mail', 'email', 'e-mail', 'correo',
-  'whatsapp', 'whats', 'wpp', 'wsp', 'zap', 'contacto', 'contato', 'number', 'phone', 'cell', 'phone number',
+  'numero',
+  'celular',
+  'cel',
+  'celu',
+  'telefono',
+  'telefone',
+  'tel',
+  'movil',
+  'mail',
+  'email',
+  'e-mail',
+  'correo',
+  'whatsapp',
+  'whats',
+  'wpp',
+  'wsp',
+  'zap',
+  'contacto',
+  'contato',
+  'number',
+  'phone',
+  'cell',
+  'phone number',
 ];
 
 export const contactRequestRule = patternRule({

@@ -29,9 +29,7 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 /** Removes diacritics except the tilde of ñ. Input is already lower case. */
 export function foldAccents(s: string): string {
   const nfd = s.normalize('NFD');
-  return nfd
-    .replace(MARKS, (mark: string, offset: number) => (mark === '\u0303' && nfd[offset - 1] === 'n' ? mark : ''))
-    .normalize('NFC');
+  return nfd.replace(MARKS, (mark: string, offset: number) => (mark === '\u0303' && nfd[offset - 1] === 'n' ? mark : '')).normalize('NFC');
 }
 
 export function prepare(text: string): PreparedText {

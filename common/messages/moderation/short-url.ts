@@ -18,9 +18,33 @@ import { URL_REST, alternation, patternRule, type Rule } from './rule.js';
 
 /** The shortener domains the rule knows. */
 export const SHORTENER_DOMAINS: readonly string[] = [
-  'bit.ly', 'bitly.com', 'tinyurl.com', 'tiny.cc', 'goo.gl', 't.co', 'ow.ly', 'is.gd', 'v.gd', 'cutt.ly', 'rebrand.ly',
-  'shorturl.at', 'buff.ly', 'rb.gy', 't.ly', 's.id', 'bl.ink', 'lnkd.in', 'adf.ly', 'shorte.st', 'soo.gd', 'x.gd',
-  'tr.im', 'qrco.de', 'acortar.link', 'encurtador.com.br', 'abre.ai',
+  'bit.ly',
+  'bitly.com',
+  'tinyurl.com',
+  'tiny.cc',
+  'goo.gl',
+  't.co',
+  'ow.ly',
+  'is.gd',
+  'v.gd',
+  'cutt.ly',
+  'rebrand.ly',
+  'shorturl.at',
+  'buff.ly',
+  'rb.gy',
+  't.ly',
+  's.id',
+  'bl.ink',
+  'lnkd.in',
+  'adf.ly',
+  'shorte.st',
+  'soo.gd',
+  'x.gd',
+  'tr.im',
+  'qrco.de',
+  'acortar.link',
+  'encurtador.com.br',
+  'abre.ai',
 ];
 
 const DOMAINS = alternation(SHORTENER_DOMAINS);

@@ -28,9 +28,7 @@ export interface Finding {
   message: string;
 }
 
-export type Verdict =
-  | { status: 'clean'; findings: [] }
-  | { status: 'rejected'; reason: ModerationReason; findings: Finding[] };
+export type Verdict = { status: 'clean'; findings: [] } | { status: 'rejected'; reason: ModerationReason; findings: Finding[] };
 
 /** Facts about the text that the text alone cannot tell; computed by the caller (server). */
 export interface ModerationContext {

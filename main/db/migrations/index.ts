@@ -17,4 +17,15 @@ export interface Migration {
 
 /** Applied in order at start-up; a migration never changes once it has shipped. */
 // 003 is reserved for brands, 005 for attachments.
-export const migrations: Migration[] = [stockMigration, jobsMigration, brandsMigration, messagesMigration, attachmentsMigration, oauthMigration, syncMigration, productCountsMigration, unreadIndexMigration, outboxKeysMigration];
+export const migrations: Migration[] = [
+  stockMigration,
+  jobsMigration,
+  brandsMigration,
+  messagesMigration,
+  attachmentsMigration,
+  oauthMigration,
+  syncMigration,
+  productCountsMigration,
+  unreadIndexMigration,
+  outboxKeysMigration,
+];

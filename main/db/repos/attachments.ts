@@ -42,21 +42,15 @@ export function attachmentsRepo(db: Db) {
   const fileOf = db.prepare<[string], Pick<AttachmentRow, 'site_id' | 'original_filename' | 'media_type'>>(
     'SELECT site_id, original_filename, media_type FROM attachments WHERE id = ?',
   );
-  const attach = db.prepare<[string, number, string]>(
-    'UPDATE attachments SET message_id = ?, position = ? WHERE id = ? AND message_id IS NULL',
-  );
+  const attach = db.prepare<[string, number, string]>('UPDATE attachments SET message_id = ?, position = ? WHERE id = ? AND message_id IS NULL');
   // One query for a whole page of messages: the ids travel as one JSON array parameter.
   const ofMessages = db.prepare<[string], AttachmentRow>(
     `SELECT * FROM attachments
       WHERE message_id IN (SELECT value FROM json_each(?))
       ORDER BY message_id, position`,
   );
-  const ofMessage = db.prepare<[string], AttachmentRow>(
-    'SELECT * FROM attachments WHERE message_id = ? ORDER BY position',
-  );
-  const deleteUnattached = db.prepare<[string], { sha256: string | null }>(
-    'DELETE FROM attachments WHERE id = ? AND message_id IS NULL RETURNING sha256',
-  );
+  const ofMessage = db.prepare<[string], AttachmentRow>('SELECT * FROM attachments WHERE message_id = ? ORDER BY position');
+  const deleteUnattached = db.prepare<[string], { sha256: string | null }>('DELETE FROM attachments WHERE id = ? AND message_id IS NULL RETURNING sha256');
   const deleteById = db.prepare<[string]>('DELETE FROM attachments WHERE id = ?');
   const countBySha = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM attachments WHERE sha256 = ?');
   const markThreat = db.prepare<[string]>('UPDATE attachments SET potential_security_threat = 1 WHERE id = ?');

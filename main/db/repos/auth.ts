@@ -90,16 +90,12 @@ const tokenCaches = new WeakMap<Db, TokenCache>();
 
 /** Applications and access tokens (SPEC 5). */
 export function authRepo(db: Db) {
-  const tokenByValue = db.prepare<[string], TokenRow>(
-    'SELECT access_token, user_id, application_id, expires_at FROM tokens WHERE access_token = ?',
-  );
+  const tokenByValue = db.prepare<[string], TokenRow>('SELECT access_token, user_id, application_id, expires_at FROM tokens WHERE access_token = ?');
   let cache = tokenCaches.get(db);
   if (!cache) tokenCaches.set(db, (cache = new TokenCache(db)));
   const tokens = cache;
   const readToken = (token: string) => tokenByValue.get(token);
-  const applicationById = db.prepare<[number], ApplicationRow>(
-    'SELECT id, name, secret, redirect_uris FROM applications WHERE id = ?',
-  );
+  const applicationById = db.prepare<[number], ApplicationRow>('SELECT id, name, secret, redirect_uris FROM applications WHERE id = ?');
   const insertApplication = db.prepare<[number, string, string | null, string]>(
     'INSERT INTO applications (id, name, secret, redirect_uris) VALUES (?, ?, ?, ?)',
   );

@@ -88,9 +88,7 @@ export function brandsRepo(db: Db) {
     'SELECT id, name, secure_url, url, size FROM brand_pictures WHERE official_store_id = ? ORDER BY position',
   );
   const tagsOf = db.prepare<[number], { tag: string }>('SELECT tag FROM brand_tags WHERE official_store_id = ? ORDER BY position');
-  const categoriesOf = db.prepare<[number], { category_id: string }>(
-    'SELECT category_id FROM brand_categories WHERE official_store_id = ? ORDER BY position',
-  );
+  const categoriesOf = db.prepare<[number], { category_id: string }>('SELECT category_id FROM brand_categories WHERE official_store_id = ? ORDER BY position');
   const mainCategoriesOf = db.prepare<[number], { category_id: string }>(
     'SELECT category_id FROM brand_main_categories WHERE official_store_id = ? ORDER BY position',
   );
@@ -105,17 +103,13 @@ export function brandsRepo(db: Db) {
      VALUES (@official_store_id, @site_id, @name, @normalized_name, @fantasy_name, @type, @status, @relevance_position,
        @date_created, @last_updated, @return_policy, @landing_permalink, @permalink)`,
   );
-  const insertBoost = db.prepare<[number, number, string]>(
-    'INSERT INTO brand_boosts (official_store_id, is_active, last_update) VALUES (?, ?, ?)',
-  );
+  const insertBoost = db.prepare<[number, number, string]>('INSERT INTO brand_boosts (official_store_id, is_active, last_update) VALUES (?, ?, ?)');
   const insertPicture = db.prepare(
     `INSERT INTO brand_pictures (official_store_id, position, id, name, secure_url, url, size)
      VALUES (@official_store_id, @position, @id, @name, @secure_url, @url, @size)`,
   );
   const insertTag = db.prepare<[number, number, string]>('INSERT INTO brand_tags (official_store_id, position, tag) VALUES (?, ?, ?)');
-  const insertCategory = db.prepare<[number, number, string]>(
-    'INSERT INTO brand_categories (official_store_id, position, category_id) VALUES (?, ?, ?)',
-  );
+  const insertCategory = db.prepare<[number, number, string]>('INSERT INTO brand_categories (official_store_id, position, category_id) VALUES (?, ?, ?)');
   const insertMainCategory = db.prepare<[number, number, string]>(
     'INSERT INTO brand_main_categories (official_store_id, position, category_id) VALUES (?, ?, ?)',
   );

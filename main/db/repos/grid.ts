@@ -59,11 +59,15 @@ export function gridRepo(db: Db) {
   const conflictTimes = db.prepare<[string], ConflictTimes>('SELECT id, created_at, updated_at FROM sync_outbox WHERE id IN (SELECT value FROM json_each(?))');
   const productById = db.prepare<[string, number], { id: string }>('SELECT id FROM user_products WHERE id = ? AND user_id = ?');
   const productOfItem = db.prepare<[string, number], { id: string }>('SELECT user_product_id AS id FROM items WHERE id = ? AND seller_id = ?');
-  const productOfInventory = db.prepare<[string, number], { id: string }>('SELECT user_product_id AS id FROM items WHERE inventory_id = ? AND seller_id = ? ORDER BY id LIMIT 1');
+  const productOfInventory = db.prepare<[string, number], { id: string }>(
+    'SELECT user_product_id AS id FROM items WHERE inventory_id = ? AND seller_id = ? ORDER BY id LIMIT 1',
+  );
   const productCount = db.prepare<[number], { n: number }>('SELECT n FROM user_product_counts WHERE user_id = ?');
   const productsBefore = db.prepare<[number, string], { n: number }>('SELECT count(*) AS n FROM user_products WHERE user_id = ? AND id < ?');
   const productsIn = db.prepare<[number, string], { id: string }>('SELECT id FROM user_products WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))');
-  const itemsIn = db.prepare<[number, string], { id: string; user_product_id: string }>('SELECT id, user_product_id FROM items WHERE seller_id = ? AND id IN (SELECT value FROM json_each(?))');
+  const itemsIn = db.prepare<[number, string], { id: string; user_product_id: string }>(
+    'SELECT id, user_product_id FROM items WHERE seller_id = ? AND id IN (SELECT value FROM json_each(?))',
+  );
   const positionsIn = db.prepare<[number, string], ProductPosition>(
     `WITH r AS (SELECT id, ROW_NUMBER() OVER (ORDER BY id) - 1 AS pos FROM user_products WHERE user_id = ?)
          SELECT id, pos FROM r WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,

@@ -12,9 +12,7 @@ export interface IdempotencyRow {
 
 /** Stored responses of idempotent requests (migration 007). */
 export function idempotencyRepo(db: Db) {
-  const find = db.prepare<[number, string, number], IdempotencyRow>(
-    'SELECT * FROM idempotency_keys WHERE user_id = ? AND key = ? AND created_at > ?',
-  );
+  const find = db.prepare<[number, string, number], IdempotencyRow>('SELECT * FROM idempotency_keys WHERE user_id = ? AND key = ? AND created_at > ?');
   // A row that is there but expired (not yet swept) is replaced: the key is free again after 24 h.
   const upsert = db.prepare<[IdempotencyRow]>(
     `INSERT INTO idempotency_keys (user_id, key, route, status, body, x_version, created_at)
@@ -34,9 +32,7 @@ export function idempotencyRepo(db: Db) {
     'SELECT user_id, key FROM idempotency_keys WHERE created_at <= ? ORDER BY created_at LIMIT ?',
   );
   const deleteOne = db.prepare<[number, string]>('DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?');
-  const pendingJobs = db.prepare<[string], { n: number }>(
-    "SELECT count(*) AS n FROM jobs WHERE kind = ? AND state IN ('pending', 'running')",
-  );
+  const pendingJobs = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM jobs WHERE kind = ? AND state IN ('pending', 'running')");
 
   return {
     /** The live (not expired) stored response for (user, key). */

@@ -3,17 +3,11 @@ import type { OrderRow } from './messages.js';
 
 /** Paged listings of a user's items and orders (GET /users/{id}/items/search, GET /orders/search). */
 export function listingRepo(db: Db) {
-  const itemIdsOfSeller = db.prepare<[number, number, number], { id: string }>(
-    'SELECT id FROM items WHERE seller_id = ? ORDER BY id LIMIT ? OFFSET ?',
-  );
+  const itemIdsOfSeller = db.prepare<[number, number, number], { id: string }>('SELECT id FROM items WHERE seller_id = ? ORDER BY id LIMIT ? OFFSET ?');
   const itemCountOfSeller = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM items WHERE seller_id = ?');
-  const ordersOfSeller = db.prepare<[number, number, number], OrderRow>(
-    'SELECT * FROM orders WHERE seller_id = ? ORDER BY id LIMIT ? OFFSET ?',
-  );
+  const ordersOfSeller = db.prepare<[number, number, number], OrderRow>('SELECT * FROM orders WHERE seller_id = ? ORDER BY id LIMIT ? OFFSET ?');
   const orderCountOfSeller = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM orders WHERE seller_id = ?');
-  const ordersOfBuyer = db.prepare<[number, number, number], OrderRow>(
-    'SELECT * FROM orders WHERE buyer_id = ? ORDER BY id LIMIT ? OFFSET ?',
-  );
+  const ordersOfBuyer = db.prepare<[number, number, number], OrderRow>('SELECT * FROM orders WHERE buyer_id = ? ORDER BY id LIMIT ? OFFSET ?');
   const orderCountOfBuyer = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM orders WHERE buyer_id = ?');
 
   return {

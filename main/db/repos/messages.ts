@@ -97,9 +97,7 @@ export function messagesRepo(db: Db) {
   const listVisible = db.prepare<[{ pack: number; reader: number; limit: number; offset: number }], MessageRow>(
     `SELECT * FROM messages WHERE ${visible} ORDER BY date_created DESC, seq DESC LIMIT @limit OFFSET @offset`,
   );
-  const countVisible = db.prepare<[{ pack: number; reader: number }], { n: number }>(
-    `SELECT count(*) AS n FROM messages WHERE ${visible}`,
-  );
+  const countVisible = db.prepare<[{ pack: number; reader: number }], { n: number }>(`SELECT count(*) AS n FROM messages WHERE ${visible}`);
   const markRead = db.prepare<[{ pack: number; reader: number; now: string }]>(
     `UPDATE messages SET date_read = @now, date_notified = coalesce(date_notified, @now)
       WHERE pack_key = @pack AND to_user_id = @reader AND date_read IS NULL
@@ -110,10 +108,7 @@ export function messagesRepo(db: Db) {
       WHERE pack_key = @pack AND to_user_id = @reader AND date_read IS NULL
         AND moderation_status IN ${VISIBLE_TO_RECIPIENT}`,
   );
-  const identicalInOtherPacks = db.prepare<
-    [{ from: number; hash: string; pack: number; since: string; until: string; except: string }],
-    { n: number }
-  >(
+  const identicalInOtherPacks = db.prepare<[{ from: number; hash: string; pack: number; since: string; until: string; except: string }], { n: number }>(
     `SELECT count(*) AS n FROM messages
       WHERE from_user_id = @from AND text_hash = @hash AND date_created >= @since AND date_created <= @until
         AND pack_key <> @pack AND id <> @except`,
@@ -135,14 +130,12 @@ export function messagesRepo(db: Db) {
       const lone = loneOrder.get(key);
       return lone ? [lone] : [];
     },
-    insertOrder: (o: NewOrder) =>
-      insertOrder.run({ ...o, delivered: o.delivered ? 1 : 0, mediation_in_process: o.mediation_in_process ? 1 : 0 }),
+    insertOrder: (o: NewOrder) => insertOrder.run({ ...o, delivered: o.delivered ? 1 : 0, mediation_in_process: o.mediation_in_process ? 1 : 0 }),
 
     messageById: (id: string) => messageById.get(id),
     insertMessage: (m: NewMessage) => insertMessage.run(m),
     /** Newest first; `reader` sees its own messages in any moderation status and the other's once clean. */
-    listVisible: (pack: number, reader: number, limit: number, offset: number) =>
-      listVisible.all({ pack, reader, limit, offset }),
+    listVisible: (pack: number, reader: number, limit: number, offset: number) => listVisible.all({ pack, reader, limit, offset }),
     countVisible: (pack: number, reader: number) => countVisible.get({ pack, reader })!.n,
     /** Marks what `reader` received in the pack and can see as read; returns how many changed. */
     markRead: (pack: number, reader: number, now: string) => markRead.run({ pack, reader, now }).changes,

@@ -65,9 +65,7 @@ export function mirrorRepo(db: Db) {
      ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, description = excluded.description, status = excluded.status,
        tags = excluded.tags, network_node_id = excluded.network_node_id, location = excluded.location`,
   );
-  const deleteStoresExcept = db.prepare<[string, string]>(
-    'DELETE FROM stores WHERE user_id = ? AND id NOT IN (SELECT value FROM json_each(?))',
-  );
+  const deleteStoresExcept = db.prepare<[string, string]>('DELETE FROM stores WHERE user_id = ? AND id NOT IN (SELECT value FROM json_each(?))');
   const itemExists = db.prepare<[string], { id: string }>('SELECT id FROM items WHERE id = ?');
   const upsertItem = db.prepare(
     `INSERT INTO items (id, site_id, title, seller_id, category_id, user_product_id, price, base_price, currency_id,
@@ -88,9 +86,10 @@ export function mirrorRepo(db: Db) {
   const packKeysOf = db.prepare<[number], { pack_key: number }>(
     'SELECT DISTINCT coalesce(pack_id, id) AS pack_key FROM orders WHERE seller_id = ? ORDER BY pack_key',
   );
-  const messageState = db.prepare<[string], { moderation_status: string; date_read: string | null; date_notified: string | null; date_available: string | null }>(
-    'SELECT moderation_status, date_read, date_notified, date_available FROM messages WHERE id = ?',
-  );
+  const messageState = db.prepare<
+    [string],
+    { moderation_status: string; date_read: string | null; date_notified: string | null; date_available: string | null }
+  >('SELECT moderation_status, date_read, date_notified, date_available FROM messages WHERE id = ?');
   const upsertMessage = db.prepare<[MirrorMessage]>(
     `INSERT INTO messages (id, order_id, from_user_id, to_user_id, pack_key, site_id, client_id, subject, text,
        date_created, date_received, date_available, date_notified, date_read,
@@ -112,13 +111,12 @@ export function mirrorRepo(db: Db) {
      ON CONFLICT (id) DO UPDATE SET potential_security_threat = excluded.potential_security_threat,
        message_id = excluded.message_id, position = excluded.position`,
   );
-  const attachmentById = db.prepare<[string], { id: string; sha256: string | null; site_id: string; original_filename: string; media_type: string; size: number }>(
-    'SELECT id, sha256, site_id, original_filename, media_type, size FROM attachments WHERE id = ?',
-  );
+  const attachmentById = db.prepare<
+    [string],
+    { id: string; sha256: string | null; site_id: string; original_filename: string; media_type: string; size: number }
+  >('SELECT id, sha256, site_id, original_filename, media_type, size FROM attachments WHERE id = ?');
   const setAttachmentSha = db.prepare<[string, string]>('UPDATE attachments SET sha256 = ? WHERE id = ?');
-  const deleteBrandsOf = db.prepare<[number]>(
-    'DELETE FROM brands WHERE official_store_id IN (SELECT official_store_id FROM brand_users WHERE cust_id = ?)',
-  );
+  const deleteBrandsOf = db.prepare<[number]>('DELETE FROM brands WHERE official_store_id IN (SELECT official_store_id FROM brand_users WHERE cust_id = ?)');
   const deleteBrand = db.prepare<[number]>('DELETE FROM brands WHERE official_store_id = ?');
 
   return {
@@ -135,7 +133,13 @@ export function mirrorRepo(db: Db) {
       upsertProduct.run(id, userId, version);
       deleteLocations.run(id);
       for (const l of locations) {
-        upsertLocation.run({ up: id, type: l.type, store: l.type === 'seller_warehouse' ? (l.store_id ?? '') : '', node: l.network_node_id ?? null, qty: l.quantity });
+        upsertLocation.run({
+          up: id,
+          type: l.type,
+          store: l.type === 'seller_warehouse' ? (l.store_id ?? '') : '',
+          node: l.network_node_id ?? null,
+          qty: l.quantity,
+        });
       }
     },
     /** Sets one cell's quantity (an UPDATE when the cell exists, else an insert at the end). */
@@ -145,8 +149,18 @@ export function mirrorRepo(db: Db) {
     setVersion: (id: string, version: bigint) => setVersion.run(version, id),
 
     userExists: (id: number) => userExists.get(id) !== undefined,
-    upsertUser: (u: { id: number; nickname: string; registration_date: string; first_name: string; last_name: string; gender: string; country_id: string; site_id: string; user_type?: string | null; tags: string[] }) =>
-      upsertUser.run({ ...u, user_type: u.user_type ?? null, tags: JSON.stringify(u.tags) }),
+    upsertUser: (u: {
+      id: number;
+      nickname: string;
+      registration_date: string;
+      first_name: string;
+      last_name: string;
+      gender: string;
+      country_id: string;
+      site_id: string;
+      user_type?: string | null;
+      tags: string[];
+    }) => upsertUser.run({ ...u, user_type: u.user_type ?? null, tags: JSON.stringify(u.tags) }),
     upsertStore: (s: { id: string; user_id: string; description: string; status: string; tags: string[]; network_node_id: string; location: unknown }) =>
       upsertStore.run({ ...s, tags: JSON.stringify(s.tags), location: JSON.stringify(s.location) }),
     deleteStoresExcept: (userId: string, keep: string[]) => deleteStoresExcept.run(userId, JSON.stringify(keep)).changes,

@@ -59,15 +59,11 @@ export function oauthRepo(db: Db) {
   const advanceGrant = db.prepare<[string, number, string, string]>(
     'UPDATE oauth_grants SET current_refresh_hash = ?, expires_at = ? WHERE id = ? AND current_refresh_hash = ? AND revoked_at IS NULL',
   );
-  const revokeGrant = db.prepare<[number, string, string]>(
-    'UPDATE oauth_grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL',
-  );
+  const revokeGrant = db.prepare<[number, string, string]>('UPDATE oauth_grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL');
   const revokeFamilyTokens = db.prepare<[string]>('UPDATE oauth_refresh_tokens SET revoked = 1 WHERE family_id = ?');
   const deleteFamilyAccessTokens = db.prepare<[string]>('DELETE FROM tokens WHERE grant_id = ?');
   // A family whose newest refresh token expired is over; its rows go (refresh tokens cascade).
-  const deleteExpiredGrantTokens = db.prepare<[number]>(
-    'DELETE FROM tokens WHERE grant_id IN (SELECT id FROM oauth_grants WHERE expires_at < ?)',
-  );
+  const deleteExpiredGrantTokens = db.prepare<[number]>('DELETE FROM tokens WHERE grant_id IN (SELECT id FROM oauth_grants WHERE expires_at < ?)');
   const deleteExpiredGrants = db.prepare<[number]>('DELETE FROM oauth_grants WHERE expires_at < ?');
 
   const insertRefresh = db.prepare<[string, string, string | null, number, number]>(
@@ -80,14 +76,10 @@ export function oauthRepo(db: Db) {
     'INSERT INTO tokens (access_token, user_id, application_id, expires_at, grant_id) VALUES (?, ?, ?, ?, ?)',
   );
   // Expired OAuth access tokens are answered "expired" for a day, then forgotten.
-  const deleteExpiredAccessTokens = db.prepare<[number]>(
-    'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at < ? AND grant_id IS NOT NULL',
-  );
+  const deleteExpiredAccessTokens = db.prepare<[number]>('DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at < ? AND grant_id IS NOT NULL');
 
   const userById = db.prepare<[number], UserChoice>('SELECT id, nickname FROM users WHERE id = ?');
-  const userByNickname = db.prepare<[string], UserChoice>(
-    'SELECT id, nickname FROM users WHERE nickname = ? COLLATE NOCASE ORDER BY id LIMIT 1',
-  );
+  const userByNickname = db.prepare<[string], UserChoice>('SELECT id, nickname FROM users WHERE nickname = ? COLLATE NOCASE ORDER BY id LIMIT 1');
   const someUsers = db.prepare<[number], UserChoice>('SELECT id, nickname FROM users ORDER BY nickname, id LIMIT ?');
 
   return {

@@ -110,9 +110,7 @@ export type NewItem = Omit<ItemRow, 'channels' | 'local_delivery' | 'full_inboun
 /** Stores, user products with their stock per location, and items (SPEC 2.2-2.6). */
 export function stockRepo(db: Db) {
   const storeById = db.prepare<[string], StoreRow>('SELECT * FROM stores WHERE id = ?');
-  const storesOfUser = db.prepare<[string], StoreRow>(
-    'SELECT * FROM stores WHERE user_id = ? ORDER BY CAST(id AS INTEGER), id',
-  );
+  const storesOfUser = db.prepare<[string], StoreRow>('SELECT * FROM stores WHERE user_id = ? ORDER BY CAST(id AS INTEGER), id');
   const insertStore = db.prepare(
     `INSERT INTO stores (id, user_id, description, status, tags, network_node_id, location)
      VALUES (@id, @user_id, @description, @status, @tags, @network_node_id, @location)`,
@@ -140,9 +138,7 @@ export function stockRepo(db: Db) {
         WHERE up.id = ?`,
     )
     .pluck(true);
-  const stockStoreById = db
-    .prepare<[string], [string, string, string, string]>('SELECT id, user_id, tags, network_node_id FROM stores WHERE id = ?')
-    .raw(true);
+  const stockStoreById = db.prepare<[string], [string, string, string, string]>('SELECT id, user_id, tags, network_node_id FROM stores WHERE id = ?').raw(true);
   // Rows as arrays (raw): on every stock write, and building the objects here costs a third less
   // than the driver's named rows.
   const locationsOf = db
@@ -151,12 +147,8 @@ export function stockRepo(db: Db) {
         WHERE user_product_id = ? ORDER BY position`,
     )
     .raw(true);
-  const insertUserProduct = db.prepare<[string, number, bigint]>(
-    'INSERT INTO user_products (id, user_id, version) VALUES (?, ?, ?)',
-  );
-  const bumpVersionIf = db.prepare<[string, bigint]>(
-    'UPDATE user_products SET version = version + 1 WHERE id = ? AND version = ?',
-  );
+  const insertUserProduct = db.prepare<[string, number, bigint]>('INSERT INTO user_products (id, user_id, version) VALUES (?, ?, ?)');
+  const bumpVersionIf = db.prepare<[string, bigint]>('UPDATE user_products SET version = version + 1 WHERE id = ? AND version = ?');
   const bumpVersion = db.prepare<[string]>('UPDATE user_products SET version = version + 1 WHERE id = ?');
   const upsertLocation = db.prepare<[UpsertLocationParams]>(UPSERT_LOCATION_SQL);
   // Most writes set a location that exists: a plain UPDATE costs a third of the upsert, whose
@@ -168,9 +160,7 @@ export function stockRepo(db: Db) {
 
   const itemById = db.prepare<[string], ItemRow>('SELECT * FROM items WHERE id = ?');
   const itemsOfUserProduct = db.prepare<[string], ItemRow>('SELECT * FROM items WHERE user_product_id = ? ORDER BY id');
-  const setAvailableQuantity = db.prepare<[number, string]>(
-    'UPDATE items SET available_quantity = ? WHERE user_product_id = ?',
-  );
+  const setAvailableQuantity = db.prepare<[number, string]>('UPDATE items SET available_quantity = ? WHERE user_product_id = ?');
   const insertItem = db.prepare(
     `INSERT INTO items (id, site_id, title, seller_id, category_id, user_product_id, price, base_price, currency_id,
        listing_type_id, channels, official_store_id, logistic_type, local_delivery, inventory_id, full_inbound_done,
@@ -225,8 +215,7 @@ export function stockRepo(db: Db) {
 
     itemById: (id: string) => itemById.get(id),
     itemsOfUserProduct: (userProductId: string) => itemsOfUserProduct.all(userProductId),
-    setAvailableQuantity: (userProductId: string, quantity: number) =>
-      setAvailableQuantity.run(quantity, userProductId),
+    setAvailableQuantity: (userProductId: string, quantity: number) => setAvailableQuantity.run(quantity, userProductId),
     insertItem: (i: NewItem) =>
       insertItem.run({
         ...i,

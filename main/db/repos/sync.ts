@@ -103,7 +103,9 @@ export function syncRepo(db: Db) {
   const activeOfProducts = db.prepare<[string], OutboxRow>(
     `SELECT ${COLUMNS} FROM sync_outbox WHERE state <> 'done' AND user_product_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
   );
-  const updateIntent = db.prepare<[{ id: number; op: StockOp; delta: number | null; quantity: number | null; base_version: bigint | null; base_quantity: number | null; now: number }]>(
+  const updateIntent = db.prepare<
+    [{ id: number; op: StockOp; delta: number | null; quantity: number | null; base_version: bigint | null; base_quantity: number | null; now: number }]
+  >(
     `UPDATE sync_outbox SET op = @op, delta = @delta, quantity = @quantity, base_version = @base_version,
        base_quantity = @base_quantity, updated_at = @now WHERE id = @id`,
   );
@@ -160,9 +162,7 @@ export function syncRepo(db: Db) {
   const history = historyRepo(db);
 
   const getState = db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE key = ?');
-  const setState = db.prepare<[string, string]>(
-    'INSERT INTO sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-  );
+  const setState = db.prepare<[string, string]>('INSERT INTO sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
 
   return {
     insert: (e: NewEntry): number =>
@@ -189,12 +189,16 @@ export function syncRepo(db: Db) {
     activeOfLane: (lane: string) => activeOfLane.all(lane),
     activeLanes: () => activeLanes.all(),
     activeOfProducts: (ids: string[]) => activeOfProducts.all(JSON.stringify(ids)),
-    updateIntent: (id: number, i: { op: StockOp; delta: number | null; quantity: number | null; base_version: bigint | null; base_quantity: number | null }, now: number) =>
-      updateIntent.run({ id, ...i, now }),
+    updateIntent: (
+      id: number,
+      i: { op: StockOp; delta: number | null; quantity: number | null; base_version: bigint | null; base_quantity: number | null },
+      now: number,
+    ) => updateIntent.run({ id, ...i, now }),
     remove: (id: number) => remove.run(id).changes === 1,
     claim: (id: number, now: number) => claim.get(now, id),
     /** Persists a new request; returns the key it goes out under (fresh when the old one may have reached the remote). */
-    setSent: (id: number, version: bigint, quantity: number, now: number, fresh: string): string => setSent.get({ id, version, quantity, now, fresh })!.idempotency_key,
+    setSent: (id: number, version: bigint, quantity: number, now: number, fresh: string): string =>
+      setSent.get({ id, version, quantity, now, fresh })!.idempotency_key,
     clearSent: (id: number) => clearSent.run(id),
     /** The remote refused the request on the wire (409): drop it, and read the stock before the next one. */
     markRefused: (id: number, now: number) => markRefused.run(now, id),
@@ -206,7 +210,8 @@ export function syncRepo(db: Db) {
     markConflict: (id: number, remoteVersion: bigint, remoteQuantity: number, now: number) =>
       markConflict.run({ id, remote_version: remoteVersion, remote_quantity: remoteQuantity, now }),
     /** `charge`: the outcome that failed it was an attempt (a local check that refuses before sending is not). */
-    markFailed: (id: number, status: number | null, error: string, now: number, charge = true) => markFailed.run({ id, status, error, charge: charge ? 1 : 0, now }),
+    markFailed: (id: number, status: number | null, error: string, now: number, charge = true) =>
+      markFailed.run({ id, status, error, charge: charge ? 1 : 0, now }),
     reopen: (id: number, now: number) => reopen.run({ id, now }),
     recoverInFlight: (now: number) => recoverInFlight.run(now).changes,
     setPayload: (id: number, payload: string, now: number) => setPayload.run(payload, now, id),

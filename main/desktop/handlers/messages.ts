@@ -54,7 +54,10 @@ export function messagesHandlers(ctx: Pick<HandlerContext, 'current' | 'host' | 
     },
     thread: async ({ packId, limit, offset, markAsRead }) => {
       const p = await ctx.current();
-      const unreadBefore = p.kind === 'remote' && markAsRead !== false ? p.inbox.conversations(p.sellerId, { filter: 'unread', limit: 1000, offset: 0 }).conversations.some((c) => c.packId === packId) : false;
+      const unreadBefore =
+        p.kind === 'remote' && markAsRead !== false
+          ? p.inbox.conversations(p.sellerId, { filter: 'unread', limit: 1000, offset: 0 }).conversations.some((c) => c.packId === packId)
+          : false;
       const list = await p.service.messages.list(p.principal, String(packId), String(p.sellerId), {
         limit: String(limit ?? 20),
         offset: String(offset ?? 0),
@@ -74,7 +77,12 @@ export function messagesHandlers(ctx: Pick<HandlerContext, 'current' | 'host' | 
       const p = await ctx.current();
       const files = (fileIds ?? []).map((id) => ctx.staging.get(id));
       if (p.kind === 'remote') {
-        const r = await p.engine.queueMessage({ packId, text, files: files.map((f) => ({ path: f.path, name: f.name, ...(f.type ? { type: f.type } : {}) })), author: p.author });
+        const r = await p.engine.queueMessage({
+          packId,
+          text,
+          files: files.map((f) => ({ path: f.path, name: f.name, ...(f.type ? { type: f.type } : {}) })),
+          author: p.author,
+        });
         for (const f of files) await ctx.staging.discard(f.fileId);
         ctx.feed.scheduleStatus();
         return { status: 'queued' as const, entryId: r.entryId, warnings: r.warnings };
@@ -84,18 +92,38 @@ export function messagesHandlers(ctx: Pick<HandlerContext, 'current' | 'host' | 
       if (!pack) throw orderErrors.packNotFound(packId);
       const ids: string[] = [];
       for (const f of files) {
-        const ticket = p.service.attachments.beginUpload(p.principal, { site_id: pack.siteId, tag: 'post_sale' }, 'multipart/form-data; boundary=stockroom', undefined);
+        const ticket = p.service.attachments.beginUpload(
+          p.principal,
+          { site_id: pack.siteId, tag: 'post_sale' },
+          'multipart/form-data; boundary=stockroom',
+          undefined,
+        );
         const info = await stat(f.path);
         if (info.size > MAX_ATTACHMENT_BYTES) throw badRequest('File attachment is bigger than 25 Mb.');
         const part = { type: 'file' as const, fieldname: 'file', filename: f.name, mimetype: f.type ?? undefined, file: createReadStream(f.path) };
-        ids.push((await p.service.attachments.upload(ticket, (async function* () { yield part; })())).id);
+        ids.push(
+          (
+            await p.service.attachments.upload(
+              ticket,
+              (async function* () {
+                yield part;
+              })(),
+            )
+          ).id,
+        );
       }
-      const message = await p.service.messages.send(p.principal, String(packId), String(p.sellerId), { tag: 'post_sale' }, {
-        from: { user_id: p.sellerId },
-        to: { user_id: pack.buyerId },
-        text,
-        ...(ids.length > 0 ? { attachments: ids } : {}),
-      });
+      const message = await p.service.messages.send(
+        p.principal,
+        String(packId),
+        String(p.sellerId),
+        { tag: 'post_sale' },
+        {
+          from: { user_id: p.sellerId },
+          to: { user_id: pack.buyerId },
+          text,
+          ...(ids.length > 0 ? { attachments: ids } : {}),
+        },
+      );
       for (const f of files) await ctx.staging.discard(f.fileId);
       return { status: 'sent' as const, message };
     },

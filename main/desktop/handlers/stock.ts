@@ -17,7 +17,11 @@ type StockContext = Pick<HandlerContext, 'current' | 'feed' | 'log'>;
 /** The cell of a user product of the seller's (the service refuses another seller's). */
 function ownedCell(p: Profile, input: CellTarget) {
   p.service.stock.ownedUserProduct(p.principal, input.userProductId);
-  return { userProductId: input.userProductId, type: input.type as 'seller_warehouse', storeKey: input.type === 'seller_warehouse' ? (input.storeId ?? '') : '' };
+  return {
+    userProductId: input.userProductId,
+    type: input.type as 'seller_warehouse',
+    storeKey: input.type === 'seller_warehouse' ? (input.storeId ?? '') : '',
+  };
 }
 
 /** The remote marketplace of a replica that is signed in and online, for calls made directly to it. */
@@ -39,7 +43,10 @@ async function edit(ctx: StockContext, p: Profile, target: CellTarget, change: {
     result = { entryId: null, how: 'queued', shown: done.shown, historyId: done.historyId };
   } else {
     const meta = { author: p.author, ...(ref ? { ref } : {}) };
-    result = 'delta' in change ? p.engine.queueAdjustment({ ...target, delta: change.delta, ...meta }) : p.engine.queueCount({ ...target, quantity: change.quantity, ...meta });
+    result =
+      'delta' in change
+        ? p.engine.queueAdjustment({ ...target, delta: change.delta, ...meta })
+        : p.engine.queueCount({ ...target, quantity: change.quantity, ...meta });
   }
   ctx.feed.stockChanged([target.userProductId]);
   ctx.feed.scheduleStatus();
@@ -83,7 +90,7 @@ export function stockHandlers(ctx: StockContext) {
     stores: async () => {
       const p = await ctx.current();
       const all = [];
-      for (let offset = 0; ; ) {
+      for (let offset = 0; ;) {
         const page = p.service.stores.search(p.principal, String(p.sellerId), { limit: '50', offset: String(offset) });
         all.push(...page.results);
         offset += page.results.length;

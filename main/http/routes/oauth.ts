@@ -19,7 +19,12 @@ function tokenError(err: unknown, req: FastifyRequest, reply: FastifyReply): voi
     if (code >= 400 && code < 500) {
       // Bad JSON, an unsupported media type, a body too large: the request is malformed.
       status = code === 413 ? 413 : 400;
-      const what = code === 413 ? 'The request body is too large' : code === 415 ? 'Send application/x-www-form-urlencoded or application/json' : 'The request body is malformed';
+      const what =
+        code === 413
+          ? 'The request body is too large'
+          : code === 415
+            ? 'Send application/x-www-form-urlencoded or application/json'
+            : 'The request body is malformed';
       body = { error: 'invalid_request', error_description: what };
     } else {
       req.log.error({ err }, 'token endpoint failure');
@@ -36,7 +41,10 @@ function pageError(err: unknown, req: FastifyRequest, reply: FastifyReply): void
   const fe = err as Partial<FastifyError>;
   const status = typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
   if (status === 500) req.log.error({ err }, 'authorization endpoint failure');
-  const page = status === 500 ? errorPage(500, 'Something went wrong', 'The sign-in could not be completed.') : errorPage(status, 'Invalid request', 'The request could not be read.');
+  const page =
+    status === 500
+      ? errorPage(500, 'Something went wrong', 'The sign-in could not be completed.')
+      : errorPage(status, 'Invalid request', 'The request could not be read.');
   void reply.status(page.status).headers(page.headers).send(page.html);
 }
 
@@ -54,10 +62,7 @@ function send(reply: FastifyReply, outcome: AuthorizationOutcome): FastifyReply 
     return reply.status(302).header('location', outcome.location).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();
   }
   if (outcome.csrfCookie) {
-    reply.header(
-      'set-cookie',
-      `${CSRF_COOKIE}=${outcome.csrfCookie}; Path=/authorization; Max-Age=${CODE_TTL_MS / 1000}; HttpOnly; SameSite=Strict`,
-    );
+    reply.header('set-cookie', `${CSRF_COOKIE}=${outcome.csrfCookie}; Path=/authorization; Max-Age=${CODE_TTL_MS / 1000}; HttpOnly; SameSite=Strict`);
   }
   return reply.status(outcome.page.status).headers(outcome.page.headers).send(outcome.page.html);
 }

@@ -17,9 +17,7 @@ export const stockRoutes = (service: Service) => async (app: FastifyInstance) =>
 
   app.get<{ Params: { item_id: string } }>('/items/:item_id', (req) => service.items.get(app.principal(req), req.params.item_id));
 
-  app.put<{ Params: { item_id: string } }>('/items/:item_id', (req) =>
-    service.items.legacyUpdate(app.principal(req), req.params.item_id, req.body),
-  );
+  app.put<{ Params: { item_id: string } }>('/items/:item_id', (req) => service.items.legacyUpdate(app.principal(req), req.params.item_id, req.body));
 
   app.get<{ Params: UpParams }>('/user-products/:user_product_id/stock', async (req, reply) => {
     const { json, version } = service.stock.read(app.principal(req), req.params.user_product_id);

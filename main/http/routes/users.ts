@@ -7,7 +7,5 @@ type Params = { user_id: string };
 export const usersRoutes = (service: Service) => async (app: FastifyInstance) => {
   app.get<{ Params: Params }>('/users/:user_id', (req) => service.users.get(app.principal(req), req.params.user_id));
 
-  app.get<{ Params: Params }>('/users/:user_id/stores/search', (req) =>
-    service.stores.search(app.principal(req), req.params.user_id, req.query),
-  );
+  app.get<{ Params: Params }>('/users/:user_id/stores/search', (req) => service.stores.search(app.principal(req), req.params.user_id, req.query));
 };

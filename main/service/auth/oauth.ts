@@ -73,9 +73,7 @@ export interface TokenResponse {
 }
 
 /** What the authorization endpoint answers: an HTML page, or a redirect to the client. */
-export type AuthorizationOutcome =
-  | { kind: 'page'; page: RenderedPage; csrfCookie?: string }
-  | { kind: 'redirect'; location: string };
+export type AuthorizationOutcome = { kind: 'page'; page: RenderedPage; csrfCookie?: string } | { kind: 'redirect'; location: string };
 
 interface Pending {
   clientId: number;
@@ -207,7 +205,8 @@ export function oauthService(deps: OAuthDeps) {
     const bodySecret = params.get('client_secret');
     if (basic && bodySecret !== undefined) throw invalidRequest('Send the client credentials in one place: the Authorization header or the body');
     const bodyId = params.get('client_id');
-    if (basic && bodyId !== undefined && bodyId !== basic.id) throw invalidRequest('client_id differs from the client authenticated by the Authorization header');
+    if (basic && bodyId !== undefined && bodyId !== basic.id)
+      throw invalidRequest('client_id differs from the client authenticated by the Authorization header');
     const id = basic?.id ?? bodyId;
     const secret = basic?.secret ?? bodySecret;
     if (id === undefined) throw invalidRequest('client_id is required');
@@ -372,7 +371,10 @@ export function oauthService(deps: OAuthDeps) {
       const decision = fields.get('decision');
       if (decision === 'deny') {
         pending.delete(key);
-        return { kind: 'redirect', location: withQuery(p.redirectUri, { error: 'access_denied', error_description: 'The user denied the request', state: p.state }) };
+        return {
+          kind: 'redirect',
+          location: withQuery(p.redirectUri, { error: 'access_denied', error_description: 'The user denied the request', state: p.state }),
+        };
       }
       if (decision !== 'approve') return consent(p, csrf, 400, 'Choose Approve or Deny.');
       const username = fields.get('username')?.trim();
@@ -384,7 +386,15 @@ export function oauthService(deps: OAuthDeps) {
       const code = `TG-${randomToken(32)}`;
       await writes.run(() => {
         const now = clock.now();
-        repo.insertCode({ codeHash: sha256Hex(code), clientId: p.clientId, userId: user.id, redirectUri: p.redirectUri, challenge: p.challenge, createdAt: now, expiresAt: now + CODE_TTL_MS });
+        repo.insertCode({
+          codeHash: sha256Hex(code),
+          clientId: p.clientId,
+          userId: user.id,
+          redirectUri: p.redirectUri,
+          challenge: p.challenge,
+          createdAt: now,
+          expiresAt: now + CODE_TTL_MS,
+        });
       });
       return { kind: 'redirect', location: withQuery(p.redirectUri, { code, state: p.state }) };
     },

@@ -23,14 +23,9 @@ export const brandErrors = {
   invalidUserId: () => new ServiceError(400, 'invalid_parameter', 'The userId must contain only digits'),
   invalidOfficialStoreId: () => new ServiceError(400, 'invalid_parameter', 'The officialStoreId must contain only digits'),
   userNotFound: (rawUserId: string) => new ServiceError(404, 'U00002', `U00002 - The user '${rawUserId}' was not found`),
-  noBrands: (rawUserId: string, site: string) =>
-    new ServiceError(404, 'B00001', `B00001 - No brands were found for the user '${rawUserId}' on site '${site}'`),
+  noBrands: (rawUserId: string, site: string) => new ServiceError(404, 'B00001', `B00001 - No brands were found for the user '${rawUserId}' on site '${site}'`),
   brandNotFound: (rawOfficialStoreId: string, rawUserId: string, site: string) =>
-    new ServiceError(
-      404,
-      'B00001',
-      `B00001 - The brand '${rawOfficialStoreId}' was not found for the user '${rawUserId}' on site '${site}'`,
-    ),
+    new ServiceError(404, 'B00001', `B00001 - The brand '${rawOfficialStoreId}' was not found for the user '${rawUserId}' on site '${site}'`),
   officialStoreRequired: (userId: number, site: string, allowed: number[]) =>
     new ServiceError(
       400,

@@ -66,10 +66,8 @@ export interface IdempotencyGuard<T> {
 export const guarded = <T>(guard: IdempotencyGuard<T> | undefined, op: () => T): T => (guard ? guard.run(op) : op());
 
 export const idempotencyErrors = {
-  invalidKey: () =>
-    badRequest(`Invalid X-Idempotency-Key header: 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, sent once`),
-  reused: (route: string) =>
-    new ServiceError(422, 'idempotency_key_reused', `The X-Idempotency-Key was already used for another request (${route})`),
+  invalidKey: () => badRequest(`Invalid X-Idempotency-Key header: 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, sent once`),
+  reused: (route: string) => new ServiceError(422, 'idempotency_key_reused', `The X-Idempotency-Key was already used for another request (${route})`),
 };
 
 const is2xx = (status: number) => status >= 200 && status < 300;

@@ -13,15 +13,7 @@ import { AUTOMATIC_MESSAGE_WINDOW_MS, moderate, normalizeForRepetition } from '.
 import { type Pack, blockError, conversationStatus, orderErrors, parsePackId, resolvePack, roleIn, sendBlock } from './orders.js';
 import { parseSendRequest, sendErrors, textField } from './send-request.js';
 import { checkText } from '../../../common/messages/text-rules.js';
-import {
-  type AttachmentsPort,
-  type LegacyMessageView,
-  type MessageList,
-  type MessageView,
-  messageList,
-  toLegacyView,
-  toMessageView,
-} from './views.js';
+import { type AttachmentsPort, type LegacyMessageView, type MessageList, type MessageView, messageList, toLegacyView, toMessageView } from './views.js';
 
 /** Durable job: decides a pending message (one sent with attachments) once its files are inspected. */
 export const MODERATE_PENDING = 'messages.moderate_pending';
@@ -47,13 +39,11 @@ export const newMessageId = () => randomUUID().replaceAll('-', '');
 
 export const readErrors = {
   /** SPEC 7.5. */
-  accessDenied: (userId: number, messageId: string) =>
-    forbidden(`Access denied for user ${userId} to message with id ${messageId}`),
+  accessDenied: (userId: number, messageId: string) => forbidden(`Access denied for user ${userId} to message with id ${messageId}`),
   malformedId: () => badRequest('The specified message id does not exists'),
   notStored: (messageId: string) => notFound(`The message with id: ${messageId} could not be retrieved from storage`),
   limitNotPositive: () => badRequest('The limit param must be greater than 0'),
-  invalidLimit: (cause: string | null = null) =>
-    badRequest('Invalid limit param', cause ? [{ code: 'invalid_limit', message: cause }] : []),
+  invalidLimit: (cause: string | null = null) => badRequest('Invalid limit param', cause ? [{ code: 'invalid_limit', message: cause }] : []),
   invalidOffset: () => badRequest('Invalid offset param'),
   invalidMarkAsRead: () => badRequest("Invalid mark_as_read param: use 'true' or 'false'"),
   invalidTag: () => badRequest("The queryparam 'tag' has an invalid value: only 'post_sale' is supported"),
@@ -63,16 +53,14 @@ export const authErrors = {
   /** SPEC 5 / 7.6: the send path answers 400 (not 401) for a missing token. */
   tokenRequired: () => badRequest('Access token is required'),
   applicationRequired: () => badRequest('Application id is required'),
-  applicationMismatch: () =>
-    badRequest("The query param 'application_id' and the header 'x-client-id' name different applications"),
+  applicationMismatch: () => badRequest("The query param 'application_id' and the header 'x-client-id' name different applications"),
   unknownApplication: () => new ServiceError(401, 'invalid_client', 'Invalid application id: the application is not registered'),
   tokenOfOtherApplication: (id: number) => forbidden(`The access token was not issued to application ${id}`),
 };
 
 export const sendAccessErrors = {
   /** SPEC 7.6: the sender (from.user_id) is not the token's user, or not a party of the order. */
-  accessDenied: (fromUserId: number, resourceId: number) =>
-    forbidden(`Access denied for user ${fromUserId} to order ${resourceId}`),
+  accessDenied: (fromUserId: number, resourceId: number) => forbidden(`Access denied for user ${fromUserId} to order ${resourceId}`),
   receiverNotInOrder: (resourceId: number) => forbidden(`Receiver does not belong to order ${resourceId}`),
 };
 
@@ -128,8 +116,7 @@ export function wantsNewFormat(header: string | string[] | undefined): boolean {
 }
 
 /** Whether the recipient may see a message: SPEC 2.8, rejected ones never; pending ones not until clean. */
-const visibleToRecipient = (m: Pick<MessageRow, 'moderation_status'>) =>
-  m.moderation_status === 'clean' || m.moderation_status === 'non_moderated';
+const visibleToRecipient = (m: Pick<MessageRow, 'moderation_status'>) => m.moderation_status === 'clean' || m.moderation_status === 'non_moderated';
 
 export interface MessagesDeps {
   db: Db;
@@ -142,10 +129,7 @@ export interface MessagesDeps {
   mediationSite?: string | undefined;
 }
 
-type Moderation = Pick<
-  NewMessage,
-  'moderation_status' | 'moderation_reason' | 'moderation_source' | 'moderation_date' | 'date_available' | 'date_notified'
->;
+type Moderation = Pick<NewMessage, 'moderation_status' | 'moderation_reason' | 'moderation_source' | 'moderation_date' | 'date_available' | 'date_notified'>;
 
 export function messagesService(deps: MessagesDeps) {
   const { db, repo, auth, attachments, jobs, writes, clock } = deps;
@@ -153,9 +137,7 @@ export function messagesService(deps: MessagesDeps) {
 
   /** Identical texts (same normalized hash) the sender sent to other packs in the window before `at`. */
   const identicalInOtherPacks = (m: Pick<MessageRow, 'id' | 'from_user_id' | 'text_hash' | 'pack_key'>, at: number) =>
-    m.text_hash === null
-      ? 0
-      : repo.identicalInOtherPacks(m.from_user_id, m.text_hash, m.pack_key, iso(at - AUTOMATIC_MESSAGE_WINDOW_MS), iso(at), m.id);
+    m.text_hash === null ? 0 : repo.identicalInOtherPacks(m.from_user_id, m.text_hash, m.pack_key, iso(at - AUTOMATIC_MESSAGE_WINDOW_MS), iso(at), m.id);
 
   function views(rows: MessageRow[], sellerId: number): MessageView[] {
     const files = attachments.forMessages(rows.map((r) => r.id));
@@ -192,16 +174,37 @@ export function messagesService(deps: MessagesDeps) {
   function moderateOnSend(row: Pick<MessageRow, 'id' | 'from_user_id' | 'text_hash' | 'pack_key' | 'text'>, now: number, withFiles: boolean): Moderation {
     const at = iso(now);
     if (now < MODERATION_START_MS) {
-      return { moderation_status: 'non_moderated', moderation_reason: null, moderation_source: null, moderation_date: null, date_available: at, date_notified: at };
+      return {
+        moderation_status: 'non_moderated',
+        moderation_reason: null,
+        moderation_source: null,
+        moderation_date: null,
+        date_available: at,
+        date_notified: at,
+      };
     }
     if (withFiles) {
-      return { moderation_status: 'pending', moderation_reason: null, moderation_source: 'online', moderation_date: null, date_available: null, date_notified: null };
+      return {
+        moderation_status: 'pending',
+        moderation_reason: null,
+        moderation_source: 'online',
+        moderation_date: null,
+        date_available: null,
+        date_notified: null,
+      };
     }
     const verdict = moderate(row.text, { identicalTextsInOtherPacks: identicalInOtherPacks(row, now) });
     if (verdict.status === 'clean') {
       return { moderation_status: 'clean', moderation_reason: null, moderation_source: 'online', moderation_date: at, date_available: at, date_notified: at };
     }
-    return { moderation_status: 'rejected', moderation_reason: verdict.reason, moderation_source: 'online', moderation_date: at, date_available: null, date_notified: null };
+    return {
+      moderation_status: 'rejected',
+      moderation_reason: verdict.reason,
+      moderation_source: 'online',
+      moderation_date: at,
+      date_available: null,
+      date_notified: null,
+    };
   }
 
   return {
@@ -330,47 +333,49 @@ export function messagesService(deps: MessagesDeps) {
       const req = parseSendRequest(body);
       const resourceId = req.legacy?.resourceId ?? key;
 
-      return writes.run(() => guarded(guard, () => {
-        const pack: Pack | undefined = resolvePack(repo, key);
-        if (!pack) throw orderErrors.packNotFound(key);
-        const role = roleIn(pack, req.fromUserId);
-        if (req.fromUserId !== principal.userId || role === null) throw sendAccessErrors.accessDenied(req.fromUserId, resourceId);
-        if (pathSellerId !== pack.sellerId) throw orderErrors.notTheSeller(key, pathSellerId);
-        const counterparty = role === 'seller' ? pack.buyerId : pack.sellerId;
-        const toUserId = req.toUserId === 0 ? counterparty : req.toUserId;
-        if (toUserId !== counterparty) throw sendAccessErrors.receiverNotInOrder(resourceId);
-        if (req.legacy) {
-          if (req.legacy.siteId !== pack.siteId) throw sendErrors.invalidSite();
-          const r = req.legacy.resourceId;
-          if (r !== null && r !== key && !pack.orders.some((o) => o.id === r)) throw sendErrors.invalidResourceId();
-        }
-        const block = sendBlock(pack, role, mediationSite);
-        if (block) throw blockError(block);
-        const text = textField(req.text);
-        const problem = checkText(text, role);
-        if (problem) throw badRequest(problem.message, [problem]);
-        const files = attachments.requireAttachable(principal, req.attachments);
+      return writes.run(() =>
+        guarded(guard, () => {
+          const pack: Pack | undefined = resolvePack(repo, key);
+          if (!pack) throw orderErrors.packNotFound(key);
+          const role = roleIn(pack, req.fromUserId);
+          if (req.fromUserId !== principal.userId || role === null) throw sendAccessErrors.accessDenied(req.fromUserId, resourceId);
+          if (pathSellerId !== pack.sellerId) throw orderErrors.notTheSeller(key, pathSellerId);
+          const counterparty = role === 'seller' ? pack.buyerId : pack.sellerId;
+          const toUserId = req.toUserId === 0 ? counterparty : req.toUserId;
+          if (toUserId !== counterparty) throw sendAccessErrors.receiverNotInOrder(resourceId);
+          if (req.legacy) {
+            if (req.legacy.siteId !== pack.siteId) throw sendErrors.invalidSite();
+            const r = req.legacy.resourceId;
+            if (r !== null && r !== key && !pack.orders.some((o) => o.id === r)) throw sendErrors.invalidResourceId();
+          }
+          const block = sendBlock(pack, role, mediationSite);
+          if (block) throw blockError(block);
+          const text = textField(req.text);
+          const problem = checkText(text, role);
+          if (problem) throw badRequest(problem.message, [problem]);
+          const files = attachments.requireAttachable(principal, req.attachments);
 
-        const now = clock.now();
-        const at = iso(now);
-        const base = { id: newMessageId(), from_user_id: req.fromUserId, pack_key: key, text, text_hash: textHash(text) };
-        repo.insertMessage({
-          ...base,
-          order_id: pack.orderId,
-          to_user_id: toUserId,
-          site_id: pack.siteId,
-          client_id: principal.applicationId,
-          subject: null,
-          date_created: at,
-          date_received: at,
-          date_read: null,
-          ...moderateOnSend(base, now, files.length > 0),
-        });
-        if (files.length > 0) attachments.attach(base.id, files);
-        const stored = repo.messageById(base.id)!;
-        if (stored.moderation_status === 'pending') jobs.enqueue(MODERATE_PENDING, { message_id: base.id });
-        return views([stored], pack.sellerId)[0]!;
-      }));
+          const now = clock.now();
+          const at = iso(now);
+          const base = { id: newMessageId(), from_user_id: req.fromUserId, pack_key: key, text, text_hash: textHash(text) };
+          repo.insertMessage({
+            ...base,
+            order_id: pack.orderId,
+            to_user_id: toUserId,
+            site_id: pack.siteId,
+            client_id: principal.applicationId,
+            subject: null,
+            date_created: at,
+            date_received: at,
+            date_read: null,
+            ...moderateOnSend(base, now, files.length > 0),
+          });
+          if (files.length > 0) attachments.attach(base.id, files);
+          const stored = repo.messageById(base.id)!;
+          if (stored.moderation_status === 'pending') jobs.enqueue(MODERATE_PENDING, { message_id: base.id });
+          return views([stored], pack.sellerId)[0]!;
+        }),
+      );
     },
   };
 }

@@ -78,10 +78,7 @@ export function blockError(reason: BlockReason): ServiceError {
     case 'blocked_by_mediation':
       return forbidden('You can not send the message because a mediation is in process', [reason]);
     case 'blocked_by_fulfillment':
-      return forbidden(
-        'You can not send the message because the purchase is (platform fulfillment) and has not been yet delivered',
-        [reason],
-      );
+      return forbidden('You can not send the message because the purchase is (platform fulfillment) and has not been yet delivered', [reason]);
   }
 }
 

@@ -121,11 +121,7 @@ export function toLegacyView(m: MessageRow, attachments: AttachmentView[]): Lega
   };
 }
 
-export function messageList(
-  messages: MessageView[],
-  paging: MessageList['paging'],
-  conversation: ConversationStatus | null,
-): MessageList {
+export function messageList(messages: MessageView[], paging: MessageList['paging'], conversation: ConversationStatus | null): MessageList {
   return {
     paging,
     conversation_status: conversation,

@@ -43,7 +43,11 @@ export const itemBody = z.object({
   price: z.number().positive('must be greater than 0').max(1e12),
   currency_id: z.string().regex(/^[A-Z]{3}$/, 'expected a currency code such as ARS'),
   listing_type_id: text(64),
-  channels: z.array(z.enum(['marketplace', 'mshops'])).min(1).max(5).optional(),
+  channels: z
+    .array(z.enum(['marketplace', 'mshops']))
+    .min(1)
+    .max(5)
+    .optional(),
   site_id: z.string().optional(),
   official_store_id: z.number().int().positive().optional(),
   stock_locations: z
@@ -51,7 +55,11 @@ export const itemBody = z.object({
       z.strictObject({
         store_id: z.union([z.string().max(64), z.null()]).optional(),
         network_node_id: z.string().max(64).optional(),
-        quantity: z.number().int('expected an integer quantity').min(0, 'quantity cannot be negative').max(MAX_QUANTITY, `quantity cannot exceed ${MAX_QUANTITY}`),
+        quantity: z
+          .number()
+          .int('expected an integer quantity')
+          .min(0, 'quantity cannot be negative')
+          .max(MAX_QUANTITY, `quantity cannot exceed ${MAX_QUANTITY}`),
       }),
     )
     .max(100),
@@ -89,7 +97,11 @@ export function ordinaryAttributes(obj: Record<string, unknown>): Record<string,
 }
 
 const legacyUpdateBody = z.strictObject({
-  available_quantity: z.number().int('expected an integer quantity').min(0, 'quantity cannot be negative').max(MAX_QUANTITY, `quantity cannot exceed ${MAX_QUANTITY}`),
+  available_quantity: z
+    .number()
+    .int('expected an integer quantity')
+    .min(0, 'quantity cannot be negative')
+    .max(MAX_QUANTITY, `quantity cannot exceed ${MAX_QUANTITY}`),
 });
 
 /**
@@ -115,7 +127,15 @@ export function itemsService(writes: GroupCommit, repo: StockRepo, users: UsersR
    */
   function insertListing(
     seller: { id: number; site_id: string },
-    input: { title: string; category_id: string; price: number; currency_id: string; listing_type_id: string; channels?: string[] | undefined; official_store_id?: number | undefined },
+    input: {
+      title: string;
+      category_id: string;
+      price: number;
+      currency_id: string;
+      listing_type_id: string;
+      channels?: string[] | undefined;
+      official_store_id?: number | undefined;
+    },
     body: Record<string, unknown>,
     locations: NewLocation[],
     availableQuantity: number | null,
@@ -173,9 +193,7 @@ export function itemsService(writes: GroupCommit, repo: StockRepo, users: UsersR
       if (!seller) throw new ServiceError(404, 'not_found', `The user '${principal.userId}' was not found`);
       const tags = JSON.parse(seller.tags) as string[];
       if (!tags.includes('warehouse_management')) {
-        throw forbidden(
-          `User ${seller.id} is not a multi-warehouse seller: the tag warehouse_management is required to create items with stock_locations`,
-        );
+        throw forbidden(`User ${seller.id} is not a multi-warehouse seller: the tag warehouse_management is required to create items with stock_locations`);
       }
       const obj = requireObject(body);
       if ('available_quantity' in obj) throw fieldsInvalid(['available_quantity']);

@@ -32,7 +32,14 @@ export interface LocalEditResult {
  * and (for the selling address) the durable job that copies the quantity to the items, all in
  * that one transaction: a crash keeps all of it or none.
  */
-export function localEditsService(deps: { repo: StockRepo; stores: StoresService; stock: StockService; writes: GroupCommit; history: HistoryRepo; clock: Clock }) {
+export function localEditsService(deps: {
+  repo: StockRepo;
+  stores: StoresService;
+  stock: StockService;
+  writes: GroupCommit;
+  history: HistoryRepo;
+  clock: Clock;
+}) {
   const { repo, stores, stock, writes, history, clock } = deps;
 
   function editable(type: string): 'seller_warehouse' | 'selling_address' {

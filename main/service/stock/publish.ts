@@ -22,8 +22,7 @@ const publishBody = itemBody.omit({ stock_locations: true }).extend({
 
 export const publishErrors = {
   /** A multi-warehouse seller who sent no `available_quantity`: the ordinary flow is not theirs. */
-  useMultiwarehouse: () =>
-    badRequest('Sellers with warehouse_management list items through POST /items/multiwarehouse with stock_locations'),
+  useMultiwarehouse: () => badRequest('Sellers with warehouse_management list items through POST /items/multiwarehouse with stock_locations'),
 };
 
 /**

@@ -19,26 +19,24 @@ const quantity = z
   .max(MAX_QUANTITY, `quantity cannot exceed ${MAX_QUANTITY}`);
 
 const sellerWarehouseBody = z.strictObject({
-  locations: z.array(
-    z.strictObject({
-      store_id: z.union([z.string().max(64), z.null()]).optional(),
-      network_node_id: z.union([z.string().max(64), z.null()]).optional(),
-      quantity,
-    }),
-  ).max(500),
+  locations: z
+    .array(
+      z.strictObject({
+        store_id: z.union([z.string().max(64), z.null()]).optional(),
+        network_node_id: z.union([z.string().max(64), z.null()]).optional(),
+        quantity,
+      }),
+    )
+    .max(500),
 });
 
 const sellingAddressBody = z.strictObject({ quantity });
 
 /** SPEC 7.3, in the order they are checked. */
 export const sellingAddressErrors = {
-  fulfillmentOnly: () =>
-    badRequest(
-      'You cannot modify selling address stock if associated items are fulfillment only or no items are associated.',
-    ),
+  fulfillmentOnly: () => badRequest('You cannot modify selling address stock if associated items are fulfillment only or no items are associated.'),
   noInventoryId: () => badRequest('You cannot modify selling address stock in items without inventory id.'),
-  noFullInbound: () =>
-    badRequest('You cannot modify selling address stock because you have to do a full inbound first before modifying.'),
+  noFullInbound: () => badRequest('You cannot modify selling address stock because you have to do a full inbound first before modifying.'),
 };
 
 /**

@@ -25,8 +25,14 @@ export const STORE_PAGE_LIMIT = 50;
 // Unknown query parameters are ignored (clients add their own, such as application_id).
 const searchQuery = z.object({
   tags: z.string().max(500).optional(),
-  limit: z.string().regex(/^[0-9]+$/, 'Invalid limit param').optional(),
-  offset: z.string().regex(/^[0-9]+$/, 'Invalid offset param').optional(),
+  limit: z
+    .string()
+    .regex(/^[0-9]+$/, 'Invalid limit param')
+    .optional(),
+  offset: z
+    .string()
+    .regex(/^[0-9]+$/, 'Invalid offset param')
+    .optional(),
 });
 
 /** SPEC 7.1 / 7.2 store rows, in the order they are checked. */
@@ -66,7 +72,10 @@ export function storesService(stock: StockRepo, users: UsersRepo) {
       if (userId !== principal.userId) {
         throw forbidden(`Access denied for user ${principal.userId} to the stores of user ${userId}`);
       }
-      const wanted = (q.tags ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+      const wanted = (q.tags ?? '')
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
       const matching = stock
         .storesOfUser(String(userId))
         .map(toStore)

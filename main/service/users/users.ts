@@ -28,8 +28,7 @@ export const toUser = (r: UserRow): User => ({
   tags: JSON.parse(r.tags) as string[],
 });
 
-export const userNotFound = (id: number | string) =>
-  new ServiceError(404, 'not_found', `The user '${id}' was not found`);
+export const userNotFound = (id: number | string) => new ServiceError(404, 'not_found', `The user '${id}' was not found`);
 
 export function usersService(repo: UsersRepo) {
   return {

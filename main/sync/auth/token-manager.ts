@@ -184,7 +184,8 @@ export class TokenManager implements TokenProvider {
     try {
       outcome = await this.store.withLock(async (tx) => {
         const stored = await tx.load(this.profile);
-        if (!sameSession(stored)) return { kind: 'ended', error: new SessionExpiredError('The stored marketplace session was removed; sign in again') } as const;
+        if (!sameSession(stored))
+          return { kind: 'ended', error: new SessionExpiredError('The stored marketplace session was removed; sign in again') } as const;
         const now = this.clock.now();
         const fresh = !this.expiringSoon(stored, now) && (trigger.kind === 'expiring' || stored.accessToken !== trigger.token);
         // Another process (or an earlier flight) already refreshed: use its tokens.
@@ -194,7 +195,12 @@ export class TokenManager implements TokenProvider {
           this.#refreshes++;
           tokens = await requestTokens(
             stored.baseUrl,
-            { grant_type: 'refresh_token', refresh_token: stored.refreshToken, client_id: String(stored.applicationId), client_secret: this.options.clientSecret },
+            {
+              grant_type: 'refresh_token',
+              refresh_token: stored.refreshToken,
+              client_id: String(stored.applicationId),
+              client_secret: this.options.clientSecret,
+            },
             { timeoutMs: this.options.requestTimeoutMs ?? 15_000, now: () => this.clock.now() },
           );
         } catch (e) {
@@ -203,7 +209,10 @@ export class TokenManager implements TokenProvider {
           const again = await tx.load(this.profile);
           if (sameSession(again) && again.refreshToken !== stored.refreshToken) return { kind: 'ok', creds: again } as const;
           if (again) tx.remove(this.profile);
-          return { kind: 'ended', error: new SessionExpiredError(`The marketplace refused the refresh token (${e.description || 'invalid_grant'}); sign in again`) } as const;
+          return {
+            kind: 'ended',
+            error: new SessionExpiredError(`The marketplace refused the refresh token (${e.description || 'invalid_grant'}); sign in again`),
+          } as const;
         }
         if (tokens.userId !== stored.userId) throw new RefreshFailedError('The marketplace answered the refresh with tokens of another user');
         const next = await tx.write(this.profile, {

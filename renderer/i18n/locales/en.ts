@@ -125,7 +125,10 @@ export const en = {
   'composer.counter': '{length} / {max}',
   'composer.counterLabel': '{length} of {max} characters',
   'composer.tooLong': { one: '{count} character over the limit of {max}.', other: '{count} characters over the limit of {max}.' },
-  'composer.unsupported': { one: 'This character cannot be sent: {chars}. Remove it or use plain letters.', other: 'These characters cannot be sent: {chars}. Remove them or use plain letters.' },
+  'composer.unsupported': {
+    one: 'This character cannot be sent: {chars}. Remove it or use plain letters.',
+    other: 'These characters cannot be sent: {chars}. Remove them or use plain letters.',
+  },
   'composer.empty': 'Write a message to send; attached files go with it.',
   'composer.warnings': 'Before sending',
   'composer.send': 'Send',
@@ -384,7 +387,8 @@ export const en = {
   'stock.csv.exported': 'Exported {count} rows.',
   'stock.csv.import': 'Import CSV',
   'stock.csv.importTitle': 'Import counts or adjustments',
-  'stock.csv.importHelp': 'Columns: user_product_id (or item_id), store, and count or adjustment. An exported grid also works: changed cells are imported as counts; +n / -n as adjustments.',
+  'stock.csv.importHelp':
+    'Columns: user_product_id (or item_id), store, and count or adjustment. An exported grid also works: changed cells are imported as counts; +n / -n as adjustments.',
   'stock.csv.choose': 'Choose a CSV file',
   'stock.csv.reading': 'Reading {name}…',
   'stock.csv.preview': 'Changes to apply',
@@ -408,7 +412,8 @@ export const en = {
   'stock.csv.kind.count': 'count',
   'stock.csv.kind.adjustment': 'adjustment {delta}',
   'stock.csv.err.empty': 'The file is empty.',
-  'stock.csv.err.header': 'Missing columns: the file needs user_product_id (or item_id), and store with count or adjustment — or the columns of an exported grid.',
+  'stock.csv.err.header':
+    'Missing columns: the file needs user_product_id (or item_id), and store with count or adjustment — or the columns of an exported grid.',
   'stock.csv.err.parse': 'Not a readable CSV: {message}',
   'stock.csv.err.tooMany': 'Too many rows: at most {max} per import.',
   'stock.csv.err.noProduct': 'no product id',

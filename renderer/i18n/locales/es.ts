@@ -40,7 +40,8 @@ export const es: Dictionary = {
   'frame.conflicts': { one: '{count} conflicto', other: '{count} conflictos' },
   'frame.failed': { one: '{count} con error', other: '{count} con error' },
   'frame.blocked': { one: '{count} espera tu decisión', other: '{count} esperan tu decisión' },
-  'frame.blockedHint': 'Cambios retenidos detrás de un conflicto o de un cambio con error de la misma celda: resolvelo, reintentalo o descartalo para enviarlos.',
+  'frame.blockedHint':
+    'Cambios retenidos detrás de un conflicto o de un cambio con error de la misma celda: resolvelo, reintentalo o descartalo para enviarlos.',
   'frame.pushing': 'enviando {done}/{total}',
   'frame.noToken': 'Abrí la dirección que mostró `npm run web` (incluye la clave de esta sesión).',
   'frame.never': 'nunca',
@@ -121,7 +122,10 @@ export const es: Dictionary = {
   'composer.counter': '{length} / {max}',
   'composer.counterLabel': '{length} de {max} caracteres',
   'composer.tooLong': { one: '{count} carácter de más (el límite es {max}).', other: '{count} caracteres de más (el límite es {max}).' },
-  'composer.unsupported': { one: 'Este carácter no se puede enviar: {chars}. Sacalo o usá letras comunes.', other: 'Estos caracteres no se pueden enviar: {chars}. Sacalos o usá letras comunes.' },
+  'composer.unsupported': {
+    one: 'Este carácter no se puede enviar: {chars}. Sacalo o usá letras comunes.',
+    other: 'Estos caracteres no se pueden enviar: {chars}. Sacalos o usá letras comunes.',
+  },
   'composer.empty': 'Escribí un mensaje para enviar; los archivos adjuntos van con él.',
   'composer.warnings': 'Antes de enviar',
   'composer.send': 'Enviar',
@@ -380,7 +384,8 @@ export const es: Dictionary = {
   'stock.csv.exported': 'Se exportaron {count} filas.',
   'stock.csv.import': 'Importar CSV',
   'stock.csv.importTitle': 'Importar conteos o ajustes',
-  'stock.csv.importHelp': 'Columnas: user_product_id (o item_id), store y count o adjustment. También sirve una grilla exportada: las celdas cambiadas se importan como conteos; +n / -n como ajustes.',
+  'stock.csv.importHelp':
+    'Columnas: user_product_id (o item_id), store y count o adjustment. También sirve una grilla exportada: las celdas cambiadas se importan como conteos; +n / -n como ajustes.',
   'stock.csv.choose': 'Elegí un archivo CSV',
   'stock.csv.reading': 'Leyendo {name}…',
   'stock.csv.preview': 'Cambios a aplicar',
@@ -404,7 +409,8 @@ export const es: Dictionary = {
   'stock.csv.kind.count': 'conteo',
   'stock.csv.kind.adjustment': 'ajuste {delta}',
   'stock.csv.err.empty': 'El archivo está vacío.',
-  'stock.csv.err.header': 'Faltan columnas: el archivo necesita user_product_id (o item_id) y store con count o adjustment, o las columnas de una grilla exportada.',
+  'stock.csv.err.header':
+    'Faltan columnas: el archivo necesita user_product_id (o item_id) y store con count o adjustment, o las columnas de una grilla exportada.',
   'stock.csv.err.parse': 'No es un CSV legible: {message}',
   'stock.csv.err.tooMany': 'Demasiadas filas: como máximo {max} por importación.',
   'stock.csv.err.noProduct': 'sin id de producto',

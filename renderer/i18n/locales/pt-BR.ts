@@ -40,7 +40,8 @@ export const ptBR: Dictionary = {
   'frame.conflicts': { one: '{count} conflito', other: '{count} conflitos' },
   'frame.failed': { one: '{count} com erro', other: '{count} com erro' },
   'frame.blocked': { one: '{count} aguarda você', other: '{count} aguardam você' },
-  'frame.blockedHint': 'Alterações retidas atrás de um conflito ou de uma alteração com erro da mesma célula: resolva, tente de novo ou descarte para enviá-las.',
+  'frame.blockedHint':
+    'Alterações retidas atrás de um conflito ou de uma alteração com erro da mesma célula: resolva, tente de novo ou descarte para enviá-las.',
   'frame.pushing': 'enviando {done}/{total}',
   'frame.noToken': 'Abra o endereço mostrado por `npm run web` (ele inclui a chave desta sessão).',
   'frame.never': 'nunca',
@@ -121,7 +122,10 @@ export const ptBR: Dictionary = {
   'composer.counter': '{length} / {max}',
   'composer.counterLabel': '{length} de {max} caracteres',
   'composer.tooLong': { one: '{count} caractere acima do limite de {max}.', other: '{count} caracteres acima do limite de {max}.' },
-  'composer.unsupported': { one: 'Este caractere não pode ser enviado: {chars}. Remova-o ou use letras comuns.', other: 'Estes caracteres não podem ser enviados: {chars}. Remova-os ou use letras comuns.' },
+  'composer.unsupported': {
+    one: 'Este caractere não pode ser enviado: {chars}. Remova-o ou use letras comuns.',
+    other: 'Estes caracteres não podem ser enviados: {chars}. Remova-os ou use letras comuns.',
+  },
   'composer.empty': 'Escreva uma mensagem para enviar; os arquivos anexos vão com ela.',
   'composer.warnings': 'Antes de enviar',
   'composer.send': 'Enviar',
@@ -380,7 +384,8 @@ export const ptBR: Dictionary = {
   'stock.csv.exported': '{count} linhas exportadas.',
   'stock.csv.import': 'Importar CSV',
   'stock.csv.importTitle': 'Importar contagens ou ajustes',
-  'stock.csv.importHelp': 'Colunas: user_product_id (ou item_id), store e count ou adjustment. Uma grade exportada também serve: células alteradas entram como contagens; +n / -n como ajustes.',
+  'stock.csv.importHelp':
+    'Colunas: user_product_id (ou item_id), store e count ou adjustment. Uma grade exportada também serve: células alteradas entram como contagens; +n / -n como ajustes.',
   'stock.csv.choose': 'Escolha um arquivo CSV',
   'stock.csv.reading': 'Lendo {name}…',
   'stock.csv.preview': 'Alterações a aplicar',
@@ -404,7 +409,8 @@ export const ptBR: Dictionary = {
   'stock.csv.kind.count': 'contagem',
   'stock.csv.kind.adjustment': 'ajuste {delta}',
   'stock.csv.err.empty': 'O arquivo está vazio.',
-  'stock.csv.err.header': 'Faltam colunas: o arquivo precisa de user_product_id (ou item_id) e store com count ou adjustment, ou das colunas de uma grade exportada.',
+  'stock.csv.err.header':
+    'Faltam colunas: o arquivo precisa de user_product_id (ou item_id) e store com count ou adjustment, ou das colunas de uma grade exportada.',
   'stock.csv.err.parse': 'Não é um CSV legível: {message}',
   'stock.csv.err.tooMany': 'Linhas demais: no máximo {max} por importação.',
   'stock.csv.err.noProduct': 'sem id de produto',

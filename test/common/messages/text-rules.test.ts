@@ -12,7 +12,9 @@ import {
 
 /** Printable ISO-8859-1 plus TAB, LF, CR. */
 const LATIN1_PRINTABLE = [
-  '\t', '\n', '\r',
+  '\t',
+  '\n',
+  '\r',
   ...Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)),
   ...Array.from({ length: 0x100 - 0xa0 }, (_, i) => String.fromCharCode(0xa0 + i)),
 ];
@@ -168,9 +170,7 @@ describe('textLength', () => {
     const emoticon = fc.oneof(
       fc.constantFrom(...EMOTICON_ALLOW_LIST),
       fc.constantFrom(...EMOTICON_ALLOW_LIST).map((e) => e.replace(/\uFE0F/g, '')),
-      fc.tuple(fc.constantFrom(...MODIFIABLE), fc.integer({ min: 0x1f3fb, max: 0x1f3ff })).map(([e, tone]) =>
-        withTone(e, String.fromCodePoint(tone)),
-      ),
+      fc.tuple(fc.constantFrom(...MODIFIABLE), fc.integer({ min: 0x1f3fb, max: 0x1f3ff })).map(([e, tone]) => withTone(e, String.fromCodePoint(tone))),
     );
     fc.assert(
       fc.property(fc.array(emoticon, { maxLength: 80 }), (list) => {

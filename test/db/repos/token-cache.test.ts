@@ -48,7 +48,7 @@ describe('the token cache', () => {
     expect(reads).toBe(2);
   });
 
-  it("forgets at once whatever this connection writes to tokens, raw SQL included", () => {
+  it('forgets at once whatever this connection writes to tokens, raw SQL included', () => {
     lookup('T1');
     lookup('T2');
     db.prepare("DELETE FROM tokens WHERE access_token = 'T1'").run();

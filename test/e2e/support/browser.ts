@@ -59,7 +59,12 @@ function rendererFresh(): boolean {
   const index = join(RENDERER_DIR, 'index.html');
   if (!existsSync(index)) return false;
   const built = statSync(index).mtimeMs;
-  const sources = Math.max(newest(join(ROOT, 'renderer')), newest(join(ROOT, 'preload')), newest(join(ROOT, 'common')), statSync(join(ROOT, 'vite.config.ts')).mtimeMs);
+  const sources = Math.max(
+    newest(join(ROOT, 'renderer')),
+    newest(join(ROOT, 'preload')),
+    newest(join(ROOT, 'common')),
+    statSync(join(ROOT, 'vite.config.ts')).mtimeMs,
+  );
   return built >= sources;
 }
 
@@ -166,13 +171,24 @@ export async function startBrowserApp(o: BrowserAppOptions = {}): Promise<Browse
   try {
     if (ownDir) cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     await o.prepare?.(dataDir);
-    const core = await DesktopCore.open({ language: 'en', jobPollMs: 50, log: (e) => console.error('core:', e), ...(o.core ?? {}), dataDir, host: { shell: 'browser', ...(o.core?.host ?? {}) } });
+    const core = await DesktopCore.open({
+      language: 'en',
+      jobPollMs: 50,
+      log: (e) => console.error('core:', e),
+      ...(o.core ?? {}),
+      dataDir,
+      host: { shell: 'browser', ...(o.core?.host ?? {}) },
+    });
     cleanups.push(() => core.close());
     const web = await startWebServer({ core, port: 0, rendererDir });
     cleanups.push(() => web.close());
     const browser = o.browser ?? (await launchChromium());
     if (!o.browser) cleanups.push(() => browser.close());
-    const context = await browser.newContext({ viewport: o.viewport ?? { width: 1280, height: 800 }, locale: o.locale ?? 'en-US', timezoneId: 'America/Argentina/Buenos_Aires' });
+    const context = await browser.newContext({
+      viewport: o.viewport ?? { width: 1280, height: 800 },
+      locale: o.locale ?? 'en-US',
+      timezoneId: 'America/Argentina/Buenos_Aires',
+    });
     cleanups.push(() => context.close());
     const page = await context.newPage();
     const errors: string[] = [];

@@ -6,7 +6,12 @@ import { demo, demoFixtures } from '../../support/fixtures.js';
 import { type TestServer, errorBody, startTestServer } from '../../support/server.js';
 
 /** A clock the test moves by hand; the service and its job runner both read it. */
-const clock = { t: 0, now() { return this.t; } };
+const clock = {
+  t: 0,
+  now() {
+    return this.t;
+  },
+};
 const HOUR = 3600_000;
 
 let server: TestServer;

@@ -68,7 +68,9 @@ describe('GET /messages/attachments/{id} (SPEC 4.13): the uploader', () => {
   });
 
   it('answers a hostile name with a quoted ASCII fallback that cannot break out, and the exact name in filename*', async () => {
-    const { body, contentType } = rawMultipart([{ disposition: 'form-data; name="file"; filename="\\"; rm -rf.pdf"', type: 'application/pdf', body: '%PDF-1.4' }]);
+    const { body, contentType } = rawMultipart([
+      { disposition: 'form-data; name="file"; filename="\\"; rm -rf.pdf"', type: 'application/pdf', body: '%PDF-1.4' },
+    ]);
     const up = await server.as(demo.seller.token).raw('POST', uploadPath(), { raw: body, headers: { 'content-type': contentType } });
     expect(up.status).toBe(200);
     const cd = (await fetchBytes(demo.seller.token, up.body.id)).headers.get('content-disposition')!;
@@ -95,7 +97,10 @@ describe('GET /messages/attachments/{id}: errors and access control', () => {
   it('401 without a token, 400 without or with a malformed site_id', async () => {
     const id = await uploadId(server, demo.seller.token, 'x', 'a.txt');
     expect(errorBody(await server.as(null).get(downloadPath(id)))).toMatchObject({ status: 401, message: 'Access token is required' });
-    expect(errorBody(await server.as(demo.seller.token).get(downloadPath(id, null)))).toMatchObject({ status: 400, message: "The queryparam 'site_id' is required" });
+    expect(errorBody(await server.as(demo.seller.token).get(downloadPath(id, null)))).toMatchObject({
+      status: 400,
+      message: "The queryparam 'site_id' is required",
+    });
     expect(errorBody(await server.as(demo.seller.token).get(downloadPath(id, 'mla'))).status).toBe(400);
   });
 

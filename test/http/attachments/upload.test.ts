@@ -39,7 +39,17 @@ describe('POST /messages/attachments (SPEC 4.12): success', () => {
     expect(filesUnder(store())).toEqual([`${h.slice(0, 2)}/${h.slice(2, 4)}/${h}`]);
     expect(readFileSync(join(store(), h.slice(0, 2), h.slice(2, 4), h), 'utf8')).toBe(pdf);
     expect(rows()).toMatchObject([
-      { id: res.body.id, uploader_id: demo.seller.id, site_id: 'MLA', original_filename: 'Factura Nº 12.PDF', media_type: 'application/pdf', size: pdf.length, sha256: h, potential_security_threat: 0, message_id: null },
+      {
+        id: res.body.id,
+        uploader_id: demo.seller.id,
+        site_id: 'MLA',
+        original_filename: 'Factura Nº 12.PDF',
+        media_type: 'application/pdf',
+        size: pdf.length,
+        sha256: h,
+        potential_security_threat: 0,
+        message_id: null,
+      },
     ]);
   });
 
@@ -94,7 +104,10 @@ describe('POST /messages/attachments (SPEC 4.12): success', () => {
 describe('POST /messages/attachments: media type and threat flag', () => {
   const typeOf = async (bytes: Uint8Array | string, name: string, type: string) => {
     const id = await uploadId(server, demo.seller.token, bytes, name, type);
-    return server.db.prepare('SELECT media_type, potential_security_threat FROM attachments WHERE id = ?').get(id) as { media_type: string; potential_security_threat: number };
+    return server.db.prepare('SELECT media_type, potential_security_threat FROM attachments WHERE id = ?').get(id) as {
+      media_type: string;
+      potential_security_threat: number;
+    };
   };
   const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 
@@ -129,7 +142,7 @@ describe('POST /messages/attachments: errors of SPEC 7.6 and the request checks'
     expectNothingKept();
   });
 
-  it("400 \"The queryparam 'site_id' is required\", and 400 for a malformed site id or tag", async () => {
+  it('400 "The queryparam \'site_id\' is required", and 400 for a malformed site id or tag', async () => {
     const missing = await upload(server, demo.seller.token, 'x', 'a.txt', { site: null });
     expect(errorBody(missing)).toMatchObject({ status: 400, error: 'bad_request', message: "The queryparam 'site_id' is required" });
     const empty = await upload(server, demo.seller.token, 'x', 'a.txt', { site: '' });

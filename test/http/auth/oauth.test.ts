@@ -30,7 +30,8 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
   });
   afterAll(() => server.close());
 
-  const token = (params: Record<string, string | number>, options?: { json?: boolean; headers?: Record<string, string> }) => tokenRequest(server.url, params, options);
+  const token = (params: Record<string, string | number>, options?: { json?: boolean; headers?: Record<string, string> }) =>
+    tokenRequest(server.url, params, options);
   const oauthError = (res: { status: number; body: unknown; headers: Headers }, status: number, error: string) => {
     expect(res.status).toBe(status);
     expect(res.body).toMatchObject({ error, error_description: expect.any(String) });
@@ -103,7 +104,9 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
       const { res } = await codeFlow(server.url, { clientId: demo.app, username: String(demo.buyer.id) });
       expect(res.status).toBe(200);
       expect(res.body.user_id).toBe(demo.buyer.id);
-      const row = server.db.prepare<[string], { user_id: number; application_id: number }>('SELECT user_id, application_id FROM tokens WHERE access_token = ?').get(res.body.access_token);
+      const row = server.db
+        .prepare<[string], { user_id: number; application_id: number }>('SELECT user_id, application_id FROM tokens WHERE access_token = ?')
+        .get(res.body.access_token);
       expect(row).toEqual({ user_id: demo.buyer.id, application_id: demo.app });
     });
 
@@ -112,7 +115,10 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
       const redirectUri = 'http://127.0.0.1:50001/callback';
       const consent = await answerConsent(authorizationUrl(server.url, { clientId: demo.app, redirectUri, state: 's', challenge: pkce.challenge }));
       const code = new URL(consent.location!).searchParams.get('code')!;
-      const res = await token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: demo.app, code_verifier: pkce.verifier }, { json: true });
+      const res = await token(
+        { grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: demo.app, code_verifier: pkce.verifier },
+        { json: true },
+      );
       expect(res.status).toBe(200);
       expect(res.body.token_type).toBe('Bearer');
     });
@@ -126,7 +132,10 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
       const refreshRows = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM oauth_refresh_tokens WHERE token_hash = ?');
       expect(refreshRows.get(res.body.refresh_token)!.n).toBe(0);
       expect(refreshRows.get(sha256(res.body.refresh_token))!.n).toBe(1);
-      const text = JSON.stringify(db.prepare('SELECT * FROM oauth_codes').all()) + JSON.stringify(db.prepare('SELECT * FROM oauth_refresh_tokens').all()) + JSON.stringify(db.prepare('SELECT * FROM oauth_grants').all());
+      const text =
+        JSON.stringify(db.prepare('SELECT * FROM oauth_codes').all()) +
+        JSON.stringify(db.prepare('SELECT * FROM oauth_refresh_tokens').all()) +
+        JSON.stringify(db.prepare('SELECT * FROM oauth_grants').all());
       expect(text).not.toContain(code);
       expect(text).not.toContain(res.body.refresh_token);
     });
@@ -257,9 +266,17 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
 
     it('refuses a redirect_uri that differs from the authorization request (another port)', async () => {
       const pkce = createPkce();
-      const consent = await answerConsent(authorizationUrl(server.url, { clientId: demo.app, redirectUri: 'http://127.0.0.1:50004/callback', state: 's', challenge: pkce.challenge }));
+      const consent = await answerConsent(
+        authorizationUrl(server.url, { clientId: demo.app, redirectUri: 'http://127.0.0.1:50004/callback', state: 's', challenge: pkce.challenge }),
+      );
       const code = new URL(consent.location!).searchParams.get('code')!;
-      const res = await token({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:50005/callback', client_id: demo.app, code_verifier: pkce.verifier });
+      const res = await token({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: 'http://127.0.0.1:50005/callback',
+        client_id: demo.app,
+        code_verifier: pkce.verifier,
+      });
       oauthError(res, 400, 'invalid_grant');
       expect(res.body.error_description).toContain('redirect_uri');
     });
@@ -283,7 +300,11 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
       const redirectUri = 'http://127.0.0.1:50006/callback';
       const consent = await answerConsent(authorizationUrl(server.url, { clientId: demo.app, redirectUri, state: 's', challenge: pkce.challenge }));
       const code = new URL(consent.location!).searchParams.get('code')!;
-      oauthError(await token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: OTHER_APP, code_verifier: pkce.verifier }), 400, 'invalid_grant');
+      oauthError(
+        await token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: OTHER_APP, code_verifier: pkce.verifier }),
+        400,
+        'invalid_grant',
+      );
     });
 
     it('a code expires after 10 minutes', async () => {
@@ -292,7 +313,11 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
       const consent = await answerConsent(authorizationUrl(server.url, { clientId: demo.app, redirectUri, state: 's', challenge: pkce.challenge }));
       const code = new URL(consent.location!).searchParams.get('code')!;
       clock.advance(10 * 60_000 + 1);
-      oauthError(await token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: demo.app, code_verifier: pkce.verifier }), 400, 'invalid_grant');
+      oauthError(
+        await token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: demo.app, code_verifier: pkce.verifier }),
+        400,
+        'invalid_grant',
+      );
     });
 
     it('authenticates clients: unknown, missing or wrong secret are invalid_client (401)', async () => {
@@ -313,7 +338,12 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
     it('a confidential client runs the flow with its secret', async () => {
       const { res } = await codeFlow(server.url, { clientId: BACKOFFICE.id, redirectUri: BACKOFFICE.redirect, clientSecret: BACKOFFICE.secret });
       expect(res.status).toBe(200);
-      const refreshed = await token({ grant_type: 'refresh_token', refresh_token: res.body.refresh_token, client_id: BACKOFFICE.id, client_secret: BACKOFFICE.secret });
+      const refreshed = await token({
+        grant_type: 'refresh_token',
+        refresh_token: res.body.refresh_token,
+        client_id: BACKOFFICE.id,
+        client_secret: BACKOFFICE.secret,
+      });
       expect(refreshed.status).toBe(200);
     });
 
@@ -330,7 +360,10 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
       oauthError(await token({ grant_type: 'refresh_token', client_id: demo.app }), 400, 'invalid_request');
       oauthError(await token({ grant_type: 'refresh_token', refresh_token: 'x' }), 400, 'invalid_request');
       const c = client(server.url, null);
-      const repeated = await c.raw('POST', '/oauth/token', { raw: 'grant_type=refresh_token&refresh_token=a&refresh_token=b&client_id=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const repeated = await c.raw('POST', '/oauth/token', {
+        raw: 'grant_type=refresh_token&refresh_token=a&refresh_token=b&client_id=1',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       oauthError(repeated, 400, 'invalid_request');
       oauthError(await c.raw('POST', '/oauth/token', { raw: '{"grant_type":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
       oauthError(await c.raw('POST', '/oauth/token', { raw: 'grant_type=refresh_token', headers: { 'content-type': 'text/plain' } }), 400, 'invalid_request');
@@ -355,7 +388,9 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
       const third = await token({ grant_type: 'refresh_token', refresh_token: r2, client_id: demo.app });
       expect(third.status).toBe(200);
 
-      const family = server.db.prepare<[string], { family_id: string; rotated_from: string | null }>('SELECT family_id, rotated_from FROM oauth_refresh_tokens WHERE token_hash = ?');
+      const family = server.db.prepare<[string], { family_id: string; rotated_from: string | null }>(
+        'SELECT family_id, rotated_from FROM oauth_refresh_tokens WHERE token_hash = ?',
+      );
       expect(family.get(sha256(third.body.refresh_token))).toEqual({ family_id: family.get(sha256(r1))!.family_id, rotated_from: sha256(r2) });
     });
 
@@ -371,7 +406,11 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
       oauthError(await token({ grant_type: 'refresh_token', refresh_token: r2, client_id: demo.app }), 400, 'invalid_grant');
       expect((await server.as(a2).get(userPath)).status).toBe(401);
       expect((await server.as(res.body.access_token).get(userPath)).status).toBe(401);
-      const grant = server.db.prepare<[string], { revoked_reason: string }>('SELECT g.revoked_reason FROM oauth_grants g JOIN oauth_refresh_tokens t ON t.family_id = g.id WHERE t.token_hash = ?').get(sha256(r2));
+      const grant = server.db
+        .prepare<[string], { revoked_reason: string }>(
+          'SELECT g.revoked_reason FROM oauth_grants g JOIN oauth_refresh_tokens t ON t.family_id = g.id WHERE t.token_hash = ?',
+        )
+        .get(sha256(r2));
       expect(grant?.revoked_reason).toBe('refresh_token_reuse');
     });
 
@@ -413,7 +452,9 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
     it('fixture tokens have no expiry', async () => {
       clock.advance(400 * 24 * 3600 * 1000);
       expect((await server.as(demo.seller.token).get(userPath)).status).toBe(200);
-      expect(server.db.prepare<[string], { expires_at: number | null }>('SELECT expires_at FROM tokens WHERE access_token = ?').get(demo.seller.token)).toEqual({ expires_at: null });
+      expect(server.db.prepare<[string], { expires_at: number | null }>('SELECT expires_at FROM tokens WHERE access_token = ?').get(demo.seller.token)).toEqual(
+        { expires_at: null },
+      );
     });
   });
 });

@@ -20,10 +20,15 @@ describe('npm run serve -- --token-ttl', () => {
       expect((await c.get(userPath)).status).toBe(200);
       // The child's clock is the machine's: wait for the token to stop working, then check it
       // lived its second (it cannot have stopped before a second after it was issued).
-      const expired = await waitFor(async () => {
-        const r = await c.get(userPath);
-        return r.status === 401 && r;
-      }, 'the 1 s token to expire', 20_000, 25);
+      const expired = await waitFor(
+        async () => {
+          const r = await c.get(userPath);
+          return r.status === 401 && r;
+        },
+        'the 1 s token to expire',
+        20_000,
+        25,
+      );
       expect(Date.now() - issuedBefore).toBeGreaterThanOrEqual(1000);
       expect(expired.status).toBe(401);
       expect(errorBody(expired).message).toBe('Access token expired');

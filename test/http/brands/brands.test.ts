@@ -4,13 +4,37 @@ import { AURORA_ENTRY } from '../../support/brand-views.js';
 import { addBrandSeller, brandEntry, demo, demoFixtures } from '../../support/fixtures.js';
 
 const LIST_FIELDS = [
-  'site_id', 'official_store_id', 'name', 'type', 'relevance_position', 'status', 'fantasy_name', 'date_created',
-  'return_policy', 'landing_permalink', 'pictures', 'tags', 'categories_ids', 'main_categories', 'permalink',
-  'normalized_name', 'last_updated',
+  'site_id',
+  'official_store_id',
+  'name',
+  'type',
+  'relevance_position',
+  'status',
+  'fantasy_name',
+  'date_created',
+  'return_policy',
+  'landing_permalink',
+  'pictures',
+  'tags',
+  'categories_ids',
+  'main_categories',
+  'permalink',
+  'normalized_name',
+  'last_updated',
 ];
 const DETAIL_FIELDS = [
-  'tags', 'official_store_id', 'categories_ids', 'fantasy_name', 'users', 'site_id', 'status', 'name', 'date_created',
-  'pictures', 'boost', 'relevance_position',
+  'tags',
+  'official_store_id',
+  'categories_ids',
+  'fantasy_name',
+  'users',
+  'site_id',
+  'status',
+  'name',
+  'date_created',
+  'pictures',
+  'boost',
+  'relevance_position',
 ];
 
 describe('GET /users/{user_id}/brands and /users/{user_id}/brands/{official_store_id}', () => {
@@ -127,7 +151,7 @@ describe('GET /users/{user_id}/brands and /users/{user_id}/brands/{official_stor
   });
 
   describe('detail (4.8)', () => {
-    it('returns the detail form of each of the user\'s brands', async () => {
+    it("returns the detail form of each of the user's brands", async () => {
       const res = await server.as(demo.buyer.token).get(`${brandPath}/4021`);
       expect(res.status).toBe(200);
       expect(Object.keys(res.body)).toEqual(DETAIL_FIELDS);
@@ -187,7 +211,7 @@ describe('GET /users/{user_id}/brands and /users/{user_id}/brands/{official_stor
       expect(errorBody(res)).toEqual({ error: 'U00002', message: "U00002 - The user '123456' was not found", status: 404, cause: [] });
     });
 
-    it('answers 404 B00001 for a store that does not exist, is another user\'s, or is on another site', async () => {
+    it("answers 404 B00001 for a store that does not exist, is another user's, or is on another site", async () => {
       const cases: [string, string][] = [
         [`${brandPath}/4099`, `B00001 - The brand '4099' was not found for the user '${demo.brand.id}' on site 'MLA'`],
         [`/users/${demo.seller.id}/brands/4021`, `B00001 - The brand '4021' was not found for the user '${demo.seller.id}' on site 'MLA'`],
@@ -204,9 +228,7 @@ describe('GET /users/{user_id}/brands and /users/{user_id}/brands/{official_stor
 
   it('changes nothing: reads leave the brand tables as they were', async () => {
     const count = () =>
-      server.db
-        .prepare('SELECT (SELECT count(*) FROM brands) AS b, (SELECT count(*) FROM brand_users) AS u, (SELECT count(*) FROM brand_pictures) AS p')
-        .get();
+      server.db.prepare('SELECT (SELECT count(*) FROM brands) AS b, (SELECT count(*) FROM brand_users) AS u, (SELECT count(*) FROM brand_pictures) AS p').get();
     const before = count();
     await server.as(demo.buyer.token).get(brandPath);
     await server.as(demo.buyer.token).get(`${brandPath}/x`);

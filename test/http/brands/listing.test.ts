@@ -26,8 +26,7 @@ const warehouseBody = (store: { id: string; network_node_id: string }, extra: Re
   ...extra,
 });
 
-const VALIDATION_MESSAGE = (id: number) =>
-  `The field official_store_id is required: user ${id} is a brand with more than one official store on site MLA`;
+const VALIDATION_MESSAGE = (id: number) => `The field official_store_id is required: user ${id} is a brand with more than one official store on site MLA`;
 const NOT_ALLOWED_MESSAGE = (id: number, os: number) => `User ${id} is not allowed to list items in official store ${os} on site MLA`;
 
 function expectOfficialStoreRequired(res: ApiResponse, userId: number, allowed: number[]): void {
@@ -177,9 +176,7 @@ describe('official-store rules of SPEC 7.4 on item listing', () => {
         expect(errorBody(multi).message).toBe('The fields [available_quantity] are invalid for requested call');
         const without = await server.as(demo.seller.token).post('/items', itemBody({ available_quantity: undefined }));
         expect(without.status).toBe(400);
-        expect(errorBody(without).message).toBe(
-          'Sellers with warehouse_management list items through POST /items/multiwarehouse with stock_locations',
-        );
+        expect(errorBody(without).message).toBe('Sellers with warehouse_management list items through POST /items/multiwarehouse with stock_locations');
       });
     });
 
@@ -249,7 +246,7 @@ describe('official-store rules of SPEC 7.4 on item listing', () => {
       });
     });
 
-    it('creates the item in one of the seller\'s official stores', async () => {
+    it("creates the item in one of the seller's official stores", async () => {
       const os = multiWarehouse.officialStoreIds[1]!;
       const res = await server.as(multiWarehouse.token).post('/items/multiwarehouse', warehouseBody(multiWarehouse.store!, { official_store_id: os }));
       expect(res.status).toBe(201);
@@ -288,14 +285,10 @@ describe('official-store rules of SPEC 7.4 on item listing', () => {
 
     it('keeps the 7.1 order: store errors come before the official-store rules', async () => {
       await unchanged(async () => {
-        const res = await server
-          .as(multiWarehouse.token)
-          .post('/items/multiwarehouse', warehouseBody({ id: '99999999', network_node_id: 'X' }));
+        const res = await server.as(multiWarehouse.token).post('/items/multiwarehouse', warehouseBody({ id: '99999999', network_node_id: 'X' }));
         expect(res.status).toBe(400);
         expect(errorBody(res).message).toBe('Store not found: 99999999');
-        const typed = await server
-          .as(multiWarehouse.token)
-          .post('/items/multiwarehouse', warehouseBody(multiWarehouse.store!, { official_store_id: 'abc' }));
+        const typed = await server.as(multiWarehouse.token).post('/items/multiwarehouse', warehouseBody(multiWarehouse.store!, { official_store_id: 'abc' }));
         expect(typed.status).toBe(400);
         expect(errorBody(typed).message).toMatch(/^Invalid body: official_store_id: /);
       });

@@ -37,7 +37,13 @@ beforeAll(async () => {
           moderation: { status: 'clean', source: 'online', date: '2026-11-18T16:00:05Z' },
           attachments: [invoice, tool],
         }),
-        messageFixture({ id: pendingId, order_id: demoOrders.packed.id, text: 'Mirá la foto', date_created: '2026-11-18T17:00:00Z', moderation: { status: 'pending' } }),
+        messageFixture({
+          id: pendingId,
+          order_id: demoOrders.packed.id,
+          text: 'Mirá la foto',
+          date_created: '2026-11-18T17:00:00Z',
+          moderation: { status: 'pending' },
+        }),
       ],
     }),
   );

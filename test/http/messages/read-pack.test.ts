@@ -134,7 +134,15 @@ describe('paging (limit 1..100, default 10; offset 0.., default 0)', () => {
   it('limit and offset select a window of the newest-first list; total stays the visible count', async () => {
     const all = await buyer().get(`${packPath(demoOrders.packed.pack)}?mark_as_read=false`);
     const order = ids(all.body);
-    for (const [limit, offset] of [[1, 0], [1, 1], [2, 1], [3, 3], [100, 0], [5, 4], [1, 999999999]] as const) {
+    for (const [limit, offset] of [
+      [1, 0],
+      [1, 1],
+      [2, 1],
+      [3, 3],
+      [100, 0],
+      [5, 4],
+      [1, 999999999],
+    ] as const) {
       const res = await buyer().get(`${packPath(demoOrders.packed.pack)}?limit=${limit}&offset=${offset}&mark_as_read=false`);
       expect(res.status).toBe(200);
       expect(res.body.paging).toEqual({ limit, offset, total: 4 });

@@ -1,16 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FixtureFile } from '../../../main/fixtures/schema.js';
 import { demo } from '../../support/fixtures.js';
-import {
-  buyerSends,
-  demoOrders,
-  extraOrders,
-  messagingFixtures,
-  packPath,
-  sellerSends,
-  sendBody,
-  sendPath,
-} from '../../support/messages.js';
+import { buyerSends, demoOrders, extraOrders, messagingFixtures, packPath, sellerSends, sendBody, sendPath } from '../../support/messages.js';
 import { type ApiResponse, type TestServer, errorBody, startTestServer } from '../../support/server.js';
 
 const OTHER_APP = 777001;
@@ -28,7 +19,8 @@ afterEach(() => server.close());
 
 const seller = () => server.as(demo.seller.token);
 const buyer = () => server.as(demo.buyer.token);
-const snapshot = () => JSON.stringify(server.db.prepare('SELECT * FROM messages ORDER BY id').all()) + JSON.stringify(server.db.prepare('SELECT * FROM jobs').all());
+const snapshot = () =>
+  JSON.stringify(server.db.prepare('SELECT * FROM messages ORDER BY id').all()) + JSON.stringify(server.db.prepare('SELECT * FROM jobs').all());
 const pack = demoOrders.packed.pack;
 const toBuyer = (text: string, more: Record<string, unknown> = {}) => sendBody(demo.seller.id, demo.buyer.id, text, more);
 
@@ -89,7 +81,9 @@ describe('POST /messages/packs/{pack_id}/sellers/{user_id}: success', () => {
     expect((await sellerSends(seller(), pack, 'x'.repeat(350))).status).toBe(201);
     const over = await sellerSends(seller(), pack, 'x'.repeat(351));
     expectError(over, 400, 'The message content is too long, max characters allowed are 350');
-    expect(errorBody(over).cause).toEqual([{ code: 'too_long', message: 'The message content is too long, max characters allowed are 350', max: 350, length: 351 }]);
+    expect(errorBody(over).cause).toEqual([
+      { code: 'too_long', message: 'The message content is too long, max characters allowed are 350', max: 350, length: 351 },
+    ]);
   });
 
   it('user ids as JSON integers are accepted too', async () => {
@@ -122,7 +116,10 @@ describe('POST /messages/packs/{pack_id}/sellers/{user_id}: success', () => {
 
   it('the older addressing (to.resource, to.resource_id, to.site_id) is accepted when it names this pack', async () => {
     for (const resource_id of [demoOrders.packed.id, demoOrders.packed.pack, String(demoOrders.packed.id), undefined]) {
-      const res = await seller().post(sendPath(pack), toBuyer('hola', { to: { user_id: String(demo.buyer.id), resource: 'orders', resource_id, site_id: 'MLA' } }));
+      const res = await seller().post(
+        sendPath(pack),
+        toBuyer('hola', { to: { user_id: String(demo.buyer.id), resource: 'orders', resource_id, site_id: 'MLA' } }),
+      );
       expect(res.status, String(resource_id)).toBe(201);
     }
   });
@@ -192,7 +189,11 @@ describe('body and addressing rows of SPEC 7.6', () => {
     ['from.user_id 0', { from: { user_id: '0' }, to: { user_id: String(demo.buyer.id) }, text: 'x' }, "Invalid 'from' user id"],
     ['no to', { from: { user_id: String(demo.seller.id) }, text: 'x' }, "The field 'to.user_id' is required"],
     ['to without user_id', { from: { user_id: String(demo.seller.id) }, to: { email: 'a@b.c' }, text: 'x' }, "The field 'to.user_id' is required"],
-    ['to as an array', { from: { user_id: String(demo.seller.id) }, to: [{ user_id: String(demo.buyer.id) }], text: 'x' }, "The field 'to.user_id' is required"],
+    [
+      'to as an array',
+      { from: { user_id: String(demo.seller.id) }, to: [{ user_id: String(demo.buyer.id) }], text: 'x' },
+      "The field 'to.user_id' is required",
+    ],
     ['to.user_id letters', toBuyer('x', { to: { user_id: 'buyer' } }), "Invalid 'to' user id"],
     ['to.user_id negative', toBuyer('x', { to: { user_id: -5 } }), "Invalid 'to' user id"],
     ['to.user_id fraction', toBuyer('x', { to: { user_id: 1.5 } }), "Invalid 'to' user id"],
@@ -202,16 +203,40 @@ describe('body and addressing rows of SPEC 7.6', () => {
     ['same user, number and string', toBuyer('x', { to: { user_id: demo.seller.id } }), 'Sender and received must not be equals'],
     ['user 0 without e-mail', toBuyer('x', { to: { user_id: '0' } }), "The field 'to.email' must be a secure email"],
     ['user 0 with a plain e-mail', toBuyer('x', { to: { user_id: 0, email: 'martin.gomez@gmail.com' } }), "The field 'to.email' must be a secure email"],
-    ['user 0 with a look-alike domain', toBuyer('x', { to: { user_id: '0', email: 'a@mail.mercadolibre.com.evil.io' } }), "The field 'to.email' must be a secure email"],
-    ['resource_id without resource', toBuyer('x', { to: { user_id: String(demo.buyer.id), resource_id: demoOrders.packed.id, site_id: 'MLA' } }), "The field 'to.resource' is required"],
+    [
+      'user 0 with a look-alike domain',
+      toBuyer('x', { to: { user_id: '0', email: 'a@mail.mercadolibre.com.evil.io' } }),
+      "The field 'to.email' must be a secure email",
+    ],
+    [
+      'resource_id without resource',
+      toBuyer('x', { to: { user_id: String(demo.buyer.id), resource_id: demoOrders.packed.id, site_id: 'MLA' } }),
+      "The field 'to.resource' is required",
+    ],
     ['site_id without resource', toBuyer('x', { to: { user_id: String(demo.buyer.id), site_id: 'MLA' } }), "The field 'to.resource' is required"],
     ['resource not orders', toBuyer('x', { to: { user_id: String(demo.buyer.id), resource: 'items', site_id: 'MLA' } }), "Invalid field 'to.resource'"],
     ['resource without site', toBuyer('x', { to: { user_id: String(demo.buyer.id), resource: 'orders' } }), "The field 'to.site_id' is required"],
-    ['site lower case', toBuyer('x', { to: { user_id: String(demo.buyer.id), resource: 'orders', site_id: 'mla' } }), "The field 'to.site_id' has an invalid value"],
+    [
+      'site lower case',
+      toBuyer('x', { to: { user_id: String(demo.buyer.id), resource: 'orders', site_id: 'mla' } }),
+      "The field 'to.site_id' has an invalid value",
+    ],
     ['site a number', toBuyer('x', { to: { user_id: String(demo.buyer.id), resource: 'orders', site_id: 1 } }), "The field 'to.site_id' has an invalid value"],
-    ['site of another country', toBuyer('x', { to: { user_id: String(demo.buyer.id), resource: 'orders', site_id: 'MLB' } }), "The field 'to.site_id' has an invalid value"],
-    ['resource_id malformed', toBuyer('x', { to: { user_id: String(demo.buyer.id), resource: 'orders', site_id: 'MLA', resource_id: 'abc' } }), "Invalid field 'to.resource_id'"],
-    ['resource_id of another order', toBuyer('x', { to: { user_id: String(demo.buyer.id), resource: 'orders', site_id: 'MLA', resource_id: demoOrders.delivered.id } }), "Invalid field 'to.resource_id'"],
+    [
+      'site of another country',
+      toBuyer('x', { to: { user_id: String(demo.buyer.id), resource: 'orders', site_id: 'MLB' } }),
+      "The field 'to.site_id' has an invalid value",
+    ],
+    [
+      'resource_id malformed',
+      toBuyer('x', { to: { user_id: String(demo.buyer.id), resource: 'orders', site_id: 'MLA', resource_id: 'abc' } }),
+      "Invalid field 'to.resource_id'",
+    ],
+    [
+      'resource_id of another order',
+      toBuyer('x', { to: { user_id: String(demo.buyer.id), resource: 'orders', site_id: 'MLA', resource_id: demoOrders.delivered.id } }),
+      "Invalid field 'to.resource_id'",
+    ],
     ['no text', { from: { user_id: String(demo.seller.id) }, to: { user_id: String(demo.buyer.id) } }, "The field 'text' is required"],
     ['null text', toBuyer('x', { text: null }), "The field 'text' is required"],
     ['empty text', toBuyer(''), "The field 'text' is required"],
@@ -246,12 +271,20 @@ describe('body and addressing rows of SPEC 7.6', () => {
   it('the unsupported-characters error lists the refused characters in cause', async () => {
     const res = await seller().post(sendPath(pack), toBuyer('ok – listo'));
     expect(errorBody(res).cause).toEqual([
-      { code: 'unsupported_characters', message: 'The text has character/s that is/are not supported.', characters: [{ index: 3, char: '–', codePoint: 'U+2013' }] },
+      {
+        code: 'unsupported_characters',
+        message: 'The text has character/s that is/are not supported.',
+        characters: [{ index: 3, char: '–', codePoint: 'U+2013' }],
+      },
     ]);
   });
 
   it('400 for a bad tag, pack id or user id in the path', async () => {
-    expectError(await seller().post(`${packPath(pack)}?tag=other&application_id=${demo.app}`, toBuyer('x')), 400, "The queryparam 'tag' has an invalid value: only 'post_sale' is supported");
+    expectError(
+      await seller().post(`${packPath(pack)}?tag=other&application_id=${demo.app}`, toBuyer('x')),
+      400,
+      "The queryparam 'tag' has an invalid value: only 'post_sale' is supported",
+    );
     expectError(await seller().post(sendPath('p1'), toBuyer('x')), 400, "Invalid pack id: 'p1'");
     const badUser = await seller().post(sendPath(pack, { seller: 'me' }), toBuyer('x'));
     expect(badUser.status).toBe(400);
@@ -266,8 +299,17 @@ describe('access rows of SPEC 7.6', () => {
 
   it('403 "Access denied ..." for a user outside the order, naming to.resource_id when given', async () => {
     const other = server.as(demo.other.token);
-    expectError(await other.post(sendPath(pack), sendBody(demo.other.id, demo.buyer.id, 'hola')), 403, `Access denied for user ${demo.other.id} to order ${pack}`);
-    const named = await other.post(sendPath(pack), sendBody(demo.other.id, demo.buyer.id, 'hola', { to: { user_id: String(demo.buyer.id), resource: 'orders', resource_id: demoOrders.packed.id, site_id: 'MLA' } }));
+    expectError(
+      await other.post(sendPath(pack), sendBody(demo.other.id, demo.buyer.id, 'hola')),
+      403,
+      `Access denied for user ${demo.other.id} to order ${pack}`,
+    );
+    const named = await other.post(
+      sendPath(pack),
+      sendBody(demo.other.id, demo.buyer.id, 'hola', {
+        to: { user_id: String(demo.buyer.id), resource: 'orders', resource_id: demoOrders.packed.id, site_id: 'MLA' },
+      }),
+    );
     expectError(named, 403, `Access denied for user ${demo.other.id} to order ${demoOrders.packed.id}`);
   });
 
@@ -287,10 +329,7 @@ describe('access rows of SPEC 7.6', () => {
 
 describe('conversation state rows of SPEC 7.6', () => {
   it('cancelled order: 403 conversation_blocked with cause blocked_by_cancelled_order, for both parties', async () => {
-    for (const res of [
-      await sellerSends(seller(), demoOrders.cancelled.pack, 'hola'),
-      await buyerSends(buyer(), demoOrders.cancelled.pack, 'hola'),
-    ]) {
+    for (const res of [await sellerSends(seller(), demoOrders.cancelled.pack, 'hola'), await buyerSends(buyer(), demoOrders.cancelled.pack, 'hola')]) {
       expect(res.status).toBe(403);
       expect(res.body).toEqual({
         error: 'conversation_blocked',
@@ -302,10 +341,7 @@ describe('conversation state rows of SPEC 7.6', () => {
   });
 
   it('mediation in process on MLB (the default mediation site): 403 for both parties', async () => {
-    for (const res of [
-      await sellerSends(seller(), extraOrders.mediationMlb.pack, 'olá'),
-      await buyerSends(buyer(), extraOrders.mediationMlb.pack, 'olá'),
-    ]) {
+    for (const res of [await sellerSends(seller(), extraOrders.mediationMlb.pack, 'olá'), await buyerSends(buyer(), extraOrders.mediationMlb.pack, 'olá')]) {
       expectError(res, 403, 'You can not send the message because a mediation is in process');
       expect(errorBody(res).cause).toEqual(['blocked_by_mediation']);
     }
@@ -401,7 +437,10 @@ describe('order of checks (the first failing check answers)', () => {
     },
     {
       name: 'to.resource beats access',
-      send: () => server.as(demo.other.token).post(sendPath(pack), sendBody(demo.other.id, demo.buyer.id, 'x', { to: { user_id: String(demo.buyer.id), site_id: 'MLA' } })),
+      send: () =>
+        server
+          .as(demo.other.token)
+          .post(sendPath(pack), sendBody(demo.other.id, demo.buyer.id, 'x', { to: { user_id: String(demo.buyer.id), site_id: 'MLA' } })),
       status: 400,
       message: "The field 'to.resource' is required",
     },
@@ -419,7 +458,8 @@ describe('order of checks (the first failing check answers)', () => {
     },
     {
       name: 'the site value beats a blocked conversation',
-      send: () => seller().post(sendPath(demoOrders.cancelled.pack), toBuyer('x', { to: { user_id: String(demo.buyer.id), resource: 'orders', site_id: 'MLB' } })),
+      send: () =>
+        seller().post(sendPath(demoOrders.cancelled.pack), toBuyer('x', { to: { user_id: String(demo.buyer.id), resource: 'orders', site_id: 'MLB' } })),
       status: 400,
       message: "The field 'to.site_id' has an invalid value",
     },

@@ -42,7 +42,7 @@ describe('compare-and-set under concurrency', () => {
     let conflicts = 0;
     async function writer(url: string) {
       const c = client(url, demo.seller.token);
-      for (let done = 0; done < incrementsEach; ) {
+      for (let done = 0; done < incrementsEach;) {
         const cur = await c.get(`/user-products/${demo.userProducts.termo}/stock`);
         const res = await put(url, cur.headers.get('x-version')!, cur.body.locations[0].quantity + 1);
         if (res.status === 200) done++;

@@ -23,8 +23,7 @@ const validItem = () => ({
   ],
 });
 const create = (body: unknown, client: Client = seller) => client.post('/items/multiwarehouse', body);
-const counts = () =>
-  server.db.prepare('SELECT (SELECT count(*) FROM items) AS items, (SELECT count(*) FROM user_products) AS ups').get();
+const counts = () => server.db.prepare('SELECT (SELECT count(*) FROM items) AS items, (SELECT count(*) FROM user_products) AS ups').get();
 
 describe('POST /items/multiwarehouse (SPEC 4.3, 7.1)', () => {
   it('creates the item and its user product, answering 201 with the fields of 2.4', async () => {
@@ -121,7 +120,13 @@ describe('POST /items/multiwarehouse (SPEC 4.3, 7.1)', () => {
       { ...validItem(), stock_locations: [{ store_id: '64712', quantity: -3 }] },
       { ...validItem(), stock_locations: [{ store_id: '64712', quantity: 2.5 }] },
       { ...validItem(), stock_locations: [{ store_id: '64712', quantity: 1e12 }] },
-      { ...validItem(), stock_locations: [{ store_id: '64712', quantity: 1 }, { store_id: '64712', quantity: 2 }] },
+      {
+        ...validItem(),
+        stock_locations: [
+          { store_id: '64712', quantity: 1 },
+          { store_id: '64712', quantity: 2 },
+        ],
+      },
     ];
     for (const body of bad) expect(errorBody(await create(body)).status, JSON.stringify(body)).toBe(400);
   });
@@ -134,7 +139,13 @@ describe('POST /items/multiwarehouse (SPEC 4.3, 7.1)', () => {
 
   it('a failed creation leaves nothing behind', async () => {
     const before = counts();
-    await create({ ...validItem(), stock_locations: [{ store_id: '64712', quantity: 1 }, { store_id: '4242', quantity: 1 }] });
+    await create({
+      ...validItem(),
+      stock_locations: [
+        { store_id: '64712', quantity: 1 },
+        { store_id: '4242', quantity: 1 },
+      ],
+    });
     expect(counts()).toEqual(before);
   });
 });

@@ -127,7 +127,14 @@ describe('PUT .../stock/type/seller_warehouse (SPEC 4.5, 7.2)', () => {
   });
 
   it('400 Store cannot be null or empty: no locations, empty list, null or blank store_id', async () => {
-    for (const body of [{}, { locations: [] }, { locations: null }, { locations: [{ store_id: null, quantity: 1 }] }, { locations: [{ store_id: '', quantity: 1 }] }, { locations: [{ quantity: 1 }] }]) {
+    for (const body of [
+      {},
+      { locations: [] },
+      { locations: null },
+      { locations: [{ store_id: null, quantity: 1 }] },
+      { locations: [{ store_id: '', quantity: 1 }] },
+      { locations: [{ quantity: 1 }] },
+    ]) {
       const res = await put(body);
       expect(errorBody(res), JSON.stringify(body)).toMatchObject({ status: 400, message: 'Store cannot be null or empty' });
     }
@@ -140,7 +147,12 @@ describe('PUT .../stock/type/seller_warehouse (SPEC 4.5, 7.2)', () => {
   });
 
   it('one bad store in a batch changes nothing at all', async () => {
-    const res = await put({ locations: [{ store_id: '64712', quantity: 99 }, { store_id: '999999', quantity: 1 }] });
+    const res = await put({
+      locations: [
+        { store_id: '64712', quantity: 99 },
+        { store_id: '999999', quantity: 1 },
+      ],
+    });
     expect(res.status).toBe(400);
     const { version, body } = await readStock();
     expect(version).toBe('1');
@@ -168,7 +180,16 @@ describe('PUT .../stock/type/seller_warehouse (SPEC 4.5, 7.2)', () => {
 
   it('a store new to the product comes after the ones it holds, and an update keeps its place', async () => {
     const first = await put({ locations: [{ store_id: demo.stores.palermo, quantity: 4 }] }, '1', demo.userProducts.yerba);
-    const second = await put({ locations: [{ store_id: demo.stores.avellaneda, quantity: 6 }, { store_id: demo.stores.palermo, quantity: 5 }] }, '2', demo.userProducts.yerba);
+    const second = await put(
+      {
+        locations: [
+          { store_id: demo.stores.avellaneda, quantity: 6 },
+          { store_id: demo.stores.palermo, quantity: 5 },
+        ],
+      },
+      '2',
+      demo.userProducts.yerba,
+    );
     const sw = (store: string, quantity: number, node: string) => ({ type: 'seller_warehouse', quantity, store_id: store, network_node_id: node });
     expect(first.body.locations).toEqual([sw(demo.stores.palermo, 4, 'ARBA01P')]);
     expect(second.body).toEqual({
@@ -179,7 +200,11 @@ describe('PUT .../stock/type/seller_warehouse (SPEC 4.5, 7.2)', () => {
     });
     const { body, version } = await readStock(demo.userProducts.yerba);
     expect(version).toBe('3');
-    expect(body.locations).toEqual([{ type: 'platform_facility', quantity: expect.any(Number) }, sw(demo.stores.palermo, 5, 'ARBA01P'), sw(demo.stores.avellaneda, 6, 'ARBA02A')]);
+    expect(body.locations).toEqual([
+      { type: 'platform_facility', quantity: expect.any(Number) },
+      sw(demo.stores.palermo, 5, 'ARBA01P'),
+      sw(demo.stores.avellaneda, 6, 'ARBA02A'),
+    ]);
   });
 
   it('checks the token before anything else, then the idempotency key, then the request', async () => {

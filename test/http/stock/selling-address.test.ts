@@ -52,9 +52,7 @@ describe('PUT .../stock/type/selling_address (SPEC 4.6, 7.3)', () => {
   it('400 when no items are associated', async () => {
     server.db.prepare('DELETE FROM items WHERE user_product_id = ?').run(demo.userProducts.mate);
     const res = await put(demo.userProducts.mate, { quantity: 1 }, '4');
-    expect(errorBody(res).message).toBe(
-      'You cannot modify selling address stock if associated items are fulfillment only or no items are associated.',
-    );
+    expect(errorBody(res).message).toBe('You cannot modify selling address stock if associated items are fulfillment only or no items are associated.');
   });
 
   it('400 in items without inventory id', async () => {

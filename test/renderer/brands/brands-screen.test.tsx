@@ -14,7 +14,17 @@ afterEach(cleanup);
 const BRAND_USER = 1780493261;
 
 const aurora = AURORA_ENTRY;
-const kids: BrandListEntryView = { ...aurora, official_store_id: 4022, name: 'Aurora Kids  Ñandú', fantasy_name: 'Aurora Kids', relevance_position: 11, tags: [], pictures: [], categories_ids: ['MLA1384'], main_categories: [] };
+const kids: BrandListEntryView = {
+  ...aurora,
+  official_store_id: 4022,
+  name: 'Aurora Kids  Ñandú',
+  fantasy_name: 'Aurora Kids',
+  relevance_position: 11,
+  tags: [],
+  pictures: [],
+  categories_ids: ['MLA1384'],
+  main_categories: [],
+};
 
 const detailOf = (b: BrandListEntryView): BrandDetailView => ({
   tags: b.tags,
@@ -42,7 +52,12 @@ function setup(handlers: Handlers) {
 const withBrands: Handlers = {
   brands: {
     list: (q) => ok({ userId: q?.userId ?? BRAND_USER, list: listOf([aurora, kids]) }),
-    detail: (q) => (q.officialStoreId === 4021 ? ok(detailOf(aurora)) : q.officialStoreId === 4022 ? ok(detailOf(kids)) : fail('B00001', 'B00001 - The brand was not found', 404)),
+    detail: (q) =>
+      q.officialStoreId === 4021
+        ? ok(detailOf(aurora))
+        : q.officialStoreId === 4022
+          ? ok(detailOf(kids))
+          : fail('B00001', 'B00001 - The brand was not found', 404),
   },
 };
 
@@ -128,7 +143,12 @@ describe('brands: profile', () => {
   });
 
   it('shows a clear state for a brand that no longer exists (B00001), not a broken page', async () => {
-    setup({ brands: { list: () => ok({ userId: BRAND_USER, list: listOf([{ ...aurora, official_store_id: 4999 }]) }), detail: () => fail('B00001', "B00001 - The brand '4999' was not found", 404) } });
+    setup({
+      brands: {
+        list: () => ok({ userId: BRAND_USER, list: listOf([{ ...aurora, official_store_id: 4999 }]) }),
+        detail: () => fail('B00001', "B00001 - The brand '4999' was not found", 404),
+      },
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Open the profile of Aurora' }));
     expect((await screen.findByRole('alert')).textContent).toContain('This brand no longer exists or is no longer linked to this account.');
     fireEvent.click(screen.getByRole('button', { name: /Back to the brands/ }));

@@ -33,7 +33,11 @@ describe('dictionaries', () => {
     expect(english.length).toBeGreaterThan(100);
     for (const language of LANGUAGES) {
       const keys = Object.keys(DICTIONARIES[language]).sort();
-      expect({ language, missing: english.filter((k) => !keys.includes(k)), extra: keys.filter((k) => !english.includes(k)) }).toEqual({ language, missing: [], extra: [] });
+      expect({ language, missing: english.filter((k) => !keys.includes(k)), extra: keys.filter((k) => !english.includes(k)) }).toEqual({
+        language,
+        missing: [],
+        extra: [],
+      });
     }
   });
 

@@ -9,8 +9,24 @@ import { fail, fakeApi, ok } from '../../support/fake-api.js';
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
 afterEach(cleanup);
 
-const base: SettingsView = { mode: 'local-only', baseUrl: null, applicationId: null, userId: null, language: 'en', hasAccessToken: false, dataDir: '/tmp/stockroom' };
-const session: SessionView = { mode: 'local-only', signedIn: true, via: 'demo', user: { id: 1780493260, nickname: 'DEPOSITO_NORTE' }, baseUrl: null, applicationId: null, signingIn: false };
+const base: SettingsView = {
+  mode: 'local-only',
+  baseUrl: null,
+  applicationId: null,
+  userId: null,
+  language: 'en',
+  hasAccessToken: false,
+  dataDir: '/tmp/stockroom',
+};
+const session: SessionView = {
+  mode: 'local-only',
+  signedIn: true,
+  via: 'demo',
+  user: { id: 1780493260, nickname: 'DEPOSITO_NORTE' },
+  baseUrl: null,
+  applicationId: null,
+  signingIn: false,
+};
 
 function setup(update: (p: Partial<SettingsView> & { accessToken?: string | null }) => ReturnType<typeof ok<SettingsView>> | ReturnType<typeof fail>) {
   let current = base;
@@ -40,7 +56,16 @@ describe('settings screen', () => {
   });
 
   it('checks the fields before saving, then sends the marketplace address, ids, mode and token', async () => {
-    const fake = setup((p) => ok({ ...base, mode: p.mode ?? base.mode, baseUrl: p.baseUrl ?? null, applicationId: p.applicationId ?? null, userId: p.userId ?? null, hasAccessToken: typeof p.accessToken === 'string' }));
+    const fake = setup((p) =>
+      ok({
+        ...base,
+        mode: p.mode ?? base.mode,
+        baseUrl: p.baseUrl ?? null,
+        applicationId: p.applicationId ?? null,
+        userId: p.userId ?? null,
+        hasAccessToken: typeof p.accessToken === 'string',
+      }),
+    );
     await screen.findByRole('group', { name: 'How the app works' });
     expect(screen.getByText('Signed in as DEPOSITO_NORTE (demo)')).toBeTruthy();
     fireEvent.click(screen.getByRole('radio', { name: /Offline/ }));
@@ -58,7 +83,9 @@ describe('settings screen', () => {
     fireEvent.change(screen.getByLabelText('Access token'), { target: { value: 'APP_USR-abc-123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect((await screen.findByRole('status')).textContent).toContain('Settings saved.');
-    expect(fake.callsTo('settings.update')).toEqual([{ mode: 'offline', baseUrl: 'http://127.0.0.1:4000', applicationId: 5503910054141466, userId: 1780493260, accessToken: 'APP_USR-abc-123' }]);
+    expect(fake.callsTo('settings.update')).toEqual([
+      { mode: 'offline', baseUrl: 'http://127.0.0.1:4000', applicationId: 5503910054141466, userId: 1780493260, accessToken: 'APP_USR-abc-123' },
+    ]);
     expect(screen.getByText('A token is stored.')).toBeTruthy();
   });
 

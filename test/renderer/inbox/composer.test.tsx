@@ -88,7 +88,9 @@ describe('composer: moderation pre-check (same rules as the server)', () => {
     const reasons = warnings.map((w) => w.getAttribute('data-reason'));
     expect(reasons).toContain('PERSONAL_DATA');
     expect(reasons).toContain('SOCIAL_NETWORK_LINK');
-    expect(warnings.find((w) => w.getAttribute('data-reason') === 'PERSONAL_DATA')!.textContent).toContain('“martin.gomez@example.com” looks like personal data');
+    expect(warnings.find((w) => w.getAttribute('data-reason') === 'PERSONAL_DATA')!.textContent).toContain(
+      '“martin.gomez@example.com” looks like personal data',
+    );
     expect(sendButton().disabled).toBe(false);
     type('Te lo despachamos hoy.');
     expect(screen.queryByRole('group', { name: 'Before sending' })).toBeNull();
@@ -137,7 +139,10 @@ describe('composer: sending', () => {
     let n = 0;
     const { fake } = renderInbox(() => <Composer packId={PACK} blocked={null} />, {
       messages: {
-        send: () => (++n === 1 ? fail('forbidden', 'You can not send the message because a mediation is in process', 403) : ok({ status: 'queued', entryId: 8, warnings: [] })),
+        send: () =>
+          ++n === 1
+            ? fail('forbidden', 'You can not send the message because a mediation is in process', 403)
+            : ok({ status: 'queued', entryId: 8, warnings: [] }),
       },
     });
     type('Hola');

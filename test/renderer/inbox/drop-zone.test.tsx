@@ -44,7 +44,8 @@ function setup(blocked: string | null = null) {
     fireEvent.dragOver(on, { dataTransfer });
     fireEvent.drop(on, { dataTransfer });
   };
-  const fileRows = () => (screen.queryByRole('list', { name: 'Files to send' }) ? within(screen.getByRole('list', { name: 'Files to send' })).getAllByRole('listitem') : []);
+  const fileRows = () =>
+    screen.queryByRole('list', { name: 'Files to send' }) ? within(screen.getByRole('list', { name: 'Files to send' })).getAllByRole('listitem') : [];
   return { ...r, drop, fileRows };
 }
 

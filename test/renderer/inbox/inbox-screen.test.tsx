@@ -10,8 +10,22 @@ beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
 afterEach(cleanup);
 
 const martin = conversation();
-const sofia = conversation({ packId: 2000009000002, buyer: { id: 99, nickname: null }, orderIds: [2000009000002], unread: 0, needsReply: false, lastMessage: { id: 'x', text: 'Gracias', date: '2026-11-17T10:00:00Z', fromSeller: true, moderation: 'clean' } });
-const cancelled = conversation({ packId: 2000009000003, orderIds: [2000009000003], unread: 0, needsReply: false, blocked: 'blocked_by_cancelled_order', lastMessage: null });
+const sofia = conversation({
+  packId: 2000009000002,
+  buyer: { id: 99, nickname: null },
+  orderIds: [2000009000002],
+  unread: 0,
+  needsReply: false,
+  lastMessage: { id: 'x', text: 'Gracias', date: '2026-11-17T10:00:00Z', fromSeller: true, moderation: 'clean' },
+});
+const cancelled = conversation({
+  packId: 2000009000003,
+  orderIds: [2000009000003],
+  unread: 0,
+  needsReply: false,
+  blocked: 'blocked_by_cancelled_order',
+  lastMessage: null,
+});
 
 function renderScreen(handlers: Handlers) {
   const fake = fakeApi(handlers);
@@ -79,13 +93,33 @@ describe('inbox: conversation list', () => {
 });
 
 describe('inbox: thread', () => {
-  const rejected = message({ id: 'r1', fromSeller: true, text: 'Escribime a lucia@example.com', moderation: { status: 'rejected', reason: 'PERSONAL_DATA' }, message_date: { received: '2026-11-18T14:00:00Z', available: null, notified: null, created: '2026-11-18T14:00:00Z', read: null } });
-  const readOwn = message({ id: 'o1', fromSeller: true, text: 'Sí, incluye funda.', message_date: { received: '2026-11-18T13:20:00Z', available: '2026-11-18T13:20:01Z', notified: null, created: '2026-11-18T13:20:00Z', read: '2026-11-18T13:30:00Z' } });
+  const rejected = message({
+    id: 'r1',
+    fromSeller: true,
+    text: 'Escribime a lucia@example.com',
+    moderation: { status: 'rejected', reason: 'PERSONAL_DATA' },
+    message_date: { received: '2026-11-18T14:00:00Z', available: null, notified: null, created: '2026-11-18T14:00:00Z', read: null },
+  });
+  const readOwn = message({
+    id: 'o1',
+    fromSeller: true,
+    text: 'Sí, incluye funda.',
+    message_date: {
+      received: '2026-11-18T13:20:00Z',
+      available: '2026-11-18T13:20:01Z',
+      notified: null,
+      created: '2026-11-18T13:20:00Z',
+      read: '2026-11-18T13:30:00Z',
+    },
+  });
   const pending = message({ id: 'p1', fromSeller: true, text: 'Te lo mando hoy', moderation: { status: 'pending' } });
   const question = message({ id: 'q1' });
 
   it('opens a conversation: messages oldest first, read state, moderation status, and a rejected message’s reason in words', async () => {
-    const fake = renderScreen({ ...listHandlers, messages: { ...listHandlers.messages, thread: () => ok(thread({ messages: [rejected, pending, readOwn, question] })) } });
+    const fake = renderScreen({
+      ...listHandlers,
+      messages: { ...listHandlers.messages, thread: () => ok(thread({ messages: [rejected, pending, readOwn, question] })) },
+    });
     fireEvent.click((await screen.findAllByRole('button', { name: /Order/ }))[0]!);
     const list = await screen.findByRole('list', { name: 'Messages' });
     const items = within(list).getAllByRole('listitem');
@@ -96,7 +130,9 @@ describe('inbox: thread', () => {
     expect(items[2]!.textContent).toContain('Being reviewed');
     expect(items[2]!.textContent).toContain('Not read yet');
     const note = within(items[3]!).getByRole('note');
-    expect(note.textContent).toBe('Rejected: the buyer did not receive this message. It contains personal or contact data (phone, e-mail, ID number, bank account, address).');
+    expect(note.textContent).toBe(
+      'Rejected: the buyer did not receive this message. It contains personal or contact data (phone, e-mail, ID number, bank account, address).',
+    );
     expect(fake.callsTo('messages.thread')[0]).toEqual({ packId: martin.packId, limit: 50, offset: 0 });
     expect(screen.getByRole('heading', { name: 'Conversation with COMPRADOR_TEST' })).toBeTruthy();
     // The order panel.
@@ -104,7 +140,15 @@ describe('inbox: thread', () => {
   });
 
   it('explains every SPEC 2.8 reason in the current language', async () => {
-    const reasons = ['OUT_OF_PLACE_LANGUAGE', 'SOCIAL_NETWORK_LINK', 'LINK_SHORT_URL', 'AUTOMATIC_MESSAGE', 'PERSONAL_DATA', 'LINK_PAYMENT', 'EVASION_CLAIM_SELLER'];
+    const reasons = [
+      'OUT_OF_PLACE_LANGUAGE',
+      'SOCIAL_NETWORK_LINK',
+      'LINK_SHORT_URL',
+      'AUTOMATIC_MESSAGE',
+      'PERSONAL_DATA',
+      'LINK_PAYMENT',
+      'EVASION_CLAIM_SELLER',
+    ];
     const messages = reasons.map((reason, n) => message({ id: `r${n}`, fromSeller: true, text: `t${n}`, moderation: { status: 'rejected', reason } }));
     renderScreen({ ...listHandlers, messages: { ...listHandlers.messages, thread: () => ok(thread({ messages })) } });
     act(() => useI18nStore.getState().setLanguage('pt-BR'));
@@ -124,7 +168,14 @@ describe('inbox: thread', () => {
             thread({
               messages: [question],
               queued: [
-                { entryId: 5, state: 'failed', text: 'Hola', files: ['factura.pdf'], createdAt: Date.parse('2026-11-18T15:00:00Z'), lastError: 'The text has character/s that is/are not supported.' },
+                {
+                  entryId: 5,
+                  state: 'failed',
+                  text: 'Hola',
+                  files: ['factura.pdf'],
+                  createdAt: Date.parse('2026-11-18T15:00:00Z'),
+                  lastError: 'The text has character/s that is/are not supported.',
+                },
                 { entryId: 6, state: 'pending', text: 'Otro', files: [], createdAt: Date.parse('2026-11-18T15:01:00Z'), lastError: null },
                 { entryId: 7, state: 'in_flight', text: 'Más', files: [], createdAt: Date.parse('2026-11-18T15:02:00Z'), lastError: null },
               ],
@@ -144,7 +195,13 @@ describe('inbox: thread', () => {
   });
 
   it('shows the blocked reason in the composer of a cancelled order', async () => {
-    renderScreen({ ...listHandlers, messages: { ...listHandlers.messages, thread: () => ok(thread({ messages: [], conversation_status: { status: 'blocked', substatus: 'blocked_by_cancelled_order' } })) } });
+    renderScreen({
+      ...listHandlers,
+      messages: {
+        ...listHandlers.messages,
+        thread: () => ok(thread({ messages: [], conversation_status: { status: 'blocked', substatus: 'blocked_by_cancelled_order' } })),
+      },
+    });
     fireEvent.click((await screen.findAllByRole('button', { name: /Order/ }))[2]!);
     expect((await screen.findByRole('note')).textContent).toContain('The order was cancelled');
     expect(screen.getByText('No messages in this conversation yet. Write the first one below.')).toBeTruthy();
@@ -155,9 +212,30 @@ describe('inbox: thread', () => {
     const withFiles = message({
       id: 'a1',
       message_attachments: [
-        { filename: 'aa.png', original_filename: 'foto.png', type: 'image/png', size: 2048, potential_security_threat: false, creation_date: '2026-11-18T13:05:00Z' },
-        { filename: 'bb.pdf', original_filename: 'factura.pdf', type: 'application/pdf', size: 4096, potential_security_threat: false, creation_date: '2026-11-18T13:05:00Z' },
-        { filename: 'cc.exe', original_filename: 'virus.exe', type: 'application/octet-stream', size: 10, potential_security_threat: true, creation_date: '2026-11-18T13:05:00Z' },
+        {
+          filename: 'aa.png',
+          original_filename: 'foto.png',
+          type: 'image/png',
+          size: 2048,
+          potential_security_threat: false,
+          creation_date: '2026-11-18T13:05:00Z',
+        },
+        {
+          filename: 'bb.pdf',
+          original_filename: 'factura.pdf',
+          type: 'application/pdf',
+          size: 4096,
+          potential_security_threat: false,
+          creation_date: '2026-11-18T13:05:00Z',
+        },
+        {
+          filename: 'cc.exe',
+          original_filename: 'virus.exe',
+          type: 'application/octet-stream',
+          size: 10,
+          potential_security_threat: true,
+          creation_date: '2026-11-18T13:05:00Z',
+        },
       ],
     });
     const created: Blob[] = [];
@@ -188,7 +266,10 @@ describe('inbox: thread', () => {
     const page = (offset: number) => Array.from({ length: offset === 0 ? 50 : 10 }, (_, n) => message({ id: `m${offset + n}`, text: `mensaje ${offset + n}` }));
     const fake = renderScreen({
       ...listHandlers,
-      messages: { ...listHandlers.messages, thread: (q) => ok(thread({ messages: page(q.offset ?? 0), paging: { limit: 50, offset: q.offset ?? 0, total: 60 } })) },
+      messages: {
+        ...listHandlers.messages,
+        thread: (q) => ok(thread({ messages: page(q.offset ?? 0), paging: { limit: 50, offset: q.offset ?? 0, total: 60 } })),
+      },
     });
     fireEvent.click((await screen.findAllByRole('button', { name: /Order/ }))[0]!);
     const list = await screen.findByRole('list', { name: 'Messages' });
@@ -204,11 +285,19 @@ describe('inbox: thread', () => {
 
   it('re-reads the open thread when a new message of its conversation arrives', async () => {
     let text = 'primero';
-    const fake = renderScreen({ ...listHandlers, messages: { ...listHandlers.messages, thread: () => ok(thread({ messages: [message({ id: text, text })] })) } });
+    const fake = renderScreen({
+      ...listHandlers,
+      messages: { ...listHandlers.messages, thread: () => ok(thread({ messages: [message({ id: text, text })] })) },
+    });
     fireEvent.click((await screen.findAllByRole('button', { name: /Order/ }))[0]!);
     await screen.findByText('primero');
     text = 'segundo';
-    act(() => fake.emit({ type: 'messages.new', messages: [{ packId: martin.packId, id: 'x', text: 'segundo', date: '2026-11-18T16:00:00Z', fromUserId: SELLER + 2 }] }));
+    act(() =>
+      fake.emit({
+        type: 'messages.new',
+        messages: [{ packId: martin.packId, id: 'x', text: 'segundo', date: '2026-11-18T16:00:00Z', fromUserId: SELLER + 2 }],
+      }),
+    );
     expect(await screen.findByText('segundo')).toBeTruthy();
   });
 });

@@ -24,7 +24,13 @@ const plan = (text: string) => {
 
 describe('CSV import: the dry run', () => {
   it('reads counts and adjustments in the long format, with every change listed (line, product, store, old, new, kind)', () => {
-    const csv = ['user_product_id,store,count,adjustment', `${id(0)},64712,40,`, `${id(1)},Depósito Avellaneda,,+5`, 'MLA1400000002,64712,,-1', `${id(3)},64713,13,`].join('\n');
+    const csv = [
+      'user_product_id,store,count,adjustment',
+      `${id(0)},64712,40,`,
+      `${id(1)},Depósito Avellaneda,,+5`,
+      'MLA1400000002,64712,,-1',
+      `${id(3)},64713,13,`,
+    ].join('\n');
     const d = diffImport(plan(csv), lookup(), words);
     expect(d.changes.map((c) => [c.line, c.userProductId, c.column.key, c.old, c.new, c.edit.kind])).toEqual([
       [2, id(0), '64712', 0, 40, 'count'],
@@ -81,7 +87,16 @@ describe('CSV import: the dry run', () => {
     const rows = sampleRows(4);
     const csv = gridCsv(COLUMNS, rows);
     const parsed = Papa.parse<string[]>(csv).data;
-    expect(parsed[0]).toEqual(['user_product_id', 'title', 'item_ids', 'Depósito Palermo [64712]', 'Depósito Avellaneda [64713]', 'Selling address [selling_address]', 'Platform fulfillment [platform_facility]', 'total']);
+    expect(parsed[0]).toEqual([
+      'user_product_id',
+      'title',
+      'item_ids',
+      'Depósito Palermo [64712]',
+      'Depósito Avellaneda [64713]',
+      'Selling address [selling_address]',
+      'Platform fulfillment [platform_facility]',
+      'total',
+    ]);
     expect(parsed[1]).toEqual([id(0), 'Producto 0', 'MLA1400000001', '0', '10', '', '5', '15']);
     // Unchanged file: nothing to apply.
     expect(diffImport(plan(csv), lookup(rows), words).changes).toEqual([]);
@@ -126,7 +141,11 @@ describe('CSV import dialog', () => {
     await screen.findByRole('grid');
     await user.click(screen.getByRole('button', { name: 'Import CSV' }));
     const dialog = screen.getByRole('dialog', { name: 'Import counts or adjustments' });
-    const file = new File([['user_product_id,store,count,adjustment', `${id(0)},64712,40,`, `${id(1)},64713,,+5`, 'MLAU999,64712,1,'].join('\n')], 'conteo.csv', { type: 'text/csv' });
+    const file = new File(
+      [['user_product_id,store,count,adjustment', `${id(0)},64712,40,`, `${id(1)},64713,,+5`, 'MLAU999,64712,1,'].join('\n')],
+      'conteo.csv',
+      { type: 'text/csv' },
+    );
     await user.upload(within(dialog).getByLabelText('Choose a CSV file'), file);
     const preview = await within(dialog).findByRole('table', { name: 'Changes to apply' });
     const cells = within(preview)
@@ -145,7 +164,9 @@ describe('CSV import dialog', () => {
     expect(f.callsTo('stock.adjust')).toEqual([]);
     await user.click(within(dialog).getByRole('button', { name: 'Apply 2 changes' }));
     await within(dialog).findByText('Applied 2 changes.');
-    expect(f.callsTo('stock.count')).toEqual([{ userProductId: id(0), type: 'seller_warehouse', storeId: '64712', quantity: 40, ref: 'CSV conteo.csv line 2' }]);
+    expect(f.callsTo('stock.count')).toEqual([
+      { userProductId: id(0), type: 'seller_warehouse', storeId: '64712', quantity: 40, ref: 'CSV conteo.csv line 2' },
+    ]);
     expect(f.callsTo('stock.adjust')).toEqual([{ userProductId: id(1), type: 'seller_warehouse', storeId: '64713', delta: 5, ref: 'CSV conteo.csv line 3' }]);
   });
 
@@ -159,7 +180,10 @@ describe('CSV import dialog', () => {
     const dialog = screen.getByRole('dialog');
     await user.upload(within(dialog).getByLabelText('Choose a CSV file'), new File(['a,b\n1,2'], 'x.csv', { type: 'text/csv' }));
     await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toContain('Missing columns'));
-    await user.upload(within(dialog).getByLabelText('Choose a CSV file'), new File([`user_product_id,store,count\n${id(0)},64712,3`], 'y.csv', { type: 'text/csv' }));
+    await user.upload(
+      within(dialog).getByLabelText('Choose a CSV file'),
+      new File([`user_product_id,store,count\n${id(0)},64712,3`], 'y.csv', { type: 'text/csv' }),
+    );
     await within(dialog).findByRole('table', { name: 'Changes to apply' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();

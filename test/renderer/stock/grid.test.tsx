@@ -32,7 +32,9 @@ describe('stock grid', () => {
     renderStock();
     const grid = await screen.findByRole('grid', { name: 'Stock per store' });
     expect(grid.getAttribute('aria-rowcount')).toBe('6');
-    const headers = within(grid).getAllByRole('columnheader').map((h) => h.textContent?.trim());
+    const headers = within(grid)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent?.trim());
     expect(headers).toEqual(['Product', 'Depósito Palermostore 64712', 'Depósito Avellanedastore 64713', 'Selling address', 'Full (platform)', 'Total']);
     expect(screen.getByText('MLA1400000001 · MLAU100000001')).toBeTruthy();
     // Platform-managed: locked, with the reason in the accessible name and the text.
@@ -132,7 +134,9 @@ describe('stock grid', () => {
     const { user, f } = renderStock();
     await user.click(await screen.findByRole('gridcell', { name: /^Full \(platform\), Producto 0:/ }));
     await user.keyboard('{Enter}');
-    await waitFor(() => expect(document.querySelector('.notice-line')!.textContent).toContain('Not editable: Managed by the platform (Full): it cannot be changed here.'));
+    await waitFor(() =>
+      expect(document.querySelector('.notice-line')!.textContent).toContain('Not editable: Managed by the platform (Full): it cannot be changed here.'),
+    );
     await user.keyboard('5');
     expect(screen.queryByRole('textbox', { name: /New count/ })).toBeNull();
     await user.click(cellOf('Selling address', 'Producto 2'));
@@ -146,9 +150,14 @@ describe('stock grid', () => {
     const rows = sampleRows(5);
     rows[0]!.cells['64712'] = cell(id(0), PALERMO, 45, {
       state: 'pending',
-      entries: [{ id: 1, op: 'adjust', delta: 5, quantity: null, state: 'pending', onTheWire: false, attempts: 0, nextAttemptAt: 0, lastStatus: null, lastError: null }],
+      entries: [
+        { id: 1, op: 'adjust', delta: 5, quantity: null, state: 'pending', onTheWire: false, attempts: 0, nextAttemptAt: 0, lastStatus: null, lastError: null },
+      ],
     });
-    rows[0]!.cells['64713'] = cell(id(0), AVELLANEDA, 40, { state: 'conflict', conflict: { entryId: 9, base: { version: '1', quantity: 35 }, local: 40, remote: { version: '2', quantity: 31 } } });
+    rows[0]!.cells['64713'] = cell(id(0), AVELLANEDA, 40, {
+      state: 'conflict',
+      conflict: { entryId: 9, base: { version: '1', quantity: 35 }, local: 40, remote: { version: '2', quantity: 31 } },
+    });
     rows[1]!.cells['64712'] = cell(id(1), PALERMO, 3, { state: 'failed', error: { entryId: 4, status: 400, message: 'Store not found: 64712' } });
     rows[1]!.cells['64713'] = cell(id(1), AVELLANEDA, 3, { state: 'sending' });
     renderStock(fakeStockroom(rows));
@@ -176,7 +185,14 @@ describe('conflict dialog', () => {
     const rows = sampleRows(3);
     rows[0]!.cells['64712'] = cell(id(0), PALERMO, 40, {
       state: 'conflict',
-      conflict: { entryId: 9, base: { version: '1', quantity: 35 }, local: 40, remote: { version: '2', quantity: 31 }, countedAt: Date.UTC(2026, 10, 21, 14, 58), seenAt: Date.UTC(2026, 10, 21, 15, 2) },
+      conflict: {
+        entryId: 9,
+        base: { version: '1', quantity: 35 },
+        local: 40,
+        remote: { version: '2', quantity: 31 },
+        countedAt: Date.UTC(2026, 10, 21, 14, 58),
+        seenAt: Date.UTC(2026, 10, 21, 15, 2),
+      },
     });
     return rows;
   }
@@ -272,11 +288,28 @@ describe('search, scanner, history, status bar', () => {
 
   it('the history panel lists time, person or marketplace, kind and from → to for the focused cell', async () => {
     const f = fakeStockroom();
-    const base = { cell: `${id(0)}|seller_warehouse|64712`, user_product_id: id(0), cell_type: 'seller_warehouse', store_key: '64712', entry_id: 1, ref: null, note: null };
+    const base = {
+      cell: `${id(0)}|seller_warehouse|64712`,
+      user_product_id: id(0),
+      cell_type: 'seller_warehouse',
+      store_key: '64712',
+      entry_id: 1,
+      ref: null,
+      note: null,
+    };
     f.history = [
       { ...base, id: 3, kind: 'synced', author: 'sync', at: Date.UTC(2026, 10, 21, 15, 0), from_quantity: 12, to_quantity: 17, delta: null },
       { ...base, id: 2, kind: 'adjustment', author: 'DEPOSITO_NORTE', at: Date.UTC(2026, 10, 21, 14, 0), from_quantity: 12, to_quantity: 17, delta: 5 },
-      { ...base, id: 1, kind: 'conflict_resolution', author: 'DEPOSITO_NORTE', at: Date.UTC(2026, 10, 21, 13, 0), from_quantity: 40, to_quantity: 31, delta: null },
+      {
+        ...base,
+        id: 1,
+        kind: 'conflict_resolution',
+        author: 'DEPOSITO_NORTE',
+        at: Date.UTC(2026, 10, 21, 13, 0),
+        from_quantity: 40,
+        to_quantity: 31,
+        delta: null,
+      },
     ];
     const { user } = renderStock(f);
     await user.click(await screen.findByRole('gridcell', { name: /^Depósito Palermo, Producto 0:/ }));
@@ -303,7 +336,14 @@ describe('search, scanner, history, status bar', () => {
     await screen.findByText('No product matches these filters.');
     const before = f.calls.length;
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
-    await waitFor(() => expect(f.calls.slice(before).filter((c) => c.channel === 'stock.grid').map((c) => c.payload)).toContainEqual({ limit: PAGE_SIZE, offset: 0 }));
+    await waitFor(() =>
+      expect(
+        f.calls
+          .slice(before)
+          .filter((c) => c.channel === 'stock.grid')
+          .map((c) => c.payload),
+      ).toContainEqual({ limit: PAGE_SIZE, offset: 0 }),
+    );
     await user.click(screen.getByRole('checkbox', { name: 'Low stock' }));
     await waitFor(() => expect(f.callsTo('stock.grid')).toContainEqual({ lowStock: 5, limit: PAGE_SIZE, offset: 0 }));
   });
@@ -324,7 +364,8 @@ describe('search, scanner, history, status bar', () => {
     // Only the first page ever arrives (the others stay "loading").
     f.answers['stock.grid'] = (payload) => {
       const offset = (payload as { offset?: number }).offset ?? 0;
-      if (offset === 0) return first ? first(payload) : { ok: true, value: { total: f.rows.length, columns: f.columns, rows: structuredClone(f.rows.slice(0, PAGE_SIZE)) } };
+      if (offset === 0)
+        return first ? first(payload) : { ok: true, value: { total: f.rows.length, columns: f.columns, rows: structuredClone(f.rows.slice(0, PAGE_SIZE)) } };
       return { ok: false, error: { code: 'busy', message: 'not now', status: 503 } };
     };
     const { user } = renderStock(f);
@@ -346,7 +387,19 @@ describe('search, scanner, history, status bar', () => {
 
   it('the status bar shows import progress, and its conflicts count is a button', async () => {
     let shown = 0;
-    const status = { mode: 'online' as const, online: true, pending: 2, inFlight: 0, blocked: 1, conflicts: 1, failed: 0, lastSyncAt: null, lastPullAt: null, lastError: null, progress: { done: 0, total: 0 } };
+    const status = {
+      mode: 'online' as const,
+      online: true,
+      pending: 2,
+      inFlight: 0,
+      blocked: 1,
+      conflicts: 1,
+      failed: 0,
+      lastSyncAt: null,
+      lastPullAt: null,
+      lastError: null,
+      progress: { done: 0, total: 0 },
+    };
     render(<StatusBar status={status} i18n={i18nFor('en')} onShowConflicts={() => shown++} activity={{ label: 'importing 3/10', done: 3, total: 10 }} />);
     await userEvent.setup().click(screen.getByRole('button', { name: /1 conflict/ }));
     expect(shown).toBe(1);

@@ -1,9 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { type GridKeyState, type KeyPress, editorKeyAction, gridKeyAction } from '../../../renderer/stock/keys.js';
 
-const press = (key: string, mods: Partial<Omit<KeyPress, 'key'>> = {}): KeyPress => ({ key, shiftKey: false, ctrlKey: false, metaKey: false, altKey: false, ...mods });
+const press = (key: string, mods: Partial<Omit<KeyPress, 'key'>> = {}): KeyPress => ({
+  key,
+  shiftKey: false,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  ...mods,
+});
 /** Row 5, column 2 of a grid of 100 rows × 4 store columns, 10 rows a screen. */
-const at = (row = 5, col = 2, more: Partial<GridKeyState> = {}): GridKeyState => ({ editing: false, active: { row, col }, lastRow: 99, lastCol: 3, rowsPerPage: () => 10, ...more });
+const at = (row = 5, col = 2, more: Partial<GridKeyState> = {}): GridKeyState => ({
+  editing: false,
+  active: { row, col },
+  lastRow: 99,
+  lastCol: 3,
+  rowsPerPage: () => 10,
+  ...more,
+});
 
 describe('the stock grid keys, on a cell', () => {
   it('Enter and F2 edit the current value; typing a digit or a sign starts an edit with it', () => {

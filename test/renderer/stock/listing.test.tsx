@@ -64,7 +64,9 @@ describe('new listing with stock per store', () => {
     const title = within(dialog).getByLabelText('Title');
     expect(title.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(title.getAttribute('aria-describedby')!)!.textContent).toBe('! Type a title.');
-    expect(document.getElementById(within(dialog).getByLabelText('Price').getAttribute('aria-describedby')!)!.textContent).toBe('! Type a price greater than 0.');
+    expect(document.getElementById(within(dialog).getByLabelText('Price').getAttribute('aria-describedby')!)!.textContent).toBe(
+      '! Type a price greater than 0.',
+    );
     expect(within(dialog).getByText('! Pick at least one store.')).toBeTruthy();
     expect(f.callsTo('stock.createListing')).toEqual([]);
   });
@@ -85,10 +87,18 @@ describe('new listing with stock per store', () => {
 
   it('places each kind of error where it belongs', () => {
     const err = (message: string) => ({ code: 'bad_request' as const, message, status: 400 });
-    expect(placeError(err('The fields [stock_locations] are required for requested call'), [])).toEqual({ stores: 'The fields [stock_locations] are required for requested call' });
+    expect(placeError(err('The fields [stock_locations] are required for requested call'), [])).toEqual({
+      stores: 'The fields [stock_locations] are required for requested call',
+    });
     expect(placeError(err('Store not found: 999'), [])).toEqual({ store: { '999': 'Store not found: 999' } });
-    expect(placeError(err('title: Too small: expected string to have >=1 characters'), [])).toEqual({ title: 'title: Too small: expected string to have >=1 characters' });
-    expect(placeError(err('stock_locations.1.quantity: Too small'), [{ store_id: 'a' }, { store_id: 'b' }])).toEqual({ store: { b: 'stock_locations.1.quantity: Too small' } });
-    expect(placeError(err('The fields [available_quantity] are invalid for requested call'), [])).toEqual({ general: 'The fields [available_quantity] are invalid for requested call' });
+    expect(placeError(err('title: Too small: expected string to have >=1 characters'), [])).toEqual({
+      title: 'title: Too small: expected string to have >=1 characters',
+    });
+    expect(placeError(err('stock_locations.1.quantity: Too small'), [{ store_id: 'a' }, { store_id: 'b' }])).toEqual({
+      store: { b: 'stock_locations.1.quantity: Too small' },
+    });
+    expect(placeError(err('The fields [available_quantity] are invalid for requested call'), [])).toEqual({
+      general: 'The fields [available_quantity] are invalid for requested call',
+    });
   });
 });

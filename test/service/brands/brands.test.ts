@@ -8,13 +8,37 @@ import { addBrandSeller, brandEntry, demo, demoFixtures } from '../../support/fi
 import { AURORA_ENTRY } from '../../support/brand-views.js';
 
 const LIST_FIELDS = [
-  'site_id', 'official_store_id', 'name', 'type', 'relevance_position', 'status', 'fantasy_name', 'date_created',
-  'return_policy', 'landing_permalink', 'pictures', 'tags', 'categories_ids', 'main_categories', 'permalink',
-  'normalized_name', 'last_updated',
+  'site_id',
+  'official_store_id',
+  'name',
+  'type',
+  'relevance_position',
+  'status',
+  'fantasy_name',
+  'date_created',
+  'return_policy',
+  'landing_permalink',
+  'pictures',
+  'tags',
+  'categories_ids',
+  'main_categories',
+  'permalink',
+  'normalized_name',
+  'last_updated',
 ];
 const DETAIL_FIELDS = [
-  'tags', 'official_store_id', 'categories_ids', 'fantasy_name', 'users', 'site_id', 'status', 'name', 'date_created',
-  'pictures', 'boost', 'relevance_position',
+  'tags',
+  'official_store_id',
+  'categories_ids',
+  'fantasy_name',
+  'users',
+  'site_id',
+  'status',
+  'name',
+  'date_created',
+  'pictures',
+  'boost',
+  'relevance_position',
 ];
 
 function thrown(fn: () => unknown): { status: number; error: string; message: string; cause: unknown[] } {
@@ -66,7 +90,9 @@ describe('brands service', () => {
       status: 'active',
       name: 'Aurora Kids  Ñandú',
       date_created: '2020-08-01T09:30:00Z',
-      pictures: [{ id: 911, name: 'small_logo', secure_url: 'https://example.com/img/kids-small.png', url: 'http://example.com/img/kids-small.png', size: '40x40' }],
+      pictures: [
+        { id: 911, name: 'small_logo', secure_url: 'https://example.com/img/kids-small.png', url: 'http://example.com/img/kids-small.png', size: '40x40' },
+      ],
       boost: { is_active: false, last_update: '2026-01-10T10:00:00Z' },
       relevance_position: 11,
     });

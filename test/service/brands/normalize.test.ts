@@ -40,7 +40,7 @@ describe('normalizeName', () => {
   });
 
   it('keeps punctuation and digits, and is idempotent', () => {
-    const once = normalizeName('L\'Oréal  Paris & Co. — Nº 5');
+    const once = normalizeName("L'Oréal  Paris & Co. — Nº 5");
     expect(once).toBe("L'Oreal Paris & Co. — No 5");
     expect(normalizeName(once)).toBe(once);
   });

@@ -48,7 +48,15 @@ describe('JobRunner', () => {
     const clock = manualClock();
     const runner = new JobRunner(db, { clock, backoffMs: 100 });
     let calls = 0;
-    runner.register({ kind: 'flaky', schema: z.object({}), maxAttempts: 3, run: () => { calls++; throw new Error('disk busy'); } });
+    runner.register({
+      kind: 'flaky',
+      schema: z.object({}),
+      maxAttempts: 3,
+      run: () => {
+        calls++;
+        throw new Error('disk busy');
+      },
+    });
     runner.enqueue('flaky', {});
     await runner.drain();
     expect(calls).toBe(1);

@@ -55,7 +55,14 @@ describe('fixture rules for orders and messages', () => {
 
   it('attachment file names are unique', () => {
     const f = demoFixtures();
-    const file = { filename: 'a.pdf', original_filename: 'a.pdf', type: 'application/pdf', size: 1, potential_security_threat: false, creation_date: '2026-01-01T00:00:00Z' };
+    const file = {
+      filename: 'a.pdf',
+      original_filename: 'a.pdf',
+      type: 'application/pdf',
+      size: 1,
+      potential_security_threat: false,
+      creation_date: '2026-01-01T00:00:00Z',
+    };
     f.messages!.push(messageFixture({ id: messageId(1), order_id: demoOrders.packed.id, attachments: [file] }));
     f.messages!.push(messageFixture({ id: messageId(2), order_id: demoOrders.packed.id, attachments: [file] }));
     expect(problem(f)).toBe('fixtures: messages[5].attachments[0].filename: duplicate attachment a.pdf');
@@ -68,7 +75,11 @@ describe('loading orders and messages', () => {
     // Listed first but dated last: still not the first message of its pack.
     f.messages!.unshift(messageFixture({ id: messageId(9), order_id: demoOrders.packed.id, date_created: '2026-12-01T00:00:00-03:00' }));
     const db = load(f);
-    const rows = db.prepare('SELECT id, pack_key, site_id, date_created, date_available, date_notified, date_read, moderation_status, moderation_source, moderation_date, conversation_first_message, text_hash, seq FROM messages ORDER BY seq').all();
+    const rows = db
+      .prepare(
+        'SELECT id, pack_key, site_id, date_created, date_available, date_notified, date_read, moderation_status, moderation_source, moderation_date, conversation_first_message, text_hash, seq FROM messages ORDER BY seq',
+      )
+      .all();
     expect(rows.map((r) => (r as { id: string }).id)).toEqual([
       demoMessages.buyerNonModerated,
       demoMessages.buyerQuestion,
@@ -91,7 +102,14 @@ describe('loading orders and messages', () => {
       text_hash: textHash('Hola, ¿me confirmás si el termo viene con funda?'),
       seq: 2,
     });
-    expect(rows[0]).toMatchObject({ pack_key: demoOrders.delivered.id, moderation_status: 'non_moderated', moderation_source: null, moderation_date: null, date_available: '2024-01-05T10:00:00.000Z', conversation_first_message: 1 });
+    expect(rows[0]).toMatchObject({
+      pack_key: demoOrders.delivered.id,
+      moderation_status: 'non_moderated',
+      moderation_source: null,
+      moderation_date: null,
+      date_available: '2024-01-05T10:00:00.000Z',
+      conversation_first_message: 1,
+    });
     expect(rows[3]).toMatchObject({ moderation_status: 'rejected', date_available: null, conversation_first_message: 0 });
     expect(rows[4]).toMatchObject({ date_created: '2026-12-01T03:00:00.000Z', conversation_first_message: 0 });
     db.close();
@@ -99,7 +117,14 @@ describe('loading orders and messages', () => {
 
   it('fixture attachments are stored in the attachments table, linked to their message', () => {
     const f = demoFixtures();
-    const file = { filename: 'f1.pdf', original_filename: 'Factura.pdf', type: 'application/pdf', size: 10, potential_security_threat: false, creation_date: '2026-01-01T00:00:00Z' };
+    const file = {
+      filename: 'f1.pdf',
+      original_filename: 'Factura.pdf',
+      type: 'application/pdf',
+      size: 10,
+      potential_security_threat: false,
+      creation_date: '2026-01-01T00:00:00Z',
+    };
     f.messages!.push(messageFixture({ id: messageId(1), order_id: demoOrders.packed.id, attachments: [file] }));
     const db = load(f);
     expect(db.prepare('SELECT id, message_id, uploader_id, site_id, sha256 FROM attachments').all()).toEqual([
@@ -110,7 +135,12 @@ describe('loading orders and messages', () => {
 
   it('a message row inserted with the contract columns only gets its pack, site and sequence from its order', () => {
     const db = load();
-    db.prepare('INSERT INTO messages (id, order_id, from_user_id, to_user_id) VALUES (?, ?, ?, ?)').run(messageId(5), demoOrders.delivered.id, demo.seller.id, demo.buyer.id);
+    db.prepare('INSERT INTO messages (id, order_id, from_user_id, to_user_id) VALUES (?, ?, ?, ?)').run(
+      messageId(5),
+      demoOrders.delivered.id,
+      demo.seller.id,
+      demo.buyer.id,
+    );
     expect(db.prepare('SELECT pack_key, site_id, seq, moderation_status, status FROM messages WHERE id = ?').get(messageId(5))).toEqual({
       pack_key: demoOrders.delivered.id,
       site_id: 'MLA',

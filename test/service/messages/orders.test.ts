@@ -36,15 +36,25 @@ describe('sendBlock', () => {
   });
 
   it('each reason has its error row', () => {
-    expect(blockError('blocked_by_cancelled_order').toBody()).toEqual({ error: 'conversation_blocked', message: 'blocked_conversation_send_message_forbidden', status: 403, cause: ['blocked_by_cancelled_order'] });
+    expect(blockError('blocked_by_cancelled_order').toBody()).toEqual({
+      error: 'conversation_blocked',
+      message: 'blocked_conversation_send_message_forbidden',
+      status: 403,
+      cause: ['blocked_by_cancelled_order'],
+    });
     expect(blockError('blocked_by_mediation').status).toBe(403);
-    expect(blockError('blocked_by_fulfillment').message).toBe('You can not send the message because the purchase is (platform fulfillment) and has not been yet delivered');
+    expect(blockError('blocked_by_fulfillment').message).toBe(
+      'You can not send the message because the purchase is (platform fulfillment) and has not been yet delivered',
+    );
   });
 });
 
 describe('conversationStatus', () => {
   it('active, or blocked with the reader’s reason; the latest status date of the orders', () => {
-    const p = pack(order({ status_date: '2026-11-01T00:00:00.000Z', logistic_type: 'fulfillment', delivered: 0 }), order({ id: 2, status_date: '2026-11-05T00:00:00.000Z' }));
+    const p = pack(
+      order({ status_date: '2026-11-01T00:00:00.000Z', logistic_type: 'fulfillment', delivered: 0 }),
+      order({ id: 2, status_date: '2026-11-05T00:00:00.000Z' }),
+    );
     expect(conversationStatus(p, 'buyer', 'MLB')).toEqual({
       path: '/packs/1/sellers/10',
       status: 'active',

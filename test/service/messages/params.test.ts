@@ -46,7 +46,10 @@ describe('ids', () => {
     expect(parseOrderId('2000009000001')).toBe(2000009000001);
     expect(parsePackId('9007199254740991')).toBe(Number.MAX_SAFE_INTEGER);
     for (const bad of ['0', '01', '-1', '9007199254740992', '1e3', '', 'x']) {
-      expect(message(() => parsePackId(bad)), bad).toBe(`Invalid pack id: '${bad}'`);
+      expect(
+        message(() => parsePackId(bad)),
+        bad,
+      ).toBe(`Invalid pack id: '${bad}'`);
     }
   });
 });

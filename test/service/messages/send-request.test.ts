@@ -37,12 +37,20 @@ describe('parseSendRequest', () => {
     expect(failure(() => parseSendRequest({ from: { user_id: 'a' } }))).toBe("400 Invalid 'from' user id");
     expect(failure(() => parseSendRequest({ from: { user_id: '1' }, to: { user_id: 'b' } }))).toBe("400 Invalid 'to' user id");
     expect(failure(() => parseSendRequest({ from: { user_id: '1' }, to: { user_id: 1, resource: 'x' } }))).toBe('400 Sender and received must not be equals');
-    expect(failure(() => parseSendRequest({ from: { user_id: '1' }, to: { user_id: 0, resource: 'x' } }))).toBe("400 The field 'to.email' must be a secure email");
+    expect(failure(() => parseSendRequest({ from: { user_id: '1' }, to: { user_id: 0, resource: 'x' } }))).toBe(
+      "400 The field 'to.email' must be a secure email",
+    );
     expect(failure(() => parseSendRequest({ from: { user_id: '1' }, to: { user_id: 2, resource: 'x' } }))).toBe("400 Invalid field 'to.resource'");
     expect(failure(() => parseSendRequest({ from: { user_id: '1' }, to: { user_id: 2, resource_id: 5 } }))).toBe("400 The field 'to.resource' is required");
-    expect(failure(() => parseSendRequest({ from: { user_id: '1' }, to: { user_id: 2, resource: 'orders', resource_id: 'x' } }))).toBe("400 The field 'to.site_id' is required");
-    expect(failure(() => parseSendRequest({ from: { user_id: '1' }, to: { user_id: 2, resource: 'orders', site_id: 'ML', resource_id: 'x' } }))).toBe("400 The field 'to.site_id' has an invalid value");
-    expect(failure(() => parseSendRequest({ from: { user_id: '1' }, to: { user_id: 2, resource: 'orders', site_id: 'MLA', resource_id: 'x' } }))).toBe("400 Invalid field 'to.resource_id'");
+    expect(failure(() => parseSendRequest({ from: { user_id: '1' }, to: { user_id: 2, resource: 'orders', resource_id: 'x' } }))).toBe(
+      "400 The field 'to.site_id' is required",
+    );
+    expect(failure(() => parseSendRequest({ from: { user_id: '1' }, to: { user_id: 2, resource: 'orders', site_id: 'ML', resource_id: 'x' } }))).toBe(
+      "400 The field 'to.site_id' has an invalid value",
+    );
+    expect(failure(() => parseSendRequest({ from: { user_id: '1' }, to: { user_id: 2, resource: 'orders', site_id: 'MLA', resource_id: 'x' } }))).toBe(
+      "400 Invalid field 'to.resource_id'",
+    );
   });
 
   it('text is checked later (it needs the sender role), only its presence and type here', () => {
@@ -70,7 +78,15 @@ describe('SECURE_EMAIL', () => {
     for (const ok of ['mgomez.8k2j3+2-ogeytsnjzgu4dk@mail.mercadolibre.com', 'a@mail.mercadolivre.com', 'buyer_1@mail.mercadolibre.com']) {
       expect(SECURE_EMAIL.test(ok), ok).toBe(true);
     }
-    for (const bad of ['martin@gmail.com', 'a@mercadolibre.com', 'a@mail.mercadolibre.com.ar', 'A@MAIL.MERCADOLIBRE.COM', '.a@mail.mercadolibre.com', 'a b@mail.mercadolibre.com', '@mail.mercadolibre.com']) {
+    for (const bad of [
+      'martin@gmail.com',
+      'a@mercadolibre.com',
+      'a@mail.mercadolibre.com.ar',
+      'A@MAIL.MERCADOLIBRE.COM',
+      '.a@mail.mercadolibre.com',
+      'a b@mail.mercadolibre.com',
+      '@mail.mercadolibre.com',
+    ]) {
       expect(SECURE_EMAIL.test(bad), bad).toBe(false);
     }
   });

@@ -23,7 +23,14 @@ const mate = demo.userProducts.mate;
 const author = { author: 'ana' };
 
 const quantities = (up: string) =>
-  Object.fromEntries(db.prepare<[string], { type: string; store_key: string; quantity: number }>('SELECT type, store_key, quantity FROM stock_locations WHERE user_product_id = ?').all(up).map((l) => [`${l.type}|${l.store_key}`, l.quantity]));
+  Object.fromEntries(
+    db
+      .prepare<[string], { type: string; store_key: string; quantity: number }>(
+        'SELECT type, store_key, quantity FROM stock_locations WHERE user_product_id = ?',
+      )
+      .all(up)
+      .map((l) => [`${l.type}|${l.store_key}`, l.quantity]),
+  );
 const version = (up: string) => db.prepare<[string], { v: string }>('SELECT CAST(version AS TEXT) AS v FROM user_products WHERE id = ?').get(up)!.v;
 const jobs = () => db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM jobs WHERE kind = ? AND state = 'pending'").get(PROPAGATE_SELLING_ADDRESS)!.n;
 const itemQuantity = (id: string) => db.prepare<[string], { q: number }>('SELECT available_quantity AS q FROM items WHERE id = ?').get(id)!.q;
@@ -44,7 +51,12 @@ afterEach(async () => {
 
 describe('local stock edits', () => {
   it('an adjustment of a store: quantity, version and history row together', async () => {
-    const r = await service.localEdits.edit(seller, { userProductId: termo, type: 'seller_warehouse', storeId: demo.stores.palermo }, { delta: 5 }, { ...author, ref: 'scan-1' });
+    const r = await service.localEdits.edit(
+      seller,
+      { userProductId: termo, type: 'seller_warehouse', storeId: demo.stores.palermo },
+      { delta: 5 },
+      { ...author, ref: 'scan-1' },
+    );
     expect(r).toMatchObject({ shown: 17, version: 2n });
     expect(quantities(termo)[`seller_warehouse|${demo.stores.palermo}`]).toBe(17);
     expect(version(termo)).toBe('2');
@@ -65,18 +77,39 @@ describe('local stock edits', () => {
   });
 
   it.each([
-    [{ userProductId: demo.userProducts.bombilla, type: 'selling_address' }, { quantity: 1 }, 'You cannot modify selling address stock in items without inventory id.'],
+    [
+      { userProductId: demo.userProducts.bombilla, type: 'selling_address' },
+      { quantity: 1 },
+      'You cannot modify selling address stock in items without inventory id.',
+    ],
     [{ userProductId: demo.userProducts.yerba, type: 'selling_address' }, { quantity: 1 }, /fulfillment only or no items/],
-    [{ userProductId: termo, type: 'seller_warehouse', storeId: demo.stores.palermo }, { delta: -13 }, 'The adjustment of -13 would take the stock below 0 (it shows 12)'],
+    [
+      { userProductId: termo, type: 'seller_warehouse', storeId: demo.stores.palermo },
+      { delta: -13 },
+      'The adjustment of -13 would take the stock below 0 (it shows 12)',
+    ],
     [{ userProductId: termo, type: 'seller_warehouse', storeId: demo.stores.palermo }, { quantity: 1_000_001 }, 'A count is an integer from 0 to 1000000'],
     [{ userProductId: termo, type: 'seller_warehouse', storeId: demo.stores.showroom }, { delta: 1 }, 'Store is not configured to be a stock location'],
-    [{ userProductId: termo, type: 'seller_warehouse', storeId: demo.stores.otherSellers }, { delta: 1 }, `Store does not belong to seller: ${demo.stores.otherSellers}`],
+    [
+      { userProductId: termo, type: 'seller_warehouse', storeId: demo.stores.otherSellers },
+      { delta: 1 },
+      `Store does not belong to seller: ${demo.stores.otherSellers}`,
+    ],
     [{ userProductId: termo, type: 'selling_address' }, { quantity: 1 }, /cannot hold selling_address and seller_warehouse/],
     [{ userProductId: termo, type: 'platform_facility' }, { quantity: 1 }, 'Stock of type platform_facility is managed by the platform and cannot be edited'],
-    [{ userProductId: demo.userProducts.otherSellers, type: 'seller_warehouse', storeId: demo.stores.palermo }, { delta: 1 }, `Access denied for user ${demo.seller.id} to user product ${demo.userProducts.otherSellers}`],
+    [
+      { userProductId: demo.userProducts.otherSellers, type: 'seller_warehouse', storeId: demo.stores.palermo },
+      { delta: 1 },
+      `Access denied for user ${demo.seller.id} to user product ${demo.userProducts.otherSellers}`,
+    ],
     [{ userProductId: 'MLAU999', type: 'seller_warehouse', storeId: demo.stores.palermo }, { delta: 1 }, 'User product not found: MLAU999'],
   ] as const)('refuses %j %j as the marketplace would, changing nothing', async (target, change, message) => {
-    const snapshot = () => ({ termo: [quantities(termo), version(termo)], mate: [quantities(mate), version(mate)], jobs: jobs(), history: db.prepare('SELECT count(*) AS n FROM sync_cell_history').get() });
+    const snapshot = () => ({
+      termo: [quantities(termo), version(termo)],
+      mate: [quantities(mate), version(mate)],
+      jobs: jobs(),
+      history: db.prepare('SELECT count(*) AS n FROM sync_cell_history').get(),
+    });
     const before = snapshot();
     await expect(service.localEdits.edit(seller, target, change, author)).rejects.toThrow(message);
     expect(snapshot()).toEqual(before);

@@ -100,7 +100,8 @@ describe('desktop sign-in and tokens (one server with a controllable clock)', ()
   });
   afterAll(async () => {
     // Every access token the server ever issued, none of which may have been printed.
-    for (const r of server.db.prepare<[], { access_token: string }>('SELECT access_token FROM tokens WHERE grant_id IS NOT NULL').all()) secrets.add(r.access_token);
+    for (const r of server.db.prepare<[], { access_token: string }>('SELECT access_token FROM tokens WHERE grant_id IS NOT NULL').all())
+      secrets.add(r.access_token);
     await server.close();
   });
 
@@ -117,7 +118,13 @@ describe('desktop sign-in and tokens (one server with a controllable clock)', ()
       const { cipher, calls } = testCipher();
       const file = newFile();
       const store = CredentialStore.open(file, cipher);
-      const manager = await TokenManager.signIn({ store, baseUrl: server.url, applicationId: demo.app, openExternal: browserThatApproves('DEPOSITO_NORTE', opened), clock });
+      const manager = await TokenManager.signIn({
+        store,
+        baseUrl: server.url,
+        applicationId: demo.app,
+        openExternal: browserThatApproves('DEPOSITO_NORTE', opened),
+        clock,
+      });
 
       const url = new URL(opened[0]!);
       expect(`${url.origin}${url.pathname}`).toBe(`${server.url}/authorization`);
@@ -202,7 +209,9 @@ describe('desktop sign-in and tokens (one server with a controllable clock)', ()
     });
 
     it('a browser that cannot be opened fails the sign-in', async () => {
-      const err = await signIn({ baseUrl: server.url, applicationId: demo.app, openExternal: () => Promise.reject(new Error('no browser')) }).catch((e: unknown) => e);
+      const err = await signIn({ baseUrl: server.url, applicationId: demo.app, openExternal: () => Promise.reject(new Error('no browser')) }).catch(
+        (e: unknown) => e,
+      );
       expect((err as Error).message).toBe('no browser');
     });
   });
@@ -487,7 +496,8 @@ describe('a real second process refreshing against the same credentials (real cl
       expect(end.tokens - 1).toBe(manager.refreshCount + summary.refreshes);
       expect(end.tokens - 1).toBeGreaterThanOrEqual(3);
       expect(summary.refreshes).toBeGreaterThan(0);
-      for (const r of server.db.prepare<[], { access_token: string }>('SELECT access_token FROM tokens WHERE grant_id IS NOT NULL').all()) secrets.add(r.access_token);
+      for (const r of server.db.prepare<[], { access_token: string }>('SELECT access_token FROM tokens WHERE grant_id IS NOT NULL').all())
+        secrets.add(r.access_token);
       store.close();
     } finally {
       await server.close();

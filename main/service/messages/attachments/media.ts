@@ -44,7 +44,7 @@ export function newAttachmentId(originalName: string): string {
   return randomBytes(16).toString('hex') + (ext ? `.${ext}` : '');
 }
 
-const TOKEN = "[a-z0-9!#$&^_.+-]{1,127}";
+const TOKEN = '[a-z0-9!#$&^_.+-]{1,127}';
 const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}$`);
 
 /** The declared media type, lowercase without parameters, when it is a syntactically valid type/subtype. */
@@ -59,7 +59,11 @@ export const OCTET_STREAM = 'application/octet-stream';
 /** Signatures cheap enough to check on the first bytes. */
 function sniff(head: Uint8Array): string | undefined {
   const at = (offset: number, bytes: number[]) => bytes.every((b, i) => head[offset + i] === b);
-  const ascii = (offset: number, text: string) => at(offset, [...text].map((c) => c.charCodeAt(0)));
+  const ascii = (offset: number, text: string) =>
+    at(
+      offset,
+      [...text].map((c) => c.charCodeAt(0)),
+    );
   if (ascii(0, '%PDF-')) return 'application/pdf';
   if (at(0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
   if (at(0, [0xff, 0xd8, 0xff])) return 'image/jpeg';

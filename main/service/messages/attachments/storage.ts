@@ -35,8 +35,7 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** Temp files older than this are leftovers of a crash and removed at start. */
 const STALE_TMP_MS = 3600_000;
 
-const isErrno = (e: unknown, ...codes: string[]) =>
-  typeof e === 'object' && e !== null && codes.includes((e as NodeJS.ErrnoException).code ?? '');
+const isErrno = (e: unknown, ...codes: string[]) => typeof e === 'object' && e !== null && codes.includes((e as NodeJS.ErrnoException).code ?? '');
 
 async function io<T>(what: string, op: () => Promise<T>): Promise<T> {
   try {

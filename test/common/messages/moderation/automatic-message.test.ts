@@ -55,6 +55,10 @@ describe('AUTOMATIC_MESSAGE', () => {
     const text = `${template} Mi cel 11 4444-5555`;
     const verdict = moderate(text, { identicalTextsInOtherPacks: 9 });
     expect(verdict.status === 'rejected' && verdict.reason).toBe('PERSONAL_DATA');
-    expect(findIssues(text, { identicalTextsInOtherPacks: 9 }).map((f) => f.reason).sort()).toEqual(['AUTOMATIC_MESSAGE', 'PERSONAL_DATA']);
+    expect(
+      findIssues(text, { identicalTextsInOtherPacks: 9 })
+        .map((f) => f.reason)
+        .sort(),
+    ).toEqual(['AUTOMATIC_MESSAGE', 'PERSONAL_DATA']);
   });
 });

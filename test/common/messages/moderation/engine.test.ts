@@ -1,13 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  MODERATION_REASONS,
-  REASON_PRIORITY,
-  RULES,
-  findIssues,
-  moderate,
-  type Finding,
-} from '../../../../common/messages/moderation/index.js';
+import { MODERATION_REASONS, REASON_PRIORITY, RULES, findIssues, moderate, type Finding } from '../../../../common/messages/moderation/index.js';
 
 const reasonOf = (text: string) => {
   const verdict = moderate(text);
@@ -89,12 +82,7 @@ describe('findIssues', () => {
   });
 
   it('gives UTF-16 indexes into the original text after emoji, decomposed accents and fullwidth letters', () => {
-    const texts = [
-      '👍🏽🤷‍♀️ Escribime a ana@x.com',
-      'mi tele\u0301fono es 1144445555',
-      'ＭＩ ＣＥＬ 11 4444-5555 ok',
-      'hola\u200B, boludo',
-    ];
+    const texts = ['👍🏽🤷‍♀️ Escribime a ana@x.com', 'mi tele\u0301fono es 1144445555', 'ＭＩ ＣＥＬ 11 4444-5555 ok', 'hola\u200B, boludo'];
     for (const text of texts) {
       const findings = findIssues(text);
       expect(findings.length, text).toBeGreaterThan(0);
@@ -140,8 +128,33 @@ describe('findIssues', () => {
 
   it('property: never throws, and every finding points at its match in the original text', () => {
     const token = fc.constantFrom(
-      'cel', ' ', '11', '4444-5555', '@', 'gmail', '.com', 'arroba', 'pix', 'reclamo', 'cerrá', 'el', 'ñ', 'é', '\u0301',
-      '👍🏽', 'ｂｉｔ．ｌｙ', '/x', '\u00AD', '$', '15.999', 'boludo', 'insta', '\n', 'İ', 'ß', 'ﬁ',
+      'cel',
+      ' ',
+      '11',
+      '4444-5555',
+      '@',
+      'gmail',
+      '.com',
+      'arroba',
+      'pix',
+      'reclamo',
+      'cerrá',
+      'el',
+      'ñ',
+      'é',
+      '\u0301',
+      '👍🏽',
+      'ｂｉｔ．ｌｙ',
+      '/x',
+      '\u00AD',
+      '$',
+      '15.999',
+      'boludo',
+      'insta',
+      '\n',
+      'İ',
+      'ß',
+      'ﬁ',
     );
     fc.assert(
       fc.property(fc.array(token, { maxLength: 40 }), (tokens) => {

@@ -18,12 +18,18 @@ export function expectRejected(text: string, reason: ModerationReason, rule: str
 /** Asserts that no rule at all finds anything in the text. */
 export function expectClean(text: string, context?: ModerationContext) {
   const findings = findIssues(text, context);
-  expect(findings.map((f) => `${f.rule}: ${f.match}`), JSON.stringify(text)).toEqual([]);
+  expect(
+    findings.map((f) => `${f.rule}: ${f.match}`),
+    JSON.stringify(text),
+  ).toEqual([]);
   expect(moderate(text, context)).toEqual({ status: 'clean', findings: [] });
 }
 
 /** Asserts that no finding of `reason` is reported (other families may still find something). */
 export function expectNoFindingOf(text: string, reason: ModerationReason) {
   const findings = findIssues(text).filter((f) => f.reason === reason);
-  expect(findings.map((f) => `${f.rule}: ${f.match}`), JSON.stringify(text)).toEqual([]);
+  expect(
+    findings.map((f) => `${f.rule}: ${f.match}`),
+    JSON.stringify(text),
+  ).toEqual([]);
 }

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  isAmount,
-  isReference,
-  isValidCbu,
-  isValidCnpj,
-  isValidCpf,
-  isValidCuit,
-} from '../../../../common/messages/moderation/identifiers.js';
+import { isAmount, isReference, isValidCbu, isValidCnpj, isValidCpf, isValidCuit } from '../../../../common/messages/moderation/identifiers.js';
 import { foldAccents, locate, prepare } from '../../../../common/messages/moderation/prepared.js';
 
 describe('check digits', () => {

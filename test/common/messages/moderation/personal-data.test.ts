@@ -113,12 +113,10 @@ describe('PERSONAL_DATA: asking for contact data', () => {
     ['send me your phone number', 'send me your phone number'],
   ])('%s', (text, match) => expectRejected(text, 'PERSONAL_DATA', 'personal.contact-request', match));
 
-  it.each([
-    'pasame tu número de pedido',
-    'Pasame tu dirección completa para el envío por favor',
-    'me passa seu número do pedido',
-    'send me your order number',
-  ])('not a contact request: %s', (text) => expectClean(text));
+  it.each(['pasame tu número de pedido', 'Pasame tu dirección completa para el envío por favor', 'me passa seu número do pedido', 'send me your order number'])(
+    'not a contact request: %s',
+    (text) => expectClean(text),
+  );
 });
 
 describe('PERSONAL_DATA: false positives avoided', () => {
@@ -167,15 +165,10 @@ describe('PERSONAL_DATA: false positives avoided', () => {
     ];
     const sentences = [(p: string) => p, (p: string) => `El precio es ${p}`, (p: string) => `O valor é ${p}, obrigado`, (p: string) => `Total: ${p}.`];
     fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 99_999_999_999 }),
-        fc.constantFrom(...formats),
-        fc.constantFrom(...sentences),
-        (cents, format, sentence) => {
-          const text = sentence(format.format(cents / 100));
-          expect(personal(text), text).toEqual([]);
-        },
-      ),
+      fc.property(fc.integer({ min: 0, max: 99_999_999_999 }), fc.constantFrom(...formats), fc.constantFrom(...sentences), (cents, format, sentence) => {
+        const text = sentence(format.format(cents / 100));
+        expect(personal(text), text).toEqual([]);
+      }),
       { numRuns: 500 },
     );
   });

@@ -69,7 +69,7 @@ describe('SOCIAL_NETWORK_LINK: false positives avoided', () => {
     expectRejected(text, 'PERSONAL_DATA', 'social.link', 'https://wa.me/5511987654321');
   });
 
-  it('asking for the buyer\'s WhatsApp is an invitation and a contact request; personal data ranks higher', () => {
+  it("asking for the buyer's WhatsApp is an invitation and a contact request; personal data ranks higher", () => {
     expectRejected('Pasame tu whatsapp', 'PERSONAL_DATA', 'social.invitation', 'Pasame tu whatsapp');
     expectRejected('Pasame tu whatsapp', 'PERSONAL_DATA', 'personal.contact-request', 'Pasame tu whatsapp');
   });

@@ -23,7 +23,13 @@ describe('threat check (threat.ts)', () => {
   it('recognises executable signatures: MZ, ELF, Mach-O, shebang', () => {
     expect(executableSignature(MZ)).toBe('pe');
     expect(executableSignature(ELF)).toBe('elf');
-    for (const m of [[0xfe, 0xed, 0xfa, 0xce], [0xfe, 0xed, 0xfa, 0xcf], [0xce, 0xfa, 0xed, 0xfe], [0xcf, 0xfa, 0xed, 0xfe], [0xca, 0xfe, 0xba, 0xbe]]) {
+    for (const m of [
+      [0xfe, 0xed, 0xfa, 0xce],
+      [0xfe, 0xed, 0xfa, 0xcf],
+      [0xce, 0xfa, 0xed, 0xfe],
+      [0xcf, 0xfa, 0xed, 0xfe],
+      [0xca, 0xfe, 0xba, 0xbe],
+    ]) {
       expect(executableSignature(bytes(...m, 0))).toBe('mach-o');
     }
     expect(executableSignature(text('#!/usr/bin/env python\n'))).toBe('script');
@@ -40,7 +46,24 @@ describe('threat check (threat.ts)', () => {
   });
 
   it('dangerous extensions are threats whatever the bytes, case and trailing dots aside', () => {
-    for (const name of ['setup.exe', 'RUN.BAT', 'x.cmd', 'a.com', 'b.scr', 'c.js', 'd.vbs', 'e.msi', 'f.jar', 'g.ps1', 'h.sh', 'i.apk', 'j.dll', 'evil.exe.', 'evil.exe . .', 'macro.xlsm']) {
+    for (const name of [
+      'setup.exe',
+      'RUN.BAT',
+      'x.cmd',
+      'a.com',
+      'b.scr',
+      'c.js',
+      'd.vbs',
+      'e.msi',
+      'f.jar',
+      'g.ps1',
+      'h.sh',
+      'i.apk',
+      'j.dll',
+      'evil.exe.',
+      'evil.exe . .',
+      'macro.xlsm',
+    ]) {
       expect(assessThreat({ filename: name, head: text('hello') }), name).toMatchObject({ threat: true, reasons: ['dangerous_extension'] });
     }
     expect(assessThreat({ filename: 'tool.exe', head: MZ }).reasons).toEqual(['dangerous_extension', 'executable_signature']);

@@ -11,7 +11,12 @@ import type { Principal } from '../../../../main/service/auth/auth.js';
 import type { UploadPart } from '../../../../main/service/messages/attachments/service.js';
 import { demo, demoFixtures } from '../../../support/fixtures.js';
 
-const clock = { t: Date.parse('2026-11-20T12:00:00.000Z'), now() { return this.t; } };
+const clock = {
+  t: Date.parse('2026-11-20T12:00:00.000Z'),
+  now() {
+    return this.t;
+  },
+};
 const seller: Principal = { userId: demo.seller.id, applicationId: demo.app };
 const buyer: Principal = { userId: demo.buyer.id, applicationId: demo.app };
 const sellerClean = '1a1b2c3d4e5f40718293a4b5c6d7e8f9';
@@ -83,7 +88,10 @@ describe('requireAttachable: the attachments field of a send', () => {
 
   it('400 for a duplicated id', async () => {
     const id = await upload(seller, 'x', 'x.txt');
-    expect(thrown(() => service.attachments.requireAttachable(seller, [id, id]))).toMatchObject({ status: 400, message: `Attachment sent more than once: ${id}` });
+    expect(thrown(() => service.attachments.requireAttachable(seller, [id, id]))).toMatchObject({
+      status: 400,
+      message: `Attachment sent more than once: ${id}`,
+    });
   });
 
   it("422 invalid_attachment for an unknown id, another user's upload, or one already attached", async () => {
@@ -116,7 +124,14 @@ describe('attach and forMessages', () => {
     expect([...map.keys()].sort()).toEqual([buyerClean, sellerClean].sort());
     expect(map.get(sellerClean)).toEqual([
       { filename: b, original_filename: 'nota.txt', type: 'text/plain', size: 4, potential_security_threat: false, creation_date: '2026-11-20T12:00:01.000Z' },
-      { filename: a, original_filename: 'Factura A.pdf', type: 'application/pdf', size: 10, potential_security_threat: false, creation_date: '2026-11-20T12:00:00.000Z' },
+      {
+        filename: a,
+        original_filename: 'Factura A.pdf',
+        type: 'application/pdf',
+        size: 10,
+        potential_security_threat: false,
+        creation_date: '2026-11-20T12:00:00.000Z',
+      },
     ]);
     expect(map.get(buyerClean)).toHaveLength(1);
     expect(service.attachments.forMessages([]).size).toBe(0);

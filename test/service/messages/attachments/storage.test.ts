@@ -78,14 +78,18 @@ describe('content-addressed storage', () => {
   it('stores exactly the bytes streamed, whatever the chunk sizes (writes are gathered into batches)', async () => {
     const store = fileStorage(join(root, 'files'));
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 300_000 }), { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 255 }), async (sizes, seed) => {
-        const chunks = sizes.map((n, i) => Buffer.alloc(n, (seed + i * 37) % 256));
-        const whole = Buffer.concat(chunks);
-        const staged = await store.stage(Readable.from(chunks));
-        expect(staged).toMatchObject({ sha256: sha(whole), size: whole.length });
-        expect(readFileSync(staged.tmpPath).equals(whole)).toBe(true);
-        await store.discard(staged);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: 300_000 }), { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 0, max: 255 }),
+        async (sizes, seed) => {
+          const chunks = sizes.map((n, i) => Buffer.alloc(n, (seed + i * 37) % 256));
+          const whole = Buffer.concat(chunks);
+          const staged = await store.stage(Readable.from(chunks));
+          expect(staged).toMatchObject({ sha256: sha(whole), size: whole.length });
+          expect(readFileSync(staged.tmpPath).equals(whole)).toBe(true);
+          await store.discard(staged);
+        },
+      ),
       { numRuns: 25 },
     );
   });
