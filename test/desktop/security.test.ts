@@ -2,9 +2,24 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EXTERNAL_HOSTS, externalUrlAllowed } from '../../main/desktop/external.js';
 import { menuTemplate } from '../../main/menu.js';
-import { APP_INDEX_URL, APP_ORIGIN, appOrigins, contentSecurityPolicy, isAllowedSenderUrl, originOf, permissionAllowed, windowOptions } from '../../main/security.js';
+import {
+  APP_INDEX_URL,
+  APP_ORIGIN,
+  appOrigins,
+  contentSecurityPolicy,
+  isAllowedSenderUrl,
+  originOf,
+  permissionAllowed,
+  windowOptions,
+} from '../../main/security.js';
 
-const directives = (csp: string) => new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k!, v]));
+const directives = (csp: string) =>
+  new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([k, ...v]) => [k!, v]),
+  );
 
 describe('the window (Electron security checklist)', () => {
   const prefs = windowOptions({ preload: '/app/dist/preload/index.cjs' }).webPreferences!;
@@ -29,7 +44,7 @@ describe('the window (Electron security checklist)', () => {
 
   it('is what main/app.ts creates the window with', () => {
     const app = readFileSync(new URL('../../main/app.ts', import.meta.url), 'utf8');
-    expect(app).toMatch(/new BrowserWindow\(\{ \.\.\.windowOptions\(\{ preload: preloadFile \}\)/);
+    expect(app).toMatch(/new BrowserWindow\(\{\s*\.\.\.windowOptions\(\{ preload: preloadFile \}\)/);
     // Navigation and new windows are denied for every web contents.
     expect(app).toMatch(/'will-navigate', \(event, url\) => \{\s*\/\/[^\n]*\n\s*event\.preventDefault\(\);/);
     expect(app).toMatch(/setWindowOpenHandler\(\(\{ url \}\) => \{\s*openOutside\(url\);\s*return \{ action: 'deny' \};/);
@@ -57,7 +72,8 @@ describe('Content-Security-Policy', () => {
   });
 
   it('forbids plugins, frames, forms, <base> and workers; images only from the app, data:, blob: and https', () => {
-    for (const k of ['object-src', 'base-uri', 'form-action', 'frame-src', 'frame-ancestors', 'worker-src', 'manifest-src']) expect(d.get(k)).toEqual(["'none'"]);
+    for (const k of ['object-src', 'base-uri', 'form-action', 'frame-src', 'frame-ancestors', 'worker-src', 'manifest-src'])
+      expect(d.get(k)).toEqual(["'none'"]);
     expect(d.get('img-src')).toEqual(["'self'", 'data:', 'blob:', 'https:']);
   });
 
@@ -125,7 +141,9 @@ describe('application menu', () => {
 
   it('has the usual roles on every platform, and the app menu on macOS', () => {
     const win = roles(menuTemplate({ isMac: false, appName: 'Stockroom', dev: false, openDataFolder: () => undefined }));
-    expect(win).toEqual(expect.arrayContaining(['fileMenu', 'quit', 'editMenu', 'reload', 'zoomIn', 'zoomOut', 'resetZoom', 'togglefullscreen', 'windowMenu', 'help', 'about']));
+    expect(win).toEqual(
+      expect.arrayContaining(['fileMenu', 'quit', 'editMenu', 'reload', 'zoomIn', 'zoomOut', 'resetZoom', 'togglefullscreen', 'windowMenu', 'help', 'about']),
+    );
     expect(win).not.toContain('toggleDevTools');
     const mac = roles(menuTemplate({ isMac: true, appName: 'Stockroom', dev: true, openDataFolder: () => undefined }));
     expect(mac).toEqual(expect.arrayContaining(['about', 'hide', 'hideOthers', 'unhide', 'quit', 'close', 'toggleDevTools']));
