@@ -2,7 +2,7 @@ import { openAsBlob } from 'node:fs';
 import { FormData } from 'undici';
 import { z } from 'zod';
 import { MODERATION_REASONS } from '../../common/messages/moderation/index.js';
-import type { Writes } from './relaxed-writes.js';
+import type { Writes } from '../db/relaxed-writes.js';
 import type { OutboxRow } from '../db/repos/sync.js';
 import type { Clock } from '../service/clock.js';
 import type { FileStore } from '../service/messages/attachments/storage.js';

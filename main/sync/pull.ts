@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { PullReportView } from '../../common/views.js';
 import { existsSync } from 'node:fs';
-import type { Writes } from './relaxed-writes.js';
+import type { Writes } from '../db/relaxed-writes.js';
 import { brandsRepo } from '../db/repos/brands.js';
 import type { RemoteLocation } from '../db/repos/mirror.js';
 import type { BrandListEntry } from '../service/brands/brands.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Writes } from './relaxed-writes.js';
+import type { Writes } from '../db/relaxed-writes.js';
 import type { OutboxRow } from '../db/repos/sync.js';
 import type { Clock } from '../service/clock.js';
 import { MAX_QUANTITY } from '../service/stock/locations.js';

@@ -1,4 +1,5 @@
 import { type Db, openDatabase } from '../../db/open.js';
+import { type CredentialsRepo, credentialsRepo } from '../../db/repos/credentials.js';
 import type { Credentials } from './loopback-sign-in.js';
 import { RefreshFailedError } from './errors.js';
 
@@ -59,20 +60,6 @@ export interface StoredCredentials extends Credentials {
   generation: number;
 }
 
-interface Row {
-  profile: string;
-  base_url: string;
-  application_id: number;
-  user_id: number;
-  access_token: Buffer;
-  access_issued_at: number;
-  access_expires_at: number;
-  refresh_token: Buffer;
-  scope: string;
-  generation: number;
-  updated_at: number;
-}
-
 /** Reads and writes allowed while the store's lock is held. */
 export interface LockedCredentials {
   load(profile: string): Promise<StoredCredentials | undefined>;
@@ -105,9 +92,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * round-trip would otherwise make the other writers of that file wait.
  */
 export class CredentialStore {
-  private readonly select;
-  private readonly upsert;
-  private readonly del;
+  private readonly repo: CredentialsRepo;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly lockTimeoutMs: number;
   private readonly now: () => number;
@@ -125,23 +110,12 @@ export class CredentialStore {
   ) {
     this.lockTimeoutMs = options.lockTimeoutMs ?? 30_000;
     this.now = options.now ?? (() => Date.now());
-    this.select = db.prepare<[string], Row>('SELECT * FROM client_credentials WHERE profile = ?');
-    this.upsert = db.prepare<[Omit<Row, 'generation'>]>(
-      `INSERT INTO client_credentials
-         (profile, base_url, application_id, user_id, access_token, access_issued_at, access_expires_at, refresh_token, scope, generation, updated_at)
-       VALUES (@profile, @base_url, @application_id, @user_id, @access_token, @access_issued_at, @access_expires_at, @refresh_token, @scope, 1, @updated_at)
-       ON CONFLICT (profile) DO UPDATE SET
-         base_url = excluded.base_url, application_id = excluded.application_id, user_id = excluded.user_id,
-         access_token = excluded.access_token, access_issued_at = excluded.access_issued_at,
-         access_expires_at = excluded.access_expires_at, refresh_token = excluded.refresh_token,
-         scope = excluded.scope, generation = client_credentials.generation + 1, updated_at = excluded.updated_at`,
-    );
-    this.del = db.prepare<[string]>('DELETE FROM client_credentials WHERE profile = ?');
+    this.repo = credentialsRepo(db);
   }
 
   /** The stored credentials (the last committed ones), decrypted; undefined when none. */
   async load(profile: string): Promise<StoredCredentials | undefined> {
-    const row = this.select.get(profile);
+    const row = this.repo.get(profile);
     if (!row) return undefined;
     return {
       baseUrl: row.base_url,
@@ -178,7 +152,7 @@ export class CredentialStore {
           write: async (profile, c) => {
             const access = await this.cipher.encrypt(c.accessToken);
             const refresh = await this.cipher.encrypt(c.refreshToken);
-            this.upsert.run({
+            this.repo.upsert({
               profile,
               base_url: c.baseUrl,
               application_id: c.applicationId,
@@ -190,14 +164,14 @@ export class CredentialStore {
               scope: c.scope,
               updated_at: this.now(),
             });
-            return { ...c, generation: this.select.get(profile)!.generation };
+            return { ...c, generation: this.repo.get(profile)!.generation };
           },
-          remove: (profile) => void this.del.run(profile),
+          remove: (profile) => this.repo.remove(profile),
         });
-        this.db.exec('COMMIT');
+        this.repo.commit();
         return result;
       } catch (e) {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        this.repo.rollback();
         throw e;
       }
     };
@@ -210,16 +184,8 @@ export class CredentialStore {
     // Real time, whatever clock the tokens use: this is how long a person would wait.
     const deadline = Date.now() + this.lockTimeoutMs;
     for (let attempt = 0; ; attempt++) {
-      this.db.pragma('busy_timeout = 0');
-      try {
-        this.db.exec('BEGIN IMMEDIATE');
-        return;
-      } catch (e) {
-        if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
-        if (Date.now() >= deadline) throw new RefreshFailedError('Another process kept the credentials locked for too long');
-      } finally {
-        this.db.pragma('busy_timeout = 2000');
-      }
+      if (this.repo.tryBegin()) return;
+      if (Date.now() >= deadline) throw new RefreshFailedError('Another process kept the credentials locked for too long');
       await sleep(Math.min(5 * 2 ** attempt, 50) + Math.random() * 10);
     }
   }

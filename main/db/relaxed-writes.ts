@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import type { Db } from '../db/open.js';
+import type { Db } from './open.js';
 
 /** Where the engine's bookkeeping goes. */
 export interface Writes {

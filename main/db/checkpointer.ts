@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { Db } from '../db/open.js';
+import type { Db } from './open.js';
 
 /**
  * WAL checkpoints off the edit path. SQLite's automatic checkpoint runs inside the commit that
