@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DesktopCore } from '../../main/desktop/core.js';
 import type { StockroomEvent } from '../../preload/contract.js';
 import { demo } from '../support/fixtures.js';
+import { demoRemote } from '../support/demo-remote.js';
 import { buyerSends, demoOrders } from '../support/messages.js';
 import { browserThatApproves } from '../support/oauth.js';
 import { type TestServer, startTestServer } from '../support/server.js';
@@ -147,15 +148,7 @@ describe('online against a remote marketplace', () => {
       expect(value(await api.sync.status())).toMatchObject({ mode: 'offline', online: false });
       value(await api.stock.count({ ...palermo, quantity: 40 }));
       expect(value(await api.outbox.list()).entries).toMatchObject([{ kind: 'stock', state: 'pending', stock: { op: 'count', quantity: 40 } }]);
-      const read = await remote.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
-      const put = await remote
-        .as(demo.seller.token)
-        .put(
-          `/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`,
-          { locations: [{ store_id: demo.stores.palermo, quantity: 31 }] },
-          { 'x-version': read.headers.get('x-version')! },
-        );
-      expect(put.status).toBe(200);
+      await demoRemote(() => remote).otherWrite(demo.stores.palermo, 31);
       value(await api.settings.update({ mode: 'online' }));
       const conflict = await until(
         () => events.find((e): e is Extract<StockroomEvent, { type: 'sync.conflict' }> => e.type === 'sync.conflict'),
@@ -231,15 +224,7 @@ describe('online against a remote marketplace', () => {
       value(await first.api.settings.update({ mode: 'offline' }));
       value(await first.api.stock.count({ ...palermo, quantity: 40 }));
       // Someone else changes the same cell on the marketplace meanwhile.
-      const read = await own.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
-      const put = await own
-        .as(demo.seller.token)
-        .put(
-          `/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`,
-          { locations: [{ store_id: demo.stores.palermo, quantity: 31 }] },
-          { 'x-version': read.headers.get('x-version')! },
-        );
-      expect(put.status).toBe(200);
+      await demoRemote(() => own).otherWrite(demo.stores.palermo, 31);
       value(await first.api.settings.update({ mode: 'online' }));
       await until(async () => value(await first.api.sync.status()).conflicts === 1 || undefined, 'the conflict');
       await first.close();
