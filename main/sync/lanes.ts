@@ -7,7 +7,10 @@ import type { EntryState, LaneEntry } from '../db/repos/sync.js';
  * - One entry of a lane is on the wire at a time (an entry in flight makes the lane busy).
  * - A stock entry in conflict, failed, or waiting out its backoff holds back the later entries of
  *   its own cell only: other cells of the product go on (each request carries the x-version it
- *   was based on, so the marketplace's compare-and-set keeps them apart).
+ *   was based on, so the marketplace's compare-and-set keeps them apart). Except an entry waiting
+ *   with a request outstanding (sent, outcome unknown): it holds the whole product, because
+ *   another cell's 409 would re-read the product into the mirror while that request may have
+ *   been applied, and the grid would count it twice. It goes first, under the same key.
  * - A message entry that is failed, in conflict or waiting holds back the rest of its
  *   conversation (messages keep their order).
  */
@@ -27,7 +30,7 @@ export function laneHead(rows: readonly LaneEntry[], now: number): LaneHead {
     if (r.cell !== null && heldCells.has(r.cell)) continue;
     if (r.next_attempt_at <= now) return { type: 'ready', row: r };
     wait = Math.min(wait, r.next_attempt_at);
-    if (r.cell === null) break;
+    if (r.cell === null || r.on_wire === 1) break;
     heldCells.add(r.cell);
   }
   return wait === Infinity ? { type: 'idle' } : { type: 'wait', at: wait };

@@ -157,25 +157,19 @@ export class LaneScheduler {
   }
 
   /**
-   * The lane's copy after an outcome recorded in SQLite: done drops the entry, the others set its
-   * state (and, back to pending, when it is due). Returns false when the entry is not known here
-   * (the lane changed while it was out): the caller reloads the lane.
+   * The lane's copy after an entry was done (the common case, kept in memory). Returns false when
+   * the caller must reload the lane from SQLite: any other outcome (what it left on the row, such
+   * as an outstanding request, decides the order), or an entry not known here (the lane changed
+   * while it was out).
    */
   settled(lane: string, id: number, outcome: { state: 'done' | 'conflict' | 'failed' } | { state: 'pending'; at: number }): boolean {
     const l = this.lanes.get(lane);
     const e = l?.rows.find((r) => r.id === id);
-    if (!l || !e) return false;
-    if (outcome.state === 'done')
-      return (
-        this.setLane(
-          lane,
-          l.rows.filter((r) => r !== e),
-        ),
-        true
-      );
-    e.state = outcome.state;
-    if (outcome.state === 'pending') e.next_attempt_at = outcome.at;
-    this.setLane(lane, l.rows);
+    if (!l || !e || outcome.state !== 'done') return false;
+    this.setLane(
+      lane,
+      l.rows.filter((r) => r !== e),
+    );
     return true;
   }
 

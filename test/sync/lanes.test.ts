@@ -5,8 +5,15 @@ import { laneCounts, laneHead } from '../../main/sync/lanes.js';
 /** The lane rules alone: no SQLite, no network, a number for "now". */
 const NOW = 1_000;
 let nextId = 1;
-const stock = (cell: 'a' | 'b', state: LaneEntry['state'], at = 0): LaneEntry => ({ id: nextId++, kind: 'stock', state, cell, next_attempt_at: at });
-const message = (state: LaneEntry['state'], at = 0): LaneEntry => ({ id: nextId++, kind: 'message', state, cell: null, next_attempt_at: at });
+const stock = (cell: 'a' | 'b', state: LaneEntry['state'], at = 0, onWire = 0): LaneEntry => ({
+  id: nextId++,
+  kind: 'stock',
+  state,
+  cell,
+  next_attempt_at: at,
+  on_wire: onWire,
+});
+const message = (state: LaneEntry['state'], at = 0): LaneEntry => ({ id: nextId++, kind: 'message', state, cell: null, next_attempt_at: at, on_wire: 0 });
 
 describe('laneHead', () => {
   it('sends the oldest due entry; one at a time per lane', () => {
@@ -23,6 +30,12 @@ describe('laneHead', () => {
     }
     const backingOff = [stock('a', 'pending', NOW + 500), stock('a', 'pending'), stock('b', 'pending')];
     expect(laneHead(backingOff, NOW)).toEqual({ type: 'ready', row: backingOff[2] });
+  });
+
+  it('an entry backing off with a request outstanding holds the whole product: it goes first, under its key', () => {
+    const rows = [stock('a', 'pending', NOW + 500, 1), stock('b', 'pending')];
+    expect(laneHead(rows, NOW)).toEqual({ type: 'wait', at: NOW + 500 });
+    expect(laneHead(rows, NOW + 500)).toEqual({ type: 'ready', row: rows[0] });
   });
 
   it('waits for the earliest backoff when nothing is due', () => {

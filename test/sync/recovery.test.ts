@@ -108,27 +108,51 @@ describe('no attempt is wasted', () => {
     expect(engine.status().lastError).toBeNull();
   });
 
-  it('an entry waiting out a backoff holds back only its own cell; when the remote answers again it goes at once', async () => {
+  it('an entry waiting out a backoff with no request outstanding holds back only its own cell; the remote answering again ends the wait', async () => {
     // A backoff of 30–60 s after one failure: the drain below would time out if anything waited it out.
     await restartEngine({ ...FAST_RETRY, baseMs: 60_000, maxMs: 600_000 });
     const demoAvellaneda = (await remoteQty(termo, `seller_warehouse|${demo.stores.avellaneda}`))!;
     const delays: number[] = [];
     engine.on('retry', (r) => delays.push(r.delayMs));
-    proxy.inject('error500', 1, isPut);
+    // X meets a 409 and its re-read fails: its request is refused (nothing outstanding), it waits.
+    await otherWrite(demo.stores.palermo, 20);
+    proxy.inject('error500', 1, isStockGet);
+    const from = proxy.log.length;
     const x = engine.queueAdjustment({ ...palermo, delta: 1 });
-    await waitFor(() => delays.length === 1, 'the first failure');
+    await waitFor(() => delays.length === 1, 'the failed re-read');
     expect(delays[0]).toBeGreaterThanOrEqual(30_000);
+    expect(engine.outbox.repo.byId(x.entryId!)).toMatchObject({ state: 'pending', sent_version: null, needs_read: 1 });
     // Another cell of the same product is not held behind it...
     const y = engine.queueAdjustment({ ...avellaneda, delta: 2 });
     await engine.drain(10_000);
-    // ...and its success shows the remote is back, so the waiting entry went too.
+    // ...and its success shows the remote is back, so the waiting entry went too (reading first).
     expect(engine.outbox.repo.byId(y.entryId!)!.state).toBe('done');
     expect(engine.outbox.repo.byId(x.entryId!)!.state).toBe('done');
-    expect(await remoteQty(termo, `seller_warehouse|${demo.stores.palermo}`)).toBe(13);
-    // The waiting entry first resends its request as it was (its outcome was unknown), meets the
-    // other cell's new version, re-reads and goes again: 409 then 200, never an overwrite.
-    expect(puts().map((p) => p.fault ?? p.status)).toEqual(['error500', 200, 409, 200]);
+    expect(await remoteQty(termo, `seller_warehouse|${demo.stores.palermo}`)).toBe(21);
     expect(await remoteQty(termo, `seller_warehouse|${demo.stores.avellaneda}`)).toBe(demoAvellaneda + 2);
+    const traffic = proxy.log.slice(from).map((l) => `${l.method} ${l.path.endsWith('/stock') ? 'stock' : 'put'} ${l.fault ?? l.status}`);
+    expect(traffic).toEqual(['PUT put 409', 'GET stock error500', 'PUT put 409', 'GET stock 200', 'PUT put 200', 'GET stock 200', 'PUT put 200']);
+  });
+
+  it('an entry waiting with a request outstanding holds its product, and goes first when another lane shows the remote is back', async () => {
+    await restartEngine({ ...FAST_RETRY, baseMs: 60_000, maxMs: 600_000 });
+    const mate = { userProductId: demo.userProducts.mate, type: 'selling_address' } as const;
+    const delays: number[] = [];
+    engine.on('retry', (r) => delays.push(r.delayMs));
+    proxy.inject('error500', 1, isPut);
+    const x = engine.queueAdjustment({ ...palermo, delta: 1 });
+    await waitFor(() => delays.length === 1, 'the first failure');
+    // Its outcome is unknown (the 500 may have come after the remote applied it): it holds the termo.
+    expect(engine.outbox.repo.byId(x.entryId!)).toMatchObject({ state: 'pending', sent_version: '1' });
+    const y = engine.queueAdjustment({ ...avellaneda, delta: 2 });
+    const m = engine.queueCount({ ...mate, quantity: 3 });
+    await engine.drain(10_000);
+    for (const e of [x, y, m]) expect(engine.outbox.repo.byId(e.entryId!)!.state).toBe('done');
+    // The mate's success ended the wait; the termo's entries went in order, the held one first under its key.
+    const termoPuts = puts().filter((p) => p.path.includes(termo));
+    expect(termoPuts.map((p) => p.fault ?? p.status)).toEqual(['error500', 200, 200]);
+    expect(termoPuts[0]!.key).toBe(termoPuts[1]!.key);
+    expect(await remoteQty(termo, `seller_warehouse|${demo.stores.palermo}`)).toBe(13);
   });
 
   it('a lane that fails while others keep succeeding keeps its backoff', async () => {
@@ -153,7 +177,8 @@ describe('no attempt is wasted', () => {
     const x = engine.queueAdjustment({ ...palermo, delta: 1 });
     await waitFor(() => engine.outbox.repo.byId(x.entryId!)!.attempts === 1, 'the failure');
     await proxy.goOffline();
-    const y = engine.queueAdjustment({ ...avellaneda, delta: 1 });
+    // Another product's edit finds the remote unreachable.
+    const y = engine.queueCount({ userProductId: demo.userProducts.mate, type: 'selling_address', quantity: 4 });
     await waitFor(() => !engine.status().online, 'offline');
     await proxy.goOnline();
     await engine.drain(10_000);

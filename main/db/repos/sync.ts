@@ -72,6 +72,8 @@ export interface LaneEntry {
   state: EntryState;
   cell: string | null;
   next_attempt_at: number;
+  /** 1 when a stock request of the entry is outstanding (sent, outcome unknown). */
+  on_wire: number;
 }
 
 const COLUMNS = `id, kind, lane, state, idempotency_key, attempts, next_attempt_at, created_at, updated_at,
@@ -95,10 +97,10 @@ export function syncRepo(db: Db) {
   );
   const activeAll = db.prepare<[], OutboxRow>(`SELECT ${COLUMNS} FROM sync_outbox WHERE state <> 'done' ORDER BY id`);
   const activeOfLane = db.prepare<[string], LaneEntry>(
-    `SELECT id, kind, state, cell, next_attempt_at FROM sync_outbox WHERE lane = ? AND state <> 'done' ORDER BY id`,
+    `SELECT id, kind, state, cell, next_attempt_at, sent_version IS NOT NULL AS on_wire FROM sync_outbox WHERE lane = ? AND state <> 'done' ORDER BY id`,
   );
   const activeLanes = db.prepare<[], LaneEntry & { lane: string }>(
-    `SELECT lane, id, kind, state, cell, next_attempt_at FROM sync_outbox WHERE state <> 'done' ORDER BY id`,
+    `SELECT lane, id, kind, state, cell, next_attempt_at, sent_version IS NOT NULL AS on_wire FROM sync_outbox WHERE state <> 'done' ORDER BY id`,
   );
   const activeOfProducts = db.prepare<[string], OutboxRow>(
     `SELECT ${COLUMNS} FROM sync_outbox WHERE state <> 'done' AND user_product_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
