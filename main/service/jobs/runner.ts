@@ -28,7 +28,10 @@ export interface JobRunnerOptions {
 /** In-process runner over the durable `jobs` table: one job at a time, woken on enqueue. */
 export class JobRunner {
   private readonly repo;
-  private readonly kinds = new Map<string, JobKind>();
+  private readonly kinds = new Map<
+    string,
+    { maxAttempts: number; parse: (payload: unknown) => { ok: true; run: () => void | Promise<void> } | { ok: false; error: string } }
+  >();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private stopped = true;
@@ -46,7 +49,14 @@ export class JobRunner {
   }
 
   register<S extends z.ZodType>(kind: JobKind<S>): void {
-    this.kinds.set(kind.kind, kind as unknown as JobKind);
+    // Kept as a closure over its own schema: the payload is parsed and run by the same kind's types.
+    this.kinds.set(kind.kind, {
+      maxAttempts: kind.maxAttempts ?? 8,
+      parse: (payload) => {
+        const parsed = kind.schema.safeParse(payload);
+        return parsed.success ? { ok: true, run: () => kind.run(parsed.data) } : { ok: false, error: parsed.error.message };
+      },
+    });
   }
 
   /** Call inside the transaction of the change the job belongs to. */
@@ -122,18 +132,18 @@ export class JobRunner {
       this.repo.markFailed(job.id, `unknown job kind ${job.kind}`, this.options.clock.now());
       return true;
     }
-    const parsed = kind.schema.safeParse(JSON.parse(job.payload));
-    if (!parsed.success) {
-      this.repo.markFailed(job.id, `invalid payload: ${parsed.error.message}`, this.options.clock.now());
+    const parsed = kind.parse(JSON.parse(job.payload));
+    if (!parsed.ok) {
+      this.repo.markFailed(job.id, `invalid payload: ${parsed.error}`, this.options.clock.now());
       return true;
     }
     try {
-      await kind.run(parsed.data);
+      await parsed.run();
       this.repo.markDone(job.id, this.options.clock.now());
     } catch (error) {
       this.options.onError?.(job, error);
       const message = error instanceof Error ? error.message : String(error);
-      if (job.attempts >= (kind.maxAttempts ?? 8)) {
+      if (job.attempts >= kind.maxAttempts) {
         this.repo.markFailed(job.id, message, this.options.clock.now());
       } else {
         // Exponential backoff with equal jitter: never immediate, never in lock-step.
