@@ -40,6 +40,13 @@ export function usersService(repo: UsersRepo) {
       return toUser(row);
     },
 
+    /** GET /users/me: the record of the token's user, in the shape of SPEC 4.1. */
+    me(principal: Principal): User {
+      const row = repo.byId(principal.userId);
+      if (!row) throw userNotFound(principal.userId);
+      return toUser(row);
+    },
+
     /** The caller's own record; it exists because its token does. */
     self(principal: Principal): UserRow {
       const row = repo.byId(principal.userId);

@@ -25,6 +25,14 @@ describe('GET /users/{id} (SPEC 4.1)', () => {
     });
   });
 
+  it("/users/me answers the token's own user; without a token it is 401", async () => {
+    const me = await server.as(demo.buyer.token).get('/users/me');
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual((await server.as(demo.seller.token).get(`/users/${demo.buyer.id}`)).body);
+    expect(me.body.id).toBe(demo.buyer.id);
+    expect(errorBody(await server.as(null).get('/users/me'))).toMatchObject({ status: 401 });
+  });
+
   it('lets any authenticated user read another user', async () => {
     const res = await server.as(demo.buyer.token).get(`/users/${demo.seller.id}`);
     expect(res.status).toBe(200);
