@@ -53,6 +53,10 @@ const iso = (s: string) => new Date(s).toISOString();
  * Attachment metadata goes to the attachments area's table (no bytes: downloading answers 500).
  */
 export function insertMessageFixtures(db: Db, f: FixtureFile): void {
+  // The application a seeded message was sent from, as the marketplace records it: the sender's
+  // first token's application, else the marketplace's first application (0 when it has none).
+  const fallback = f.applications?.[0]?.id ?? 0;
+  const clientOf = (userId: number) => f.tokens?.find((t) => t.user_id === userId)?.application_id ?? fallback;
   const repo = messagesRepo(db);
   const files = attachmentsRepo(db);
   const statusDate = new Date().toISOString();
@@ -73,7 +77,7 @@ export function insertMessageFixtures(db: Db, f: FixtureFile): void {
       to_user_id: m.to_user_id,
       pack_key: order.pack_id ?? order.id,
       site_id: order.site_id,
-      client_id: null,
+      client_id: clientOf(m.from_user_id),
       subject: null,
       text: m.text,
       date_created: created,

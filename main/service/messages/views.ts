@@ -52,7 +52,8 @@ export interface LegacyMessageView {
   };
   site_id: string;
   resource: 'orders';
-  resource_id: number;
+  /** A string, as the marketplace's documentation and its client libraries have it. */
+  resource_id: string;
   status: 'available';
   moderation: { status: ModerationStatus; date_moderated: string | null; source: string | null };
 }
@@ -115,7 +116,7 @@ export function toLegacyView(m: MessageRow, attachments: AttachmentView[]): Lega
     },
     site_id: m.site_id,
     resource: 'orders',
-    resource_id: m.order_id,
+    resource_id: String(m.order_id),
     status: m.status,
     moderation: { status: m.moderation_status, date_moderated: m.moderation_date, source: m.moderation_source },
   };

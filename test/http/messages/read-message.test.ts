@@ -74,7 +74,7 @@ describe('GET /messages/{message_id}: legacy shape (default)', () => {
       attachments_validations: { invalid_size: [], invalid_extension: [], forbidden: [], internal_error: [] },
       site_id: 'MLA',
       resource: 'orders',
-      resource_id: demoOrders.packed.id,
+      resource_id: String(demoOrders.packed.id),
       status: 'available',
       moderation: { status: 'clean', date_moderated: '2026-11-18T13:05:01.000Z', source: 'online' },
     });
@@ -90,7 +90,7 @@ describe('GET /messages/{message_id}: legacy shape (default)', () => {
     const res = await seller().get(`/messages/${demoMessages.buyerNonModerated}`);
     expect(res.body).toMatchObject({
       date_available: '2024-01-05T10:00:00.000Z',
-      resource_id: demoOrders.delivered.id,
+      resource_id: String(demoOrders.delivered.id),
       moderation: { status: 'non_moderated', date_moderated: null, source: null },
     });
   });
@@ -114,7 +114,7 @@ describe('GET /messages/{message_id} with x-format-new: true', () => {
         {
           id: demoMessages.sellerAnswer,
           site_id: 'MLA',
-          client_id: null,
+          client_id: demo.app,
           from: { user_id: demo.seller.id },
           to: { user_id: demo.buyer.id },
           status: 'available',

@@ -63,7 +63,7 @@ describe('GET /messages/packs/{pack_id}/sellers/{user_id} (SPEC 4.9)', () => {
     expect(question).toEqual({
       id: demoMessages.buyerQuestion,
       site_id: 'MLA',
-      client_id: null,
+      client_id: demo.app,
       from: { user_id: demo.buyer.id },
       to: { user_id: demo.seller.id },
       status: 'available',
