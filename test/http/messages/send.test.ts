@@ -63,7 +63,12 @@ describe('POST /messages/packs/{pack_id}/sellers/{user_id}: success', () => {
     expect(list.body.messages[0].id).toBe(sent.body.id);
     expect(list.body.paging.total).toBe(4);
     const legacy = await buyer().get(`/messages/${sent.body.id}`);
-    expect(legacy.body).toMatchObject({ message_id: sent.body.id, text: { plain: 'Sale mañana' }, resource: 'orders', resource_id: String(demoOrders.packed.id) });
+    expect(legacy.body).toMatchObject({
+      message_id: sent.body.id,
+      text: { plain: 'Sale mañana' },
+      resource: 'orders',
+      resource_id: String(demoOrders.packed.id),
+    });
     const current = await seller().get(`/messages/${sent.body.id}`, { 'x-format-new': 'true' });
     expect(current.body.messages[0]).toEqual({ ...sent.body, message_date: { ...sent.body.message_date, read: legacy.body.date_read } });
   });
