@@ -1,8 +1,10 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { createServer } from 'node:http';
 import type { Principal } from '../service/auth/auth.js';
 import type { Service } from '../service/index.js';
 import { durabilityBarrier } from './durability.js';
 import { errorHandler } from './errors.js';
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits, applySocketLimits, serverOptions } from './socket-limits.js';
 import { attachmentsRoutes } from './routes/attachments.js';
 import { brandsRoutes } from './routes/brands.js';
 import { itemsRoutes } from './routes/items.js';
@@ -15,6 +17,8 @@ export interface HttpOptions {
   /** Largest JSON body accepted (bytes). */
   bodyLimit?: number;
   logger?: boolean;
+  /** Timeouts, the body's minimum rate and the connection cap (tests shorten them). */
+  limits?: Partial<SocketLimits>;
 }
 
 declare module 'fastify' {
@@ -26,7 +30,17 @@ declare module 'fastify' {
 
 /** The spec's HTTP API over the service: routing and body parsing only, every rule is below. */
 export function buildHttpApp(service: Service, options: HttpOptions = {}): FastifyInstance {
+  const limits = { ...DEFAULT_SOCKET_LIMITS, ...(options.limits ?? {}) };
   const app = Fastify({
+    // Our own node:http server: header deadline checked often, no total deadline on a body (a minimum rate instead).
+    serverFactory: (handler) => {
+      const server = createServer(serverOptions(limits), handler);
+      applySocketLimits(server, limits);
+      return server;
+    },
+    connectionTimeout: limits.idleTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    requestTimeout: 0,
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     // Loopback service: no proxies in front, ids come straight from the client.

@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits, applySocketLimits, serverOptions } from '../http/socket-limits.js';
 import type { AddressInfo } from 'node:net';
 import { CHANNEL_PREFIX, ERROR_CODES, type Result, type StockroomEvent } from '../../preload/contract.js';
 import type { ErrorCode } from '../../common/errors.js';
@@ -26,6 +27,8 @@ export interface WebServerOptions {
   token?: string;
   /** Largest call body (bytes): a 25 MB file in base64 and its JSON. */
   bodyLimit?: number;
+  /** Timeouts, the body's minimum rate and the connection cap (tests shorten them). */
+  limits?: Partial<SocketLimits>;
 }
 
 export interface WebServer {
@@ -184,18 +187,22 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     res.end(req.method === 'HEAD' ? undefined : found.body);
   }
 
-  const server = createServer((req, res) => {
+  const limits = { ...DEFAULT_SOCKET_LIMITS, ...(o.limits ?? {}) };
+  const server = createServer(serverOptions(limits), (req, res) => {
     const host = req.headers.host ?? '';
     if (!hosts().has(host)) return refuse(res, 421, 'wrong_host', 'This server answers on its loopback address only');
     const path = (req.url ?? '/').split('?')[0]!;
     const work = path.startsWith(BRIDGE_PREFIX) ? bridge(req, res, path) : page(req, res, path);
     work.catch((e: unknown) => {
+      // A client that went away (or a connection cut by the socket limits) is not the app's failure.
+      if (req.destroyed && !res.headersSent) return;
       console.error('web:', e);
       if (!res.headersSent) refuse(res, 500, ERROR_CODES.internal, 'Something went wrong in the app; the details are in its log');
       else res.destroy();
     });
   });
-  server.keepAliveTimeout = 5000;
+  // The event stream writes a heartbeat every 15 s, under the idle limit.
+  applySocketLimits(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port ?? 0, '127.0.0.1', () => {

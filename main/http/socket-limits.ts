@@ -1,0 +1,83 @@
+import type { IncomingMessage, Server, ServerOptions } from 'node:http';
+
+/**
+ * What a connection may take from a server before it is cut, for both servers on loopback (the
+ * spec's API and the browser-mode bridge). Without these an unfinished request holds its socket
+ * (and a file handle) forever. A body has no total time limit (a 25 MB upload on a slow link
+ * still finishes): it must keep arriving at a minimum average rate instead.
+ */
+export interface SocketLimits {
+  /** The request line and headers must arrive within this (ms). */
+  headersTimeoutMs: number;
+  /** No byte in either direction for this long ends the connection (ms). */
+  idleTimeoutMs: number;
+  /** An idle keep-alive connection closes after this (ms). */
+  keepAliveTimeoutMs: number;
+  /** A body arriving slower than this on average over `bodyRateWindowMs` is cut (bytes per second). */
+  minBodyBytesPerSecond: number;
+  bodyRateWindowMs: number;
+  /** Connections open at once; more are dropped at accept. */
+  maxConnections: number;
+}
+
+export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
+  headersTimeoutMs: 10_000,
+  idleTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  minBodyBytesPerSecond: 1024,
+  bodyRateWindowMs: 10_000,
+  maxConnections: 512,
+};
+
+/** Options for `http.createServer`: the header deadline is checked often enough to be kept. */
+export function serverOptions(limits: SocketLimits): ServerOptions {
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    // The whole request has no deadline: the body's minimum rate (below) replaces it.
+    requestTimeout: 0,
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+  };
+}
+
+/** Applies the idle, keep-alive, connection and body-rate limits to a server. */
+export function applySocketLimits(server: Server, limits: SocketLimits): void {
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+  // Node destroys a socket that times out when nobody listens for 'timeout'.
+  server.setTimeout(limits.idleTimeoutMs);
+  server.on('request', (req: IncomingMessage) => guardBodyRate(req, limits));
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = Number(req.headers['content-length'] ?? 0);
+  return length > 0 || req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * Measures the socket's bytes read (never the request stream itself, which the body parser
+ * owns) once per window: a body that is still incomplete and brought less than the minimum in
+ * two windows in a row is cut (one slow window can be the process itself pausing). The check
+ * stops when the request has been read.
+ */
+function guardBodyRate(req: IncomingMessage, limits: SocketLimits): void {
+  if (!hasBody(req) || req.complete) return;
+  const socket = req.socket;
+  let last = socket.bytesRead;
+  let slow = 0;
+  const minimum = (limits.minBodyBytesPerSecond * limits.bodyRateWindowMs) / 1000;
+  const timer = setInterval(() => {
+    if (req.complete || socket.destroyed) return clearInterval(timer);
+    const now = socket.bytesRead;
+    slow = now - last < minimum ? slow + 1 : 0;
+    last = now;
+    if (slow >= 2) {
+      clearInterval(timer);
+      socket.destroy();
+    }
+  }, limits.bodyRateWindowMs);
+  timer.unref();
+  const stop = () => clearInterval(timer);
+  req.once('end', stop);
+  req.once('close', stop);
+  socket.once('close', stop);
+}

@@ -1,0 +1,131 @@
+import { type Socket, connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SocketLimits } from '../../main/http/socket-limits.js';
+import { startWebServer } from '../../main/web/server.js';
+import { openCore } from '../desktop/helpers.js';
+import { demo } from '../support/fixtures.js';
+import { startTestServer } from '../support/server.js';
+import { waitFor } from '../support/wait.js';
+
+/**
+ * Both servers (the spec's API and the browser-mode bridge) against real slow sockets on
+ * loopback: unfinished headers and bodies are cut, a slow but steady body goes through, and the
+ * connection cap holds. The limits are shortened for the test; the defaults are in
+ * main/http/socket-limits.ts.
+ */
+const LIMITS: Partial<SocketLimits> = { headersTimeoutMs: 400, idleTimeoutMs: 3000, bodyRateWindowMs: 300, minBodyBytesPerSecond: 200, maxConnections: 6 };
+
+interface Raw {
+  socket: Socket;
+  received: () => string;
+  closed: () => boolean;
+}
+
+function open(port: number): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    let closed = false;
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (data += d));
+    socket.on('close', () => (closed = true));
+    socket.on('error', () => undefined);
+    socket.once('connect', () => resolve({ socket, received: () => data, closed: () => closed }));
+    socket.once('error', reject);
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Target {
+  name: string;
+  port: () => number;
+  /** A request with a JSON body to this server, headers only (the body follows). */
+  head: (length: number) => string;
+  connections: () => Promise<number>;
+}
+
+function limitsSuite(target: Target) {
+  describe(target.name, () => {
+    it('cuts a connection whose headers never finish', async () => {
+      const c = await open(target.port());
+      c.socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${target.port()}\r\nX-Slow: `);
+      await waitFor(() => c.closed(), 'the connection cut', 10_000);
+      // Node answers 408 before closing; nothing of the app ran.
+      expect(c.received()).toMatch(/^HTTP\/1\.1 408|^$/);
+    });
+
+    it('cuts a body that stops arriving (Content-Length 100000, one byte sent)', async () => {
+      const c = await open(target.port());
+      c.socket.write(target.head(100_000) + '{');
+      await waitFor(() => c.closed(), 'the slow body cut', 10_000);
+      expect(c.received()).toBe('');
+    });
+
+    it('lets a slow but steady body finish', async () => {
+      const body = JSON.stringify({ pad: 'x'.repeat(900) });
+      const c = await open(target.port());
+      c.socket.write(target.head(Buffer.byteLength(body)));
+      // 100 bytes every 40 ms: about 2,500 B/s against a minimum of 200, for about 0.4 s.
+      for (let i = 0; i < body.length; i += 100) {
+        c.socket.write(body.slice(i, i + 100));
+        await sleep(40);
+      }
+      await waitFor(() => /\r\n\r\n/.test(c.received()), 'an answer', 10_000);
+      // The app answered (whatever the status): the body was read to its end, not cut.
+      expect(c.received()).toMatch(/^HTTP\/1\.1 [2-5]\d\d /);
+      expect(c.closed()).toBe(false);
+      c.socket.destroy();
+    });
+
+    it('holds no more connections than its cap', async () => {
+      const held: Raw[] = [];
+      for (let i = 0; i < 6; i++) held.push(await open(target.port()));
+      await waitFor(async () => (await target.connections()) >= 6 || undefined, 'six connections accepted');
+      const extra = await open(target.port());
+      await waitFor(() => extra.closed(), 'the seventh dropped', 10_000);
+      expect(extra.received()).toBe('');
+      for (const h of held) h.socket.destroy();
+      await waitFor(async () => (await target.connections()) === 0 || undefined, 'the held ones closed');
+      // Below the cap again: a new connection is served.
+      const again = await open(target.port());
+      again.socket.write(`GET /users/${demo.seller.id} HTTP/1.1\r\nHost: 127.0.0.1:${target.port()}\r\nConnection: close\r\n\r\n`);
+      await waitFor(() => again.closed(), 'an answer');
+      expect(again.received()).toMatch(/^HTTP\/1\.1 \d{3} /);
+    });
+  });
+}
+
+const connectionsOf = (server: { getConnections(cb: (e: Error | null, n: number) => void): void }) =>
+  new Promise<number>((resolve, reject) => server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
+
+describe('socket limits', () => {
+  let api: Awaited<ReturnType<typeof startTestServer>>;
+  let core: Awaited<ReturnType<typeof openCore>>;
+  let web: Awaited<ReturnType<typeof startWebServer>>;
+  beforeAll(async () => {
+    api = await startTestServer(undefined, { limits: LIMITS });
+    core = await openCore();
+    web = await startWebServer({ core: core.core, port: 0, rendererDir: null, limits: LIMITS });
+  });
+  afterAll(async () => {
+    await web.close();
+    await core.close();
+    await api.close();
+  });
+
+  limitsSuite({
+    name: 'the spec API (npm run serve)',
+    port: () => api.port,
+    head: (n) =>
+      `PUT /user-products/${demo.userProducts.termo}/stock/type/seller_warehouse HTTP/1.1\r\nHost: 127.0.0.1:${api.port}\r\nAuthorization: Bearer ${demo.seller.token}\r\nx-version: 1\r\nContent-Type: application/json\r\nContent-Length: ${n}\r\n\r\n`,
+    connections: () => connectionsOf(api.app.server),
+  });
+  limitsSuite({
+    name: 'the browser-mode bridge (npm run web)',
+    port: () => web.port,
+    head: (n) =>
+      `POST /bridge/sync.status HTTP/1.1\r\nHost: 127.0.0.1:${web.port}\r\nAuthorization: Bearer ${web.token}\r\nContent-Type: application/json\r\nContent-Length: ${n}\r\n\r\n`,
+    connections: () => connectionsOf(web.server),
+  });
+});
