@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { CHANNEL_PREFIX } from './channels.js';
+import { remoteAddressProblem } from '../common/remote-address.js';
 import type {
   AppInfoView,
   AttachmentBytesView,
@@ -85,7 +86,17 @@ export const contract = {
     update: op(
       z.strictObject({
         mode: z.enum(['local-only', 'online', 'offline']).optional(),
-        baseUrl: z.union([z.url({ protocol: /^https?$/ }).max(500), z.null()]).optional(),
+        baseUrl: z
+          .union([
+            z
+              .url({ protocol: /^https?$/ })
+              .max(500)
+              .refine((u) => remoteAddressProblem(u) === null, {
+                message: 'The marketplace address must use https (plain http only for a marketplace on this computer)',
+              }),
+            z.null(),
+          ])
+          .optional(),
         applicationId: z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.null()]).optional(),
         userId: z.union([userId, z.null()]).optional(),
         /** A pasted access token (null removes it). */

@@ -142,7 +142,7 @@ export class DesktopCore {
   /** Whether a link may open in the system browser: https on the allow-list, or the configured marketplace (main/desktop/external.ts). */
   linkAllowed(url: string): boolean {
     const baseUrl = this.settings.get().baseUrl;
-    return externalUrlAllowed(url, { hosts: DEFAULT_EXTERNAL_HOSTS, origins: baseUrl ? [baseUrl] : [] });
+    return externalUrlAllowed(url, { hosts: DEFAULT_EXTERNAL_HOSTS, signIn: baseUrl ? [baseUrl] : [] });
   }
 
   /**

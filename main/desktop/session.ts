@@ -79,7 +79,7 @@ export class Session {
         applicationId: to.applicationId,
         signal: abort.signal,
         openExternal: async (url) => {
-          if (!externalUrlAllowed(url, { hosts: [], origins: [to.baseUrl] }))
+          if (!externalUrlAllowed(url, { hosts: [], signIn: [to.baseUrl] }))
             throw new DesktopError('forbidden_url', 'The sign-in page is not on the marketplace configured in Settings', 403);
           await to.openExternal(url);
         },

@@ -1,4 +1,5 @@
 import { isServiceErrorCode } from '../../common/errors.js';
+import { remoteAddressProblem } from '../../common/remote-address.js';
 import { ServiceError } from '../service/errors.js';
 import { type FormData, Pool } from 'undici';
 
@@ -160,6 +161,9 @@ export class RemoteClient {
   readonly auth: TokenProvider;
 
   constructor(options: ClientOptions) {
+    // Tokens never travel unencrypted over a network.
+    const problem = remoteAddressProblem(options.baseUrl);
+    if (problem) throw new ServiceError(400, 'bad_request', problem);
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');

@@ -1,3 +1,5 @@
+import { RemoteClient, staticTokenProvider } from '../../main/sync/client.js';
+import { failure, openCore, value } from './helpers.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EXTERNAL_HOSTS, externalUrlAllowed } from '../../main/desktop/external.js';
@@ -103,7 +105,7 @@ describe('IPC senders', () => {
 });
 
 describe('shell.openExternal allow-list', () => {
-  const policy = { hosts: DEFAULT_EXTERNAL_HOSTS, origins: ['http://127.0.0.1:8787'] };
+  const policy = { hosts: DEFAULT_EXTERNAL_HOSTS, signIn: ['http://127.0.0.1:8787'] };
 
   it('opens https links to allowed hosts and their subdomains', () => {
     expect(externalUrlAllowed('https://example.com/tienda/aurora', policy)).toBe(true);
@@ -127,11 +129,16 @@ describe('shell.openExternal allow-list', () => {
     }
   });
 
-  it("allows the configured marketplace's own origin (its sign-in page), also as http on loopback only", () => {
+  it("allows the configured marketplace's sign-in page only (not the rest of its site), also as http on loopback only", () => {
     expect(externalUrlAllowed('http://127.0.0.1:8787/authorization?client_id=1', policy)).toBe(true);
+    expect(externalUrlAllowed('http://127.0.0.1:8787/anything', policy)).toBe(false);
     expect(externalUrlAllowed('http://127.0.0.1:9999/authorization', policy)).toBe(false);
-    expect(externalUrlAllowed('http://192.168.0.10:8787/authorization', { hosts: [], origins: ['http://192.168.0.10:8787'] })).toBe(false);
-    expect(externalUrlAllowed('https://api.market.test/authorization', { hosts: [], origins: ['https://api.market.test'] })).toBe(true);
+    expect(externalUrlAllowed('http://192.168.0.10:8787/authorization', { hosts: [], signIn: ['http://192.168.0.10:8787'] })).toBe(false);
+    expect(externalUrlAllowed('https://api.market.test/authorization', { hosts: [], signIn: ['https://api.market.test'] })).toBe(true);
+    expect(externalUrlAllowed('https://api.market.test/authorization/../evil', { hosts: [], signIn: ['https://api.market.test'] })).toBe(false);
+    // A marketplace under a path signs in under that path.
+    expect(externalUrlAllowed('https://market.test/api/authorization?x=1', { hosts: [], signIn: ['https://market.test/api'] })).toBe(true);
+    expect(externalUrlAllowed('https://evil.com/anything', { hosts: [], signIn: ['https://evil.com'] })).toBe(false);
   });
 });
 
@@ -147,5 +154,32 @@ describe('application menu', () => {
     expect(win).not.toContain('toggleDevTools');
     const mac = roles(menuTemplate({ isMac: true, appName: 'Stockroom', dev: true, openDataFolder: () => undefined }));
     expect(mac).toEqual(expect.arrayContaining(['about', 'hide', 'hideOthers', 'unhide', 'quit', 'close', 'toggleDevTools']));
+  });
+});
+
+describe('links and tokens stay home (the desktop core)', () => {
+  it('a marketplace address must be https (http only on this computer); a changed address opens its sign-in page and nothing else', async () => {
+    const opened: string[] = [];
+    const c = await openCore({ host: { shell: 'electron', openExternal: async (url) => void opened.push(url) } });
+    try {
+      const api = c.core.api;
+      for (const baseUrl of ['http://evil.com', 'http://192.168.0.10:8787', 'ftp://market.test', 'https://user:pw@market.test']) {
+        expect(failure(await api.settings.update({ baseUrl })).code, baseUrl).toBe('bad_request');
+      }
+      expect(value(await api.settings.get()).baseUrl).toBeNull();
+      value(await api.settings.update({ baseUrl: 'http://127.0.0.1:8787' }));
+      value(await api.settings.update({ baseUrl: 'https://evil.com' }));
+      expect(failure(await api.app.openExternal({ url: 'https://evil.com/anything' })).code).toBe('forbidden_url');
+      expect(failure(await api.app.openExternal({ url: 'https://evil.com/' })).code).toBe('forbidden_url');
+      value(await api.app.openExternal({ url: 'https://evil.com/authorization?response_type=code&client_id=1' }));
+      expect(opened).toEqual(['https://evil.com/authorization?response_type=code&client_id=1']);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('the remote client refuses to send a token over plain http to another computer', () => {
+    expect(() => new RemoteClient({ baseUrl: 'http://evil.com', auth: staticTokenProvider('t', 1) })).toThrow(/must use https/);
+    expect(() => new RemoteClient({ baseUrl: 'http://127.0.0.1:9', auth: staticTokenProvider('t', 1) })).not.toThrow();
   });
 });

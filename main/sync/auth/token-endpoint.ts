@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { z } from 'zod';
 import { OAuthError, RefreshFailedError } from './errors.js';
+import { remoteAddressProblem } from '../../../common/remote-address.js';
 
 /** What the token endpoint gives (RFC 6749 5.1), with the times seen by this app's clock. */
 export interface TokenSet {
@@ -27,6 +28,9 @@ const MAX_BODY = 64 * 1024;
 
 /** `baseUrl` + `path`, keeping a path prefix of the base (`https://host/api` + `oauth/token`). */
 export function endpoint(baseUrl: string, path: string): URL {
+  // The sign-in and the token exchange carry secrets: https only (plain http on this computer).
+  const problem = remoteAddressProblem(baseUrl);
+  if (problem) throw new OAuthError('invalid_request', problem, 400);
   const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
   return new URL(path.replace(/^\//, ''), base);
 }
