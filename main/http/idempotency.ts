@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
 import type { IdempotencyGuard, ResponseCodec, StoredResponse } from '../service/idempotency/idempotency.js';
 import { IDEMPOTENCY_HEADER, REPLAY_HEADER } from '../service/idempotency/idempotency.js';
 import type { Service } from '../service/index.js';
@@ -6,8 +7,25 @@ import type { StockJson } from '../service/stock/locations.js';
 import type { WriteCaller } from '../service/stock/stock.js';
 import type { MessageView } from '../service/messages/views.js';
 
-/** "PUT /user-products/X/stock/type/seller_warehouse": what a key is bound to (no query string). */
+/** "PUT /user-products/X/stock/type/seller_warehouse": the route of a request (no query string). */
 export const routeOf = (req: FastifyRequest) => `${req.method} ${req.url.split('?')[0]}`;
+
+/**
+ * What a key is bound to: the route, and for a request with a parsed body a digest of the body and
+ * the `x-version` it was based on. The same key with another request is refused (422), as the IETF
+ * idempotency-key draft and Stripe do, instead of replaying an answer to a different request.
+ * A streamed upload is bound to its route.
+ */
+export function bindingOf(req: FastifyRequest): string {
+  const route = routeOf(req);
+  if (req.body === undefined || req.body === null) return route;
+  const version = req.headers['x-version'];
+  const digest = createHash('sha256')
+    .update(`${typeof version === 'string' ? version : ''}\n${JSON.stringify(req.body)}`)
+    .digest('hex')
+    .slice(0, 32);
+  return `${route} #${digest}`;
+}
 
 /**
  * The guard for a request carrying `X-Idempotency-Key`, or undefined without the header
@@ -15,7 +33,7 @@ export const routeOf = (req: FastifyRequest) => `${req.method} ${req.url.split('
  */
 export function guardFor<T>(service: Service, req: FastifyRequest, userId: number, codec: ResponseCodec<T>): IdempotencyGuard<T> | undefined {
   const key = service.idempotency.parseKey(req.headers[IDEMPOTENCY_HEADER]);
-  return key === null ? undefined : service.idempotency.guard(userId, key, routeOf(req), codec);
+  return key === null ? undefined : service.idempotency.guard(userId, key, bindingOf(req), codec);
 }
 
 /**

@@ -51,13 +51,13 @@ describe('X-Idempotency-Key on PUT .../stock/type/seller_warehouse', () => {
     expect(await palermoQty()).toBe(15);
   });
 
-  it('after a success, the key replays even when the retry carries a newer version or quantity (the edit is one edit)', async () => {
+  it('after a success, a request with a newer version or quantity under the same key is refused (422), not answered with the old edit', async () => {
     await putSw('edit-2', '1', 20);
     const rebuilt = await putSw('edit-2', '2', 99);
-    expect(rebuilt.status).toBe(200);
-    expect(rebuilt.headers.get('x-idempotent-replay')).toBe('true');
-    expect(rebuilt.body.locations.find((l: { store_id: string }) => l.store_id === demo.stores.palermo).quantity).toBe(20);
+    expect(rebuilt.status).toBe(422);
+    expect(errorBody(rebuilt)).toMatchObject({ error: 'idempotency_key_reused' });
     expect(await readStock()).toMatchObject({ version: '2' });
+    expect(await palermoQty()).toBe(20);
   });
 
   it('a 409 is not stored: the same key with the fresh version then applies', async () => {
@@ -106,6 +106,27 @@ describe('X-Idempotency-Key on PUT .../stock/type/seller_warehouse', () => {
     expect(await readStock(mate)).toEqual(before);
   });
 
+  it('the same key with a different request (body or x-version) is 422 and changes nothing; the same request replays', async () => {
+    expect((await putSw('edit-8', '1', 3)).status).toBe(200);
+    const before = await readStock();
+    for (const [version, quantity] of [
+      ['1', 4],
+      ['2', 3],
+    ] as const) {
+      const res = await putSw('edit-8', version, quantity);
+      expect(res.status).toBe(422);
+      expect(errorBody(res)).toMatchObject({
+        error: 'idempotency_key_reused',
+        status: 422,
+        message: `The X-Idempotency-Key was already used for a different request to PUT ${swPath()} (another body or x-version)`,
+      });
+    }
+    expect(await readStock()).toEqual(before);
+    const again = await putSw('edit-8', '1', 3);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-idempotent-replay')).toBe('true');
+  });
+
   it('a malformed key is 400 and changes nothing', async () => {
     for (const key of ['x'.repeat(101), 'with space', 'ñandú', '']) {
       const res = await putSw(key, '1', 77);
@@ -140,7 +161,7 @@ describe('X-Idempotency-Key on PUT .../stock/type/seller_warehouse', () => {
     const count = () => (server.db.prepare('SELECT count(*) AS n FROM idempotency_keys').get() as { n: number }).n;
     expect(count()).toBe(1);
     clock.advance(IDEMPOTENCY_TTL_MS - 1000);
-    expect((await putSw('edit-7', '2', 6)).headers.get('x-idempotent-replay')).toBe('true');
+    expect((await putSw('edit-7', '1', 5)).headers.get('x-idempotent-replay')).toBe('true');
     clock.advance(2000);
     const fresh = await putSw('edit-7', '2', 6);
     expect(fresh.status).toBe(200);

@@ -67,7 +67,16 @@ export const guarded = <T>(guard: IdempotencyGuard<T> | undefined, op: () => T):
 
 export const idempotencyErrors = {
   invalidKey: () => badRequest(`Invalid X-Idempotency-Key header: 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, sent once`),
-  reused: (route: string) => new ServiceError(422, 'idempotency_key_reused', `The X-Idempotency-Key was already used for another request (${route})`),
+  reused: (stored: string, now: string) => {
+    const route = (binding: string) => binding.split(' #')[0]!;
+    return route(stored) === route(now)
+      ? new ServiceError(
+          422,
+          'idempotency_key_reused',
+          `The X-Idempotency-Key was already used for a different request to ${route(stored)} (another body or x-version)`,
+        )
+      : new ServiceError(422, 'idempotency_key_reused', `The X-Idempotency-Key was already used for another request (${route(stored)})`);
+  },
 };
 
 const is2xx = (status: number) => status >= 200 && status < 300;
@@ -100,7 +109,7 @@ export function idempotencyService(db: Db, clock: Clock, jobs: JobRunner) {
   function lookup(userId: number, key: string, route: string): StoredResponse | undefined {
     const row = repo.find(userId, key, liveAfter());
     if (!row) return undefined;
-    if (row.route !== route) throw idempotencyErrors.reused(row.route);
+    if (row.route !== route) throw idempotencyErrors.reused(row.route, route);
     return toStored(row);
   }
 
