@@ -5,7 +5,8 @@
  * (main/ipc), the menu, notifications, window state, the single-instance lock and a clean quit.
  */
 import { BrowserWindow, Menu, Notification, app, dialog, ipcMain, protocol, safeStorage, screen, session, shell } from 'electron';
-import { basename, join, resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
+import { downloadPath } from './desktop/paths.js';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { DesktopCore } from './desktop/core.js';
@@ -211,7 +212,7 @@ async function start(): Promise<void> {
           return r.canceled ? [] : r.filePaths;
         },
         async saveFile(defaultName) {
-          const options = { defaultPath: join(app.getPath('downloads'), basename(defaultName)) };
+          const options = { defaultPath: downloadPath(app.getPath('downloads'), defaultName) };
           const r = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
           return r.canceled || !r.filePath ? null : r.filePath;
         },

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { fileNameProblem } from '../../common/messages/file-names.js';
 
 export const APP_NAME = 'Stockroom';
 
@@ -14,4 +15,14 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: N
   if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), APP_NAME);
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP_NAME);
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), APP_NAME);
+}
+
+/**
+ * Where a save dialog starts for a file the marketplace named: always inside the downloads
+ * folder. The name is reduced to its last part, and a name that could leave the folder or read as
+ * something else ("..", direction-changing characters) becomes "attachment".
+ */
+export function downloadPath(downloads: string, name: string): string {
+  const last = basename(name.replace(/\\/g, '/'));
+  return join(downloads, fileNameProblem(last) ? 'attachment' : last);
 }

@@ -70,7 +70,12 @@ export function createService(db: Db, options: ServiceOptions = {}) {
   // The official-store rules of SPEC 7.4 apply to every listing flow.
   items.addListingCheck(brands.listingCheck);
   const publish = publishService(writes, repos.stock, repos.users, items);
-  const attachments = attachmentsService(db, attachmentsRepo(db), { dir: options.attachmentsDir ?? defaultAttachmentsDir(db), clock, jobs });
+  const attachments = attachmentsService(db, attachmentsRepo(db), {
+    dir: options.attachmentsDir ?? defaultAttachmentsDir(db),
+    clock,
+    jobs,
+    siteOf: (userId) => repos.users.byId(userId)?.site_id,
+  });
   const messagesData = messagesRepo(db);
   const orders = ordersService(messagesData);
   const listing = listingRepo(db);

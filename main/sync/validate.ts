@@ -5,8 +5,7 @@ import type { MessagesRepo } from '../db/repos/messages.js';
 import type { LocationType, StoreRow } from '../db/repos/stock.js';
 import type { EditableType } from '../db/repos/sync.js';
 import { badRequest } from '../service/errors.js';
-import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_PER_MESSAGE, attachmentErrors } from '../service/messages/attachments/service.js';
-import { fileNameProblem } from '../service/messages/attachments/media.js';
+import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_PER_MESSAGE, attachmentErrors, nameError } from '../service/messages/attachments/service.js';
 import { sendAccessErrors } from '../service/messages/messages.js';
 import { type Finding, findIssues } from '../../common/messages/moderation/index.js';
 import { type Pack, blockError, orderErrors, resolvePack, roleIn, sendBlock } from '../service/messages/orders.js';
@@ -96,17 +95,8 @@ export async function checkMessage(
   const checked: CheckedFile[] = [];
   for (const f of files) {
     const name = f.name ?? basename(f.path);
-    switch (fileNameProblem(name)) {
-      case 'separator':
-        throw attachmentErrors.nameSeparator();
-      case 'empty':
-        throw attachmentErrors.nameRequired();
-      case 'control':
-        throw attachmentErrors.nameControl();
-      case 'too_long':
-        throw attachmentErrors.nameTooLong();
-      default:
-    }
+    const refused = nameError(name);
+    if (refused) throw refused;
     const info = await stat(f.path).catch(() => undefined);
     if (!info || !info.isFile()) throw badRequest(`Cannot read the file ${name}`);
     if (info.size === 0) throw attachmentErrors.empty();

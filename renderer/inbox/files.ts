@@ -3,12 +3,13 @@
  * 25 files per message, no path separators or control characters in the name, a name of 1-255
  * characters, no empty file. The server checks the same again on send.
  */
+import { type FileNameProblem, MAX_FILENAME_LENGTH, fileNameProblem } from '../../common/messages/file-names.js';
 
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 export const MAX_FILES = 25;
-export const MAX_NAME_LENGTH = 255;
+export const MAX_NAME_LENGTH = MAX_FILENAME_LENGTH;
 
-export type RefusalReason = 'tooBig' | 'empty' | 'tooMany' | 'badName' | 'controlName' | 'longName' | 'emptyName' | 'duplicate';
+export type RefusalReason = 'tooBig' | 'empty' | 'tooMany' | 'badName' | 'controlName' | 'invisibleName' | 'dotsName' | 'longName' | 'emptyName' | 'duplicate';
 
 export interface Refusal {
   name: string;
@@ -20,14 +21,19 @@ export interface FileLike {
   size: number;
 }
 
-/** Why a file's name is refused, or null. */
+const REASONS: Record<FileNameProblem, RefusalReason> = {
+  separator: 'badName',
+  empty: 'emptyName',
+  control: 'controlName',
+  invisible: 'invisibleName',
+  dots: 'dotsName',
+  too_long: 'longName',
+};
+
+/** Why a file's name is refused, or null (the service's own rules, common/messages/file-names.ts). */
 export function nameProblem(name: string): RefusalReason | null {
-  if (/[/\\]/.test(name)) return 'badName';
-  if (name.trim() === '') return 'emptyName';
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'controlName';
-  if ([...name].length > MAX_NAME_LENGTH) return 'longName';
-  return null;
+  const problem = fileNameProblem(name);
+  return problem ? REASONS[problem] : null;
 }
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SettingsStore, defaultSettings, languageOf } from '../../main/desktop/settings.js';
-import { defaultDataDir } from '../../main/desktop/paths.js';
+import { defaultDataDir, downloadPath } from '../../main/desktop/paths.js';
 import { loadWindowState, restoreBounds, saveWindowState } from '../../main/window-state.js';
 import type { Cipher } from '../../main/sync/auth/index.js';
 
@@ -92,5 +92,15 @@ describe('window state', () => {
     });
     expect(restoreBounds(null, screen)).toBeNull();
     expect(loadWindowState('/nonexistent/window-state.json')).toBeNull();
+  });
+});
+
+describe('the save dialog of an attachment', () => {
+  it('always starts inside the downloads folder', () => {
+    const downloads = join('/home/ana', 'Downloads');
+    expect(downloadPath(downloads, 'remito.pdf')).toBe(join(downloads, 'remito.pdf'));
+    expect(downloadPath(downloads, '../../.bashrc')).toBe(join(downloads, '.bashrc'));
+    expect(downloadPath(downloads, '..\\..\\evil.exe')).toBe(join(downloads, 'evil.exe'));
+    for (const name of ['..', '.', '', 'factura\u202Efdp.exe']) expect(downloadPath(downloads, name)).toBe(join(downloads, 'attachment'));
   });
 });

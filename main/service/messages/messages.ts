@@ -353,7 +353,7 @@ export function messagesService(deps: MessagesDeps) {
           const text = textField(req.text);
           const problem = checkText(text, role);
           if (problem) throw badRequest(problem.message, [problem]);
-          const files = attachments.requireAttachable(principal, req.attachments);
+          const files = attachments.requireAttachable(principal, req.attachments, pack.siteId);
 
           const now = clock.now();
           const at = iso(now);

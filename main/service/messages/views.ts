@@ -13,7 +13,7 @@ export type { AttachmentView, MessageView };
  */
 export interface AttachmentsPort {
   /** Validates the `attachments` body field (count, ownership, not yet attached); returns the ids. */
-  requireAttachable(principal: Principal, ids: unknown): string[];
+  requireAttachable(principal: Principal, ids: unknown, siteId: string): string[];
   /** Links uploads to a message; called inside the send transaction. */
   attach(messageId: string, ids: string[]): void;
   /** Attachments of each message, in one query. */

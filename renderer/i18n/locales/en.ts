@@ -177,6 +177,8 @@ export const en = {
   'drop.refused.tooMany': '{name}: a message can carry at most {max} files.',
   'drop.refused.badName': '{name}: a file name cannot include characters like / or \\.',
   'drop.refused.controlName': 'A file name cannot include control characters.',
+  'drop.refused.invisibleName': 'A file name cannot include invisible or direction-changing characters.',
+  'drop.refused.dotsName': 'A file name cannot be only dots.',
   'drop.refused.longName': '{name}: the file name is longer than 255 characters.',
   'drop.refused.emptyName': 'A file without a name cannot be attached.',
   'drop.refused.duplicate': '{name} is already attached.',

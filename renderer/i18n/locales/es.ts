@@ -174,6 +174,8 @@ export const es: Dictionary = {
   'drop.refused.tooMany': '{name}: un mensaje puede llevar como máximo {max} archivos.',
   'drop.refused.badName': '{name}: el nombre de un archivo no puede tener caracteres como / o \\.',
   'drop.refused.controlName': 'El nombre de un archivo no puede tener caracteres de control.',
+  'drop.refused.invisibleName': 'El nombre de un archivo no puede tener caracteres invisibles ni que cambien la dirección del texto.',
+  'drop.refused.dotsName': 'El nombre de un archivo no puede ser solo puntos.',
   'drop.refused.longName': '{name}: el nombre del archivo tiene más de 255 caracteres.',
   'drop.refused.emptyName': 'No se puede adjuntar un archivo sin nombre.',
   'drop.refused.duplicate': '{name} ya está adjunto.',

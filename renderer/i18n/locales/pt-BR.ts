@@ -174,6 +174,8 @@ export const ptBR: Dictionary = {
   'drop.refused.tooMany': '{name}: uma mensagem pode levar no máximo {max} arquivos.',
   'drop.refused.badName': '{name}: o nome de um arquivo não pode ter caracteres como / ou \\.',
   'drop.refused.controlName': 'O nome de um arquivo não pode ter caracteres de controle.',
+  'drop.refused.invisibleName': 'O nome de um arquivo não pode ter caracteres invisíveis nem que mudem a direção do texto.',
+  'drop.refused.dotsName': 'O nome de um arquivo não pode ser só pontos.',
   'drop.refused.longName': '{name}: o nome do arquivo tem mais de 255 caracteres.',
   'drop.refused.emptyName': 'Não é possível anexar um arquivo sem nome.',
   'drop.refused.duplicate': '{name} já está anexado.',

@@ -84,6 +84,6 @@ describe('uploads never attached to a message are deleted after 48 hours', () =>
     clock.t += 49 * HOUR;
     await server.service.jobs.drain();
     const principal = { userId: demo.seller.id, applicationId: demo.app };
-    expect(() => server.service.attachments.requireAttachable(principal, [id])).toThrow('Attachment key is invalid or not found');
+    expect(() => server.service.attachments.requireAttachable(principal, [id], 'MLA')).toThrow('Attachment key is invalid or not found');
   });
 });

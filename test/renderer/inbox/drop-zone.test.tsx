@@ -115,6 +115,15 @@ describe('drop zone', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('refuses names with invisible or direction-changing characters, and dot-only names', () => {
+    const { drop, fileRows } = setup();
+    drop([fileOf('factura\u202Efdp.exe'), fileOf('..'), fileOf('bien.txt')]);
+    const text = screen.getByRole('alert').textContent!;
+    expect(text).toContain('A file name cannot include invisible or direction-changing characters.');
+    expect(text).toContain('A file name cannot be only dots.');
+    expect(fileRows().map((r) => r.querySelector('.name')!.textContent)).toEqual(['bien.txt']);
+  });
+
   it('shows a failed staging with its reason, and the file can still be removed', async () => {
     const { drop, fileRows, fake } = setup();
     fake.on({ messages: { stageFile: () => fail('internal_error', 'disk full', 500) } });

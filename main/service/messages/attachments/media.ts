@@ -5,25 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { executableSignature } from './threat.js';
 
-/** Longest accepted client file name, in characters. */
-export const MAX_FILENAME_LENGTH = 255;
-
-/** What is wrong with a client file name, or undefined when it is acceptable. */
-export type FileNameProblem = 'separator' | 'empty' | 'control' | 'too_long';
-
-/**
- * The file name exactly as the client sent it in the part header (busboy's `preservePath`):
- * path separators are refused (SPEC 7.6), and so are control characters (C0, DEL, C1), an empty
- * name and names over 255 characters.
- */
-export function fileNameProblem(name: string | undefined): FileNameProblem | undefined {
-  if (name !== undefined && /[/\\]/.test(name)) return 'separator';
-  if (name === undefined || name.trim() === '') return 'empty';
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'control';
-  if ([...name].length > MAX_FILENAME_LENGTH) return 'too_long';
-  return undefined;
-}
+export { type FileNameProblem, MAX_FILENAME_LENGTH, fileNameProblem } from '../../../../common/messages/file-names.js';
 
 /**
  * The extension kept in the attachment id: the last extension of the name, lowercased, when it is

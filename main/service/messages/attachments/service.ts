@@ -53,6 +53,11 @@ export const attachmentErrors = {
   nameSeparator: () => badRequest('File name cannot include characters like /, \\'),
   nameRequired: () => badRequest("File name is required in the form part 'file'"),
   nameControl: () => badRequest('File name cannot include control characters'),
+  nameInvisible: () => badRequest('File name cannot include invisible or direction-changing characters'),
+  nameDots: () => badRequest('File name cannot be only dots'),
+  uploaderSite: (siteId: string) => badRequest(`The queryparam 'site_id' must be the site of the user: ${siteId}`),
+  otherSite: (id: string, uploaded: string, pack: string) =>
+    badRequest(`The attachment ${id.slice(0, 200)} was uploaded for site ${uploaded}; this conversation is on site ${pack}`),
   nameTooLong: () => badRequest('File name cannot be longer than 255 characters'),
   tooBig: () => badRequest('File attachment is bigger than 25 Mb.'),
   tooMany: () => badRequest(`The message exceeds the allowed number of attachments: ${MAX_ATTACHMENTS_PER_MESSAGE}`),
@@ -105,6 +110,8 @@ export interface AttachmentsOptions {
   dir: string;
   clock: Clock;
   jobs: JobRunner;
+  /** The site of a user (an upload's `site_id` must be the uploader's); undefined when unknown. */
+  siteOf: (userId: number) => string | undefined;
 }
 
 /**
@@ -138,7 +145,8 @@ function parseQuery(query: unknown): { siteId: string } {
   return { siteId: site };
 }
 
-function nameError(name: string | undefined): ServiceError | undefined {
+/** The refusal of a client file name, or undefined when it is acceptable (upload and queueing alike). */
+export function nameError(name: string | undefined): ServiceError | undefined {
   switch (fileNameProblem(name)) {
     case 'separator':
       return attachmentErrors.nameSeparator();
@@ -146,6 +154,10 @@ function nameError(name: string | undefined): ServiceError | undefined {
       return attachmentErrors.nameRequired();
     case 'control':
       return attachmentErrors.nameControl();
+    case 'invisible':
+      return attachmentErrors.nameInvisible();
+    case 'dots':
+      return attachmentErrors.nameDots();
     case 'too_long':
       return attachmentErrors.nameTooLong();
     default:
@@ -274,6 +286,8 @@ export function attachmentsService(db: Db, repo: AttachmentsRepo, options: Attac
      */
     beginUpload(principal: Principal, query: unknown, contentType: string | undefined, contentLength: string | undefined): UploadTicket {
       const { siteId } = parseQuery(query);
+      const uploaderSite = options.siteOf(principal.userId);
+      if (uploaderSite !== undefined && uploaderSite !== siteId) throw attachmentErrors.uploaderSite(uploaderSite);
       const type = normalizeMediaType(contentType);
       if (type !== 'multipart/form-data' || !/;\s*boundary=/i.test(contentType ?? '')) throw attachmentErrors.notMultipart();
       if (contentLength !== undefined && /^[0-9]+$/.test(contentLength) && Number(contentLength) > MAX_ATTACHMENT_BYTES + MULTIPART_OVERHEAD_BYTES) {
@@ -360,7 +374,7 @@ export function attachmentsService(db: Db, repo: AttachmentsRepo, options: Attac
      * 25 distinct strings (400), each an upload of the caller not yet attached to a message (422
      * `invalid_attachment`).
      */
-    requireAttachable(principal: Principal, ids: unknown): string[] {
+    requireAttachable(principal: Principal, ids: unknown, siteId: string): string[] {
       if (ids === undefined || ids === null) return [];
       if (!Array.isArray(ids)) throw attachmentErrors.attachmentsNotArray();
       if (ids.length > MAX_ATTACHMENTS_PER_MESSAGE) throw attachmentErrors.tooMany();
@@ -373,6 +387,8 @@ export function attachmentsService(db: Db, repo: AttachmentsRepo, options: Attac
       for (const id of ids) {
         const row = id.length <= 200 ? repo.byId(id) : undefined;
         if (!row || row.uploader_id !== principal.userId || row.message_id !== null) throw attachmentErrors.invalid();
+        // A file uploaded for one site is attached in that site's conversations only.
+        if (row.site_id !== siteId) throw attachmentErrors.otherSite(id, row.site_id, siteId);
       }
       return ids;
     },

@@ -56,14 +56,14 @@ function thrown(fn: () => unknown): { status: number; error: string; message: st
 
 describe('requireAttachable: the attachments field of a send', () => {
   it('undefined and null are no attachments', () => {
-    expect(service.attachments.requireAttachable(seller, undefined)).toEqual([]);
-    expect(service.attachments.requireAttachable(seller, null)).toEqual([]);
-    expect(service.attachments.requireAttachable(seller, [])).toEqual([]);
+    expect(service.attachments.requireAttachable(seller, undefined, 'MLA')).toEqual([]);
+    expect(service.attachments.requireAttachable(seller, null, 'MLA')).toEqual([]);
+    expect(service.attachments.requireAttachable(seller, [], 'MLA')).toEqual([]);
   });
 
   it('400 unless an array of strings', () => {
     for (const bad of ['abc', 5, { id: 'x' }, [1], ['a', null]]) {
-      expect(thrown(() => service.attachments.requireAttachable(seller, bad))).toEqual({
+      expect(thrown(() => service.attachments.requireAttachable(seller, bad, 'MLA'))).toEqual({
         status: 400,
         error: 'bad_request',
         message: "The field 'attachments' must be an array of attachment ids",
@@ -73,7 +73,7 @@ describe('requireAttachable: the attachments field of a send', () => {
 
   it('400 "The message exceeds the allowed number of attachments: 25" for 26', () => {
     const ids = Array.from({ length: 26 }, (_, i) => `id${i}`);
-    expect(thrown(() => service.attachments.requireAttachable(seller, ids))).toEqual({
+    expect(thrown(() => service.attachments.requireAttachable(seller, ids, 'MLA'))).toEqual({
       status: 400,
       error: 'bad_request',
       message: 'The message exceeds the allowed number of attachments: 25',
@@ -83,12 +83,12 @@ describe('requireAttachable: the attachments field of a send', () => {
   it('accepts 25 own uploads, keeping the order', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 25; i++) ids.push(await upload(seller, `file ${i}`, `f${i}.txt`));
-    expect(service.attachments.requireAttachable(seller, ids)).toEqual(ids);
+    expect(service.attachments.requireAttachable(seller, ids, 'MLA')).toEqual(ids);
   });
 
   it('400 for a duplicated id', async () => {
     const id = await upload(seller, 'x', 'x.txt');
-    expect(thrown(() => service.attachments.requireAttachable(seller, [id, id]))).toMatchObject({
+    expect(thrown(() => service.attachments.requireAttachable(seller, [id, id], 'MLA'))).toMatchObject({
       status: 400,
       message: `Attachment sent more than once: ${id}`,
     });
@@ -100,13 +100,44 @@ describe('requireAttachable: the attachments field of a send', () => {
     const used = await upload(seller, 'used', 'used.txt');
     service.attachments.attach(sellerClean, [used]);
     for (const ids of [['0123456789abcdef0123456789abcdef'], [mine, theirs], [used], ['x'.repeat(5000)]]) {
-      expect(thrown(() => service.attachments.requireAttachable(seller, ids))).toEqual({
+      expect(thrown(() => service.attachments.requireAttachable(seller, ids, 'MLA'))).toEqual({
         status: 422,
         error: 'invalid_attachment',
         message: 'Attachment key is invalid or not found',
       });
     }
-    expect(service.attachments.requireAttachable(seller, [mine])).toEqual([mine]);
+    expect(service.attachments.requireAttachable(seller, [mine], 'MLA')).toEqual([mine]);
+  });
+});
+
+describe('sites and names', () => {
+  it("an upload's site_id must be the uploader's site", () => {
+    expect(thrown(() => service.attachments.beginUpload(seller, { site_id: 'MLB', tag: 'post_sale' }, 'multipart/form-data; boundary=x', '100'))).toEqual({
+      status: 400,
+      error: 'bad_request',
+      message: "The queryparam 'site_id' must be the site of the user: MLA",
+    });
+    expect(service.attachments.beginUpload(seller, { site_id: 'MLA', tag: 'post_sale' }, 'multipart/form-data; boundary=x', '100')).toMatchObject({
+      siteId: 'MLA',
+    });
+  });
+
+  it('a file is attached only in a conversation of the site it was uploaded for', async () => {
+    const mine = await upload(seller, 'remito', 'remito.txt');
+    expect(thrown(() => service.attachments.requireAttachable(seller, [mine], 'MLB'))).toMatchObject({
+      status: 400,
+      message: `The attachment ${mine} was uploaded for site MLA; this conversation is on site MLB`,
+    });
+  });
+
+  it.each([
+    ['factura\u202Efdp.exe', 'File name cannot include invisible or direction-changing characters'],
+    ['nota\u200B.txt', 'File name cannot include invisible or direction-changing characters'],
+    ['\uFEFFremito.txt', 'File name cannot include invisible or direction-changing characters'],
+    ['..', 'File name cannot be only dots'],
+    ['.', 'File name cannot be only dots'],
+  ])('refuses the file name %j', async (name, message) => {
+    await expect(upload(seller, 'x', JSON.parse(`"${name}"`) as string)).rejects.toMatchObject({ status: 400, message });
   });
 });
 
