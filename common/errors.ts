@@ -68,6 +68,9 @@ export const SERVICE_ERROR_CODES = [
   'internal_error',
   'unavailable',
   'remote_error',
+  'uri_too_long',
+  'header_fields_too_large',
+  'request_timeout',
 ] as const;
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
 

@@ -4,7 +4,7 @@ import type { Principal } from '../service/auth/auth.js';
 import type { Service } from '../service/index.js';
 import { durabilityBarrier } from './durability.js';
 import { errorHandler } from './errors.js';
-import { DEFAULT_SOCKET_LIMITS, type SocketLimits, applySocketLimits, serverOptions } from './socket-limits.js';
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits, answerClientError, applySocketLimits, serverOptions } from './socket-limits.js';
 import { attachmentsRoutes } from './routes/attachments.js';
 import { brandsRoutes } from './routes/brands.js';
 import { itemsRoutes } from './routes/items.js';
@@ -12,6 +12,9 @@ import { messagesRoutes } from './routes/messages.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { stockRoutes } from './routes/stock.js';
 import { usersRoutes } from './routes/users.js';
+
+/** Longest URL accepted (characters); longer ones are 414. */
+export const MAX_URL_LENGTH = 8192;
 
 export interface HttpOptions {
   /** Largest JSON body accepted (bytes). */
@@ -38,6 +41,9 @@ export function buildHttpApp(service: Service, options: HttpOptions = {}): Fasti
       applySocketLimits(server, limits);
       return server;
     },
+    // What the HTTP parser refuses itself (431, 408, 400) gets the spec's error shape too.
+    clientErrorHandler: (err, socket) =>
+      answerClientError(err as { code?: string }, socket, (e) => JSON.stringify({ error: e.code, message: e.message, status: e.status, cause: [] })),
     connectionTimeout: limits.idleTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     requestTimeout: 0,
@@ -52,6 +58,12 @@ export function buildHttpApp(service: Service, options: HttpOptions = {}): Fasti
     frameworkErrors: (err, req, reply) => errorHandler(err, req, reply),
   });
 
+  // A URL longer than any of the API's (ids are short) is refused before routing.
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.url.length > MAX_URL_LENGTH) {
+      return reply.status(414).send({ error: 'uri_too_long', message: 'The URL is too long', status: 414, cause: [] });
+    }
+  });
   app.decorate('principal', (req: FastifyRequest) => service.auth.authenticate(service.auth.bearerToken(req.headers.authorization)));
   durabilityBarrier(app, service.writes);
   app.setErrorHandler(errorHandler);

@@ -12,13 +12,22 @@ const FASTIFY_CODES: Record<string, { error: ServiceErrorCode; message?: string 
   FST_ERR_ASYNC_CONSTRAINT: { error: 'bad_request', message: 'The request cannot be routed' },
 };
 
+/** Refusals the framework makes by status (the router's 414 for an over-long path, for one). */
+const BY_STATUS: Record<number, { error: ServiceErrorCode; message: string }> = {
+  408: { error: 'request_timeout', message: 'The request took too long to arrive' },
+  413: { error: 'payload_too_large', message: 'The request body is too large' },
+  414: { error: 'uri_too_long', message: 'The URL is too long' },
+  415: { error: 'unsupported_media_type', message: 'Unsupported Content-Type: send application/json' },
+  431: { error: 'header_fields_too_large', message: 'The request line and headers are too large' },
+};
+
 /** The one mapping from any thrown value to an HTTP status and body. */
 export function toHttpError(err: unknown): ErrorBody {
   if (isServiceError(err)) return err.toBody();
   const fe = err as Partial<FastifyError> & { type?: string };
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 400 && status < 500) {
-    const known = fe.code ? FASTIFY_CODES[fe.code] : undefined;
+    const known = (fe.code ? FASTIFY_CODES[fe.code] : undefined) ?? BY_STATUS[status];
     // JSON.parse errors from the body parser carry SyntaxError text; keep it short and safe.
     return { error: known?.error ?? 'bad_request', message: known?.message ?? fe.message ?? 'Bad request', status, cause: [] };
   }

@@ -1,4 +1,5 @@
-import type { IncomingMessage, Server, ServerOptions } from 'node:http';
+import { type IncomingMessage, STATUS_CODES, type Server, type ServerOptions } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 /**
  * What a connection may take from a server before it is cut, for both servers on loopback (the
@@ -80,4 +81,32 @@ function guardBodyRate(req: IncomingMessage, limits: SocketLimits): void {
   req.once('end', stop);
   req.once('close', stop);
   socket.once('close', stop);
+}
+
+/** A refusal the HTTP parser makes before any route runs, as status, code and words. */
+export function clientErrorOf(err: { code?: string }): {
+  status: number;
+  code: 'header_fields_too_large' | 'request_timeout' | 'bad_request';
+  message: string;
+} {
+  if (err.code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'header_fields_too_large', message: 'The request line and headers are too large' };
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'request_timeout', message: 'The request took too long to arrive' };
+  return { status: 400, code: 'bad_request', message: 'The request is malformed' };
+}
+
+/**
+ * Answers what the HTTP parser refused (431 headers too large, 408 too slow, 400 malformed) with a
+ * body in the server's own error shape, then closes the connection; a socket that cannot be
+ * written to is destroyed.
+ */
+export function answerClientError(err: { code?: string }, socket: Duplex, body: (e: ReturnType<typeof clientErrorOf>) => string): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const e = clientErrorOf(err);
+  const text = body(e);
+  socket.end(
+    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
 }

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import { DEFAULT_SOCKET_LIMITS, type SocketLimits, applySocketLimits, serverOptions } from '../http/socket-limits.js';
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits, answerClientError, applySocketLimits, serverOptions } from '../http/socket-limits.js';
 import type { AddressInfo } from 'node:net';
 import { CHANNEL_PREFIX, ERROR_CODES, type Result, type StockroomEvent } from '../../preload/contract.js';
 import type { ErrorCode } from '../../common/errors.js';
@@ -203,6 +203,10 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   });
   // The event stream writes a heartbeat every 15 s, under the idle limit.
   applySocketLimits(server, limits);
+  // What the HTTP parser refuses itself (431, 408, 400) answers in the bridge's error shape.
+  server.on('clientError', (err: { code?: string }, socket) =>
+    answerClientError(err, socket, (e) => JSON.stringify({ ok: false, error: { code: e.code, message: e.message, status: e.status } })),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port ?? 0, '127.0.0.1', () => {

@@ -78,6 +78,16 @@ function limitsSuite(target: Target) {
       c.socket.destroy();
     });
 
+    it('answers headers over 16 KB with 431 in its own error shape', async () => {
+      const c = await open(target.port());
+      c.socket.write(`GET /users/1 HTTP/1.1\r\nHost: 127.0.0.1:${target.port()}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+      await waitFor(() => c.closed(), 'the answer and the close', 10_000);
+      const [head, body] = c.received().split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 431 /);
+      expect(head).toMatch(/content-type: application\/json/i);
+      expect(JSON.stringify(JSON.parse(body!))).toContain('header_fields_too_large');
+    });
+
     it('holds no more connections than its cap', async () => {
       const held: Raw[] = [];
       for (let i = 0; i < 6; i++) held.push(await open(target.port()));
@@ -98,6 +108,32 @@ function limitsSuite(target: Target) {
 
 const connectionsOf = (server: { getConnections(cb: (e: Error | null, n: number) => void): void }) =>
   new Promise<number>((resolve, reject) => server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
+
+describe('the spec API: answers the framework makes itself', () => {
+  let api: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    api = await startTestServer();
+  });
+  afterAll(() => api.close());
+
+  it('a URL over 8,192 characters is 414 in the spec shape; a header section over 16 KB is 431', async () => {
+    // Over the router's longest id, and over the longest URL (query included).
+    for (const path of [`/users/${'1'.repeat(9000)}`, `/users/1?x=${'y'.repeat(9000)}`]) {
+      const long = await fetch(`${api.url}${path}`);
+      expect(long.status).toBe(414);
+      expect(await long.json()).toEqual({ error: 'uri_too_long', message: 'The URL is too long', status: 414, cause: [] });
+    }
+    const c = await open(api.port);
+    c.socket.write(`GET /users/1 HTTP/1.1\r\nHost: 127.0.0.1:${api.port}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    await waitFor(() => c.closed(), 'the answer and the close', 10_000);
+    expect(JSON.parse(c.received().split('\r\n\r\n')[1]!)).toEqual({
+      error: 'header_fields_too_large',
+      message: 'The request line and headers are too large',
+      status: 431,
+      cause: [],
+    });
+  });
+});
 
 describe('socket limits', () => {
   let api: Awaited<ReturnType<typeof startTestServer>>;
