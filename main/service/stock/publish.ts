@@ -3,7 +3,7 @@ import type { GroupCommit } from '../../db/group-commit.js';
 import type { StockRepo } from '../../db/repos/stock.js';
 import type { UsersRepo } from '../../db/repos/users.js';
 import type { Principal } from '../auth/auth.js';
-import { ServiceError, badRequest, fieldsInvalid, fieldsRequired } from '../errors.js';
+import { ServiceError, badRequest, forbidden, fieldsInvalid, fieldsRequired } from '../errors.js';
 import { parseWith, requireObject } from '../params.js';
 import { ORDINARY_ITEM_ATTRIBUTES, REQUIRED, type ItemView, type ItemsService, itemBody, toItemView } from './items.js';
 import { MAX_QUANTITY } from './locations.js';
@@ -23,6 +23,7 @@ const publishBody = itemBody.omit({ stock_locations: true }).extend({
 export const publishErrors = {
   /** A multi-warehouse seller who sent no `available_quantity`: the ordinary flow is not theirs. */
   useMultiwarehouse: () => badRequest('Sellers with warehouse_management list items through POST /items/multiwarehouse with stock_locations'),
+  notASeller: (userId: number) => forbidden(`User ${userId} cannot list items: the account is not a seller's`),
 };
 
 /**
@@ -40,13 +41,19 @@ export const publishErrors = {
  * 5. `site_id`, when sent, is the seller's site;
  * 6. the listing checks registered on the items service (the official-store rules of 7.4).
  */
+/** Account tags that make a user a seller who may list (SPEC 2.1's tags; a buyer has 'normal' alone). */
+export const SELLER_TAGS: ReadonlySet<string> = new Set(['user_product_seller', 'brand', 'large_seller', 'warehouse_management']);
+
 export function publishService(writes: GroupCommit, repo: StockRepo, users: UsersRepo, items: ItemsService) {
   return {
     async create(principal: Principal, body: unknown): Promise<ItemView> {
       const seller = users.byId(principal.userId);
       if (!seller) throw new ServiceError(404, 'not_found', `The user '${principal.userId}' was not found`);
+      const tags = JSON.parse(seller.tags) as string[];
+      // Only a seller's account lists: a buyer's ('normal' alone) is refused before the body is read.
+      if (!tags.some((t) => SELLER_TAGS.has(t))) throw publishErrors.notASeller(principal.userId);
       const obj = requireObject(body);
-      if ((JSON.parse(seller.tags) as string[]).includes('warehouse_management')) {
+      if (tags.includes('warehouse_management')) {
         if ('available_quantity' in obj) throw fieldsInvalid(['available_quantity']);
         throw publishErrors.useMultiwarehouse();
       }

@@ -49,12 +49,35 @@ function expectNotAllowed(res: ApiResponse, userId: number, os: number): void {
   expect(errorBody(res)).toEqual({ error: 'body.invalid_official_store_id', message: NOT_ALLOWED_MESSAGE(userId, os), status: 403, cause: [] });
 }
 
+describe('POST /items: who may list', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it("a buyer's account (no seller tag) is refused with 403 before its body is read, and nothing is created", async () => {
+    const count = () => (server.db.prepare('SELECT count(*) AS n FROM items').get() as { n: number }).n;
+    const before = count();
+    for (const body of [itemBody(), { nonsense: true }]) {
+      const res = await server.as(demo.buyer.token).post('/items', body);
+      expect(errorBody(res)).toMatchObject({
+        status: 403,
+        error: 'forbidden',
+        message: `User ${demo.buyer.id} cannot list items: the account is not a seller's`,
+      });
+    }
+    expect(count()).toBe(before);
+  });
+});
+
 describe('official-store rules of SPEC 7.4 on item listing', () => {
   let server: TestServer;
   let multiWarehouse: ReturnType<typeof addBrandSeller>;
   let singleWarehouse: ReturnType<typeof addBrandSeller>;
   let single: ReturnType<typeof addBrandSeller>;
   let linkedNonBrand: ReturnType<typeof addBrandSeller>;
+  let plainSeller: ReturnType<typeof addBrandSeller>;
 
   const counts = () =>
     server.db
@@ -76,6 +99,7 @@ describe('official-store rules of SPEC 7.4 on item listing', () => {
     singleWarehouse = addBrandSeller(f, { officialStores: 1, warehouse: true });
     single = addBrandSeller(f, { officialStores: 1 });
     linkedNonBrand = addBrandSeller(f, { officialStores: 2, brandUser: false });
+    plainSeller = addBrandSeller(f, { officialStores: 0, brandUser: false });
     server = await startTestServer(f);
   });
   afterAll(() => server.close());
@@ -137,8 +161,8 @@ describe('official-store rules of SPEC 7.4 on item listing', () => {
           demo.brand.id,
           single.officialStoreIds[0]!,
         );
-        // a non-brand user
-        expectNotAllowed(await server.as(demo.buyer.token).post('/items', itemBody({ official_store_id: 4021 })), demo.buyer.id, 4021);
+        // a seller that is not a brand
+        expectNotAllowed(await server.as(plainSeller.token).post('/items', itemBody({ official_store_id: 4021 })), plainSeller.id, 4021);
       });
     });
 
@@ -157,9 +181,9 @@ describe('official-store rules of SPEC 7.4 on item listing', () => {
       const linked = await server.as(linkedNonBrand.token).post('/items', itemBody({ official_store_id: linkedNonBrand.officialStoreIds[1] }));
       expect(linked.status).toBe(201);
       expect(linked.body.official_store_id).toBe(linkedNonBrand.officialStoreIds[1]);
-      const plain = await server.as(demo.buyer.token).post('/items', itemBody());
+      const plain = await server.as(plainSeller.token).post('/items', itemBody());
       expect(plain.status).toBe(201);
-      expect(plain.body.seller_id).toBe(demo.buyer.id);
+      expect(plain.body.seller_id).toBe(plainSeller.id);
     });
 
     it('rejects available_quantity from a warehouse_management seller (7.1), and points it at /items/multiwarehouse', async () => {
