@@ -46,7 +46,7 @@ export function applySocketLimits(server: Server, limits: SocketLimits): void {
   server.maxConnections = limits.maxConnections;
   // Node destroys a socket that times out when nobody listens for 'timeout'.
   server.setTimeout(limits.idleTimeoutMs);
-  server.on('request', (req: IncomingMessage) => guardBodyRate(req, limits));
+  guardBodyRates(server, limits);
 }
 
 function hasBody(req: IncomingMessage): boolean {
@@ -55,32 +55,39 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /**
- * Measures the socket's bytes read (never the request stream itself, which the body parser
- * owns) once per window: a body that is still incomplete and brought less than the minimum in
- * two windows in a row is cut (one slow window can be the process itself pausing). The check
- * stops when the request has been read.
+ * One sweep per window over the requests whose body is still arriving. It measures the socket's
+ * bytes read (never the request stream itself, which the body parser owns): a body that brought
+ * less than the minimum in two windows in a row is cut (one slow window can be the process itself
+ * pausing). A request leaves the sweep when it has been read or closed; nothing is attached to
+ * the socket, which a keep-alive connection shares between requests.
  */
-function guardBodyRate(req: IncomingMessage, limits: SocketLimits): void {
-  if (!hasBody(req) || req.complete) return;
-  const socket = req.socket;
-  let last = socket.bytesRead;
-  let slow = 0;
+function guardBodyRates(server: Server, limits: SocketLimits): void {
+  const arriving = new Map<IncomingMessage, { last: number; slow: number }>();
   const minimum = (limits.minBodyBytesPerSecond * limits.bodyRateWindowMs) / 1000;
-  const timer = setInterval(() => {
-    if (req.complete || socket.destroyed) return clearInterval(timer);
-    const now = socket.bytesRead;
-    slow = now - last < minimum ? slow + 1 : 0;
-    last = now;
-    if (slow >= 2) {
-      clearInterval(timer);
-      socket.destroy();
+  server.on('request', (req: IncomingMessage) => {
+    if (!hasBody(req) || req.complete) return;
+    arriving.set(req, { last: req.socket.bytesRead, slow: 0 });
+    const done = () => arriving.delete(req);
+    req.once('end', done);
+    req.once('close', done);
+  });
+  const sweep = setInterval(() => {
+    for (const [req, s] of arriving) {
+      if (req.complete || req.socket.destroyed) {
+        arriving.delete(req);
+        continue;
+      }
+      const now = req.socket.bytesRead;
+      s.slow = now - s.last < minimum ? s.slow + 1 : 0;
+      s.last = now;
+      if (s.slow >= 2) {
+        arriving.delete(req);
+        req.socket.destroy();
+      }
     }
   }, limits.bodyRateWindowMs);
-  timer.unref();
-  const stop = () => clearInterval(timer);
-  req.once('end', stop);
-  req.once('close', stop);
-  socket.once('close', stop);
+  sweep.unref();
+  server.once('close', () => clearInterval(sweep));
 }
 
 /** A refusal the HTTP parser makes before any route runs, as status, code and words. */

@@ -1,3 +1,8 @@
+// Over 400 lines on purpose: SyncEngine is the one place that orders the claim, the send, the
+// settling transaction and the events of every entry; splitting that sequence across files would
+// hide it. Its rules live elsewhere and are tested alone: lanes.ts and scheduler.ts (which entry
+// goes next), settle.ts (what an outcome writes, when a bad spell ends), connectivity.ts,
+// outbox.ts (intents and coalescing), stock-push.ts / message-push.ts, pull.ts.
 import type { Mode, SyncStatusView } from '../../common/views.js';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter, setMaxListeners } from 'node:events';
@@ -14,7 +19,7 @@ import { fileStorage } from '../service/messages/attachments/storage.js';
 import { DEFAULT_MEDIATION_SITE } from '../service/messages/messages.js';
 import type { MessageView } from '../service/messages/views.js';
 import { type Checkpointer, startCheckpointer } from '../db/checkpointer.js';
-import { type LaneCounts, emptyLaneCounts, laneCounts } from './lanes.js';
+import { COUNTED, type LaneCounts, emptyLaneCounts, laneCounts } from './lanes.js';
 import { LaneScheduler } from './scheduler.js';
 import { Connectivity } from './connectivity.js';
 import { RelaxedWrites } from '../db/relaxed-writes.js';
@@ -23,7 +28,7 @@ import { type FileStore, type MessagePayload, MessagePusher } from './message-pu
 import { type EditMeta, Outbox, type QueueResult, type Resolution, packLane } from './outbox.js';
 import { PullError, type PullReport, Puller } from './pull.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
-import { type Effect, SpellWatch, recordOutcome, stateAfter } from './settle.js';
+import { type Effect, SpellWatch, recordOutcome } from './settle.js';
 import { type Plan, type PushOutcome, StockPusher } from './stock-push.js';
 import { type ModerationWarning, type OutgoingFile, type StockTarget, checkMessage, checkStockTarget } from './validate.js';
 import { checkCount, checkDelta } from '../service/stock/cells.js';
@@ -80,15 +85,7 @@ export interface SyncEvents {
 
 type Claim = { row: OutboxRow; plan: Plan | null } | null;
 
-const COUNTED = ['pending', 'in_flight', 'done', 'conflict', 'failed', 'blocked'] as const;
-
 /**
- * Over 400 lines on purpose: this class is the one place that orders the claim, the send, the
- * settling transaction and the events of every entry, and splitting that sequence across files
- * would hide it. Its rules live elsewhere and are tested alone: lanes.ts and scheduler.ts (which
- * entry goes next), settle.ts (what an outcome writes, when a bad spell ends), connectivity.ts,
- * outbox.ts (intents and coalescing), stock-push.ts / message-push.ts, pull.ts.
- *
  * The offline-first sync engine: a durable outbox pushed to the remote marketplace, and a pull
  * that keeps the replica's mirror current. See outbox.ts (state machine, coalescing), stock-push.ts
  * (rebase and conflicts), message-push.ts, pull.ts (cadence and change detection), retry.ts.
@@ -636,7 +633,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         const effects = batch.map(({ lane, row, outcome }) => {
           const effect = recordOutcome(this.outbox.repo, row, outcome, this.policy, this.random, now);
           // The scheduler's copy of the lane (other changes while the entry was out already reloaded it).
-          if (this.running && !this.lanes.settled(lane, row.id, stateAfter(effect, now))) this.lanes.setLane(lane, this.outbox.repo.activeOfLane(lane));
+          if (this.running && !(effect.type === 'done' && this.lanes.done(lane, row.id))) this.lanes.setLane(lane, this.outbox.repo.activeOfLane(lane));
           return effect;
         });
         if (effects.some((e) => e.type === 'done')) this.lastError = null;

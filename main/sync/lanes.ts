@@ -41,6 +41,9 @@ export type LaneCounts = Record<EntryState, number> & {
   blocked: number;
 };
 
+/** Every count a lane keeps, in one list (the engine and the scheduler sum them). */
+export const COUNTED = ['pending', 'in_flight', 'done', 'conflict', 'failed', 'blocked'] as const;
+
 export const emptyLaneCounts = (): LaneCounts => ({ pending: 0, in_flight: 0, done: 0, conflict: 0, failed: 0, blocked: 0 });
 
 /** Entries per state, and how many of the pending ones wait on a person (behind a conflict or a failure). */

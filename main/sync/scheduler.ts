@@ -1,8 +1,6 @@
 import type { LaneEntry } from '../db/repos/sync.js';
 import type { Clock } from '../service/clock.js';
-import { type LaneCounts, type LaneHead, emptyLaneCounts, laneCounts, laneHead } from './lanes.js';
-
-const COUNTED = ['pending', 'in_flight', 'done', 'conflict', 'failed', 'blocked'] as const;
+import { COUNTED, type LaneCounts, type LaneHead, emptyLaneCounts, laneCounts, laneHead } from './lanes.js';
 
 export interface Picked {
   lane: string;
@@ -158,14 +156,14 @@ export class LaneScheduler {
 
   /**
    * The lane's copy after an entry was done (the common case, kept in memory). Returns false when
-   * the caller must reload the lane from SQLite: any other outcome (what it left on the row, such
-   * as an outstanding request, decides the order), or an entry not known here (the lane changed
-   * while it was out).
+   * the entry is not known here (the lane changed while it was out): the caller reloads the lane.
+   * Any other outcome reloads the lane from SQLite, where what it left on the row (an outstanding
+   * request) decides the order.
    */
-  settled(lane: string, id: number, outcome: { state: 'done' | 'conflict' | 'failed' } | { state: 'pending'; at: number }): boolean {
+  done(lane: string, id: number): boolean {
     const l = this.lanes.get(lane);
     const e = l?.rows.find((r) => r.id === id);
-    if (!l || !e || outcome.state !== 'done') return false;
+    if (!l || !e) return false;
     this.setLane(
       lane,
       l.rows.filter((r) => r !== e),

@@ -45,12 +45,6 @@ export function recordOutcome(repo: SyncRepo, row: OutboxRow, outcome: PushOutco
   }
 }
 
-/** Where an entry stands in the scheduler after its effect. */
-export function stateAfter(effect: Effect, now: number): { state: 'done' | 'conflict' | 'failed' } | { state: 'pending'; at: number } {
-  if (effect.type === 'done' || effect.type === 'conflict' || effect.type === 'failed') return { state: effect.type };
-  return { state: 'pending', at: effect.type === 'retry' ? now + effect.delayMs : now };
-}
-
 /**
  * Tells when the remote is back after a bad spell: a success after transient failures, with no
  * success for at least `quietMs` before it. (A lane that keeps failing while others succeed is

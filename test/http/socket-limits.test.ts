@@ -1,4 +1,5 @@
 import { type Socket, connect } from 'node:net';
+import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SocketLimits } from '../../main/http/socket-limits.js';
 import { startWebServer } from '../../main/web/server.js';
@@ -115,6 +116,32 @@ describe('the spec API: answers the framework makes itself', () => {
     api = await startTestServer();
   });
   afterAll(() => api.close());
+
+  it('many requests with bodies on one keep-alive connection leave nothing attached to it', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const agent = new Agent({ keepAliveTimeout: 10_000, connections: 1 });
+      const sockets = new Set<number>();
+      for (let i = 0; i < 15; i++) {
+        const res = await request(`${api.url}/users/${demo.seller.id}/stores/search`, {
+          method: 'POST',
+          body: '{}',
+          headers: { authorization: `Bearer ${demo.seller.token}`, 'content-type': 'application/json' },
+          dispatcher: agent,
+        });
+        await res.body.dump();
+        sockets.add(await connectionsOf(api.app.server));
+      }
+      await agent.close();
+      // One connection carried all of them, and no listener piled up on it.
+      expect([...sockets]).toEqual([1]);
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 
   it('a URL over 8,192 characters is 414 in the spec shape; a header section over 16 KB is 431', async () => {
     // Over the router's longest id, and over the longest URL (query included).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Effect, SpellWatch, stateAfter } from '../../main/sync/settle.js';
+import { type Effect, SpellWatch } from '../../main/sync/settle.js';
 
 const done: Effect = { type: 'done', replayed: false, refresh: null };
 const retry: Effect = { type: 'retry', status: 503, error: 'busy', delayMs: 4000 };
@@ -29,14 +29,5 @@ describe('SpellWatch: when the remote is back after a bad spell', () => {
     w.observe([retry], 0);
     w.reset();
     expect(w.observe([done], 5000)).toBe(false);
-  });
-});
-
-describe('stateAfter', () => {
-  it('places the entry where the outcome left it', () => {
-    expect(stateAfter(done, 5)).toEqual({ state: 'done' });
-    expect(stateAfter(retry, 5)).toEqual({ state: 'pending', at: 4005 });
-    expect(stateAfter({ type: 'offline', error: 'refused' }, 5)).toEqual({ state: 'pending', at: 5 });
-    expect(stateAfter({ type: 'failed', status: 400, error: 'no' }, 5)).toEqual({ state: 'failed' });
   });
 });

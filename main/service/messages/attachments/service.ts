@@ -1,5 +1,6 @@
 // Over 400 lines on purpose: upload (streamed, hashed, limited), linking to a message, inspection
 // and download share one set of limits and ownership checks (SPEC 4.12, 4.13) kept in one place.
+import type { AttachmentView } from '../../../../common/views.js';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -14,18 +15,8 @@ import { contentDisposition, fileNameProblem, newAttachmentId, normalizeMediaTyp
 import { type FileStorage, HEAD_BYTES, type StagedFile, StorageFailure, fileStorage } from './storage.js';
 import { assessThreat } from './threat.js';
 
-/** SPEC 2.8 Attachment, as listed in `message_attachments`. */
-export interface Attachment {
-  /** The attachment id returned by the upload (4.12). */
-  filename: string;
-  original_filename: string;
-  /** Media type. */
-  type: string;
-  size: number;
-  potential_security_threat: boolean;
-  /** ISO 8601 UTC. */
-  creation_date: string;
-}
+/** SPEC 2.8 Attachment, as listed in `message_attachments` (one shape, common/views.ts). */
+export type Attachment = AttachmentView;
 
 /** SPEC 8: 25 MB per file (25 * 1024 * 1024 bytes). */
 export const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
