@@ -411,6 +411,20 @@ export interface AppInfoView {
   dataDir: string;
 }
 
+/**
+ * The app's own updates (main/desktop/updates.ts): `off` where there is no feed (development, the
+ * browser mode); found updates download in the background and wait, `ready`, for the person to
+ * restart; a restart asked for while changes are still being sent waits for them (`waitingFor`).
+ */
+export type UpdateView =
+  | { state: 'off' }
+  | { state: 'idle'; lastCheckAt: number | null }
+  | { state: 'checking' }
+  | { state: 'downloading'; version: string; percent: number; transferred: number; total: number }
+  | { state: 'ready'; version: string; restartRequested: boolean; waitingFor: number }
+  | { state: 'installing'; version: string }
+  | { state: 'error'; message: string; during: 'check' | 'download' | 'install'; lastCheckAt: number | null };
+
 // ---------------------------------------------------------------- events (main → renderer)
 
 export interface NewMessageView {
@@ -421,13 +435,22 @@ export interface NewMessageView {
   fromUserId: number;
 }
 
+/** What a notification opens. */
+export type RevealTarget = { screen: 'conversation'; packId: number } | { screen: 'conflicts'; cell: string | null };
+
 export type StockroomEvent =
   | { type: 'sync.status'; status: SyncStatusView }
   | { type: 'sync.conflict'; entryId: number; cell: string }
   | { type: 'messages.new'; messages: NewMessageView[] }
   | { type: 'stock.changed'; userProductIds: string[] | null }
   | { type: 'settings.changed'; settings: SettingsView }
-  | { type: 'session.changed'; session: SessionView };
+  | { type: 'session.changed'; session: SessionView }
+  /** Conversations with unread buyer messages changed in number (a pull, a read): the tab label and the dock/taskbar badge. */
+  | { type: 'inbox.unread'; conversations: number }
+  /** Bring this into view (a notification was clicked): a conversation, or the conflicted cell(s) in the grid. */
+  | { type: 'app.reveal'; target: RevealTarget }
+  /** The app's update moved on: found, downloading (progress), ready to install, waiting for the outbox, failed. */
+  | { type: 'update.state'; update: UpdateView };
 
 export type EventType = StockroomEvent['type'];
 export type EventOf<T extends EventType> = Extract<StockroomEvent, { type: T }>;

@@ -196,7 +196,11 @@ export const contract = {
     discard: op(z.strictObject({ entryId }), answer<{ entryId: number }>()),
   },
   messages: {
-    conversations: op(z.strictObject({ filter: z.enum(['all', 'unread', 'to_reply']).optional(), ...paging }).optional(), answer<ConversationsView>()),
+    /** `packId` reads that one conversation (a notification opens it). */
+    conversations: op(
+      z.strictObject({ filter: z.enum(['all', 'unread', 'to_reply']).optional(), packId: packId.optional(), ...paging }).optional(),
+      answer<ConversationsView>(),
+    ),
     thread: op(z.strictObject({ packId, ...paging, markAsRead: z.boolean().optional() }), answer<ThreadView>()),
     send: op(z.strictObject({ packId, text: z.string().max(10_000), fileIds: z.array(fileId).max(25).optional() }), answer<SendResultView>()),
     /** Keeps a file (drag and drop, a file input) for a message about to be sent. */

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Language, Result, SessionView, SyncStatusView } from '../../preload/contract.js';
+import type { Language, Result, RevealTarget, SessionView, SyncStatusView } from '../../preload/contract.js';
 import { DEMO_FIXTURES, readFixtureFile } from '../fixtures/load.js';
 import type { FixtureFile } from '../fixtures/schema.js';
 import type { Clock } from '../service/clock.js';
@@ -162,6 +162,11 @@ export class DesktopCore {
       this.releaseLock();
       this.events.removeAllListeners();
     }
+  }
+
+  /** The shell's notification was clicked: the window shows what it was about (the renderer listens for `app.reveal`). */
+  reveal(target: RevealTarget): void {
+    if (!this.closed) this.feed.emit({ type: 'app.reveal', target });
   }
 
   /** For tests and the shell: the open profile's engine status without a call. */

@@ -35,6 +35,9 @@ export class EventFeed {
   private changedProducts: Set<string> | null = new Set();
   private messageTimer: NodeJS.Timeout | undefined;
   private incoming: StockroomEvent & { type: 'messages.new' } = { type: 'messages.new', messages: [] };
+  private unreadTimer: NodeJS.Timeout | undefined;
+  /** The count last told (null: none yet for this profile), so a pull that changes nothing says nothing. */
+  private lastUnread: number | null = null;
 
   constructor(private readonly o: EventFeedOptions) {}
 
@@ -67,9 +70,33 @@ export class EventFeed {
     }, STATUS_THROTTLE_MS);
   }
 
+  /**
+   * The number of conversations with unread messages may have changed (a pull, new messages, a
+   * read): counted once for the changes of 200 ms, told only when it differs.
+   */
+  unreadMayHaveChanged(): void {
+    if (this.unreadTimer || this.o.closed()) return;
+    this.unreadTimer = setTimeout(() => {
+      this.unreadTimer = undefined;
+      const p = this.o.profile();
+      if (!p || this.o.closed()) return;
+      try {
+        const conversations = p.inbox.unreadCount(p.sellerId);
+        if (conversations === this.lastUnread) return;
+        this.lastUnread = conversations;
+        this.emit({ type: 'inbox.unread', conversations });
+      } catch (e) {
+        this.o.log(e);
+      }
+    }, MESSAGES_BATCH_MS);
+  }
+
   /** Listens to a newly opened profile's engine. */
   attach(p: Profile): void {
+    this.lastUnread = null;
+    this.unreadMayHaveChanged();
     const e = p.engine;
+    e.on('pulled', () => this.unreadMayHaveChanged());
     for (const name of ['progress', 'online', 'offline', 'synced', 'failed', 'retry', 'pulled'] as const) e.on(name, () => this.scheduleStatus());
     e.on('synced', () => this.stockChanged(null));
     e.on('pulled', () => {
@@ -94,6 +121,7 @@ export class EventFeed {
         const batch = this.incoming;
         this.incoming = { type: 'messages.new', messages: [] };
         if (batch.messages.length > 0) this.emit(batch);
+        this.unreadMayHaveChanged();
       }, MESSAGES_BATCH_MS);
     });
     e.on('sync-error', (err) => this.o.log(err));
@@ -110,6 +138,6 @@ export class EventFeed {
 
   /** The core is closing: the pending timers are dropped. */
   stop(): void {
-    for (const t of [this.statusTimer, this.stockTimer, this.messageTimer]) if (t) clearTimeout(t);
+    for (const t of [this.statusTimer, this.stockTimer, this.messageTimer, this.unreadTimer]) if (t) clearTimeout(t);
   }
 }

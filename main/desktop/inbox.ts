@@ -14,7 +14,10 @@ export function inboxReader(db: Db, mediationSite: string, repo: MessagesRepo) {
   const reads = inboxRepo(db);
 
   return {
-    conversations(seller: number, opts: { filter: 'all' | 'unread' | 'to_reply'; limit: number; offset: number }): ConversationsView {
+    /** Conversations with unread buyer messages: what the dock or taskbar badge shows. */
+    unreadCount: (seller: number): number => reads.unreadConversations(seller),
+
+    conversations(seller: number, opts: { filter: 'all' | 'unread' | 'to_reply'; limit: number; offset: number; packId?: number }): ConversationsView {
       return db.transaction(() => {
         const waiting = new Map(reads.queuedByLane().map((r) => [r.lane, r.n]));
         const all = reads.packsOf(seller).map((p) => {
@@ -22,6 +25,7 @@ export function inboxReader(db: Db, mediationSite: string, repo: MessagesRepo) {
           return { p, last };
         });
         const matching = all.filter(({ p, last }) => {
+          if (opts.packId !== undefined && p.pack_key !== opts.packId) return false;
           if (opts.filter === 'unread') return p.unread > 0;
           if (opts.filter === 'to_reply') return last !== undefined && last.from_user_id !== seller;
           return true;

@@ -7,6 +7,8 @@ import { BrandsScreen } from '../brands/BrandsScreen.js';
 import { SettingsScreen } from '../settings/SettingsScreen.js';
 import { StockTab, createStockStore, useStockActivity } from '../stock/StockTab.js';
 import { StatusBar } from './StatusBar.js';
+import { useWindowTitle } from './useWindowTitle.js';
+import { userProductOfCell } from '../../common/cells.js';
 
 type Tab = 'stock' | 'inbox' | 'brands' | 'settings';
 /** Screens that keep their state while another tab is shown (mounted the first time they are opened). */
@@ -35,6 +37,24 @@ export function App({ api }: { api: StockroomApi }) {
   // The stock screens' state lives for the window (filters, scroll, the focused cell survive a tab switch).
   const stock = useMemo(() => createStockStore(api), [api]);
   const stockActivity = useStockActivity(stock);
+  useWindowTitle(api);
+  // A clicked notification brings its conversation, or the conflicted cells, into view.
+  const [revealPack, setRevealPack] = useState<{ packId: number; seq: number } | null>(null);
+  useEffect(
+    () =>
+      api.subscribe('app.reveal', ({ target }) => {
+        if (target.screen === 'conversation') {
+          show('inbox');
+          setRevealPack((r) => ({ packId: target.packId, seq: (r?.seq ?? 0) + 1 }));
+        } else {
+          show('stock');
+          const s = stock.getState();
+          s.showConflicts();
+          if (target.cell) void s.locate(userProductOfCell(target.cell));
+        }
+      }),
+    [api, stock],
+  );
 
   useEffect(() => {
     let live = true;
@@ -45,6 +65,7 @@ export function App({ api }: { api: StockroomApi }) {
       api.subscribe('settings.changed', (e) => setLanguage(e.settings.language)),
       api.subscribe('stock.changed', () => setRefresh((n) => n + 1)),
       api.subscribe('messages.new', () => setRefresh((n) => n + 1)),
+      api.subscribe('inbox.unread', () => setRefresh((n) => n + 1)),
     ];
     return () => {
       live = false;
@@ -103,7 +124,7 @@ export function App({ api }: { api: StockroomApi }) {
         ) : null}
         {opened.has('inbox') ? (
           <div className="kept-screen" hidden={tab !== 'inbox'}>
-            <InboxScreen api={api} onUnreadChanged={refreshSummary} />
+            <InboxScreen api={api} onUnreadChanged={refreshSummary} reveal={revealPack} />
           </div>
         ) : null}
       </main>

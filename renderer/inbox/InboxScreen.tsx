@@ -12,12 +12,24 @@ import { blockedText, buyerName, ordersText } from './words.js';
 import './inbox.css';
 
 /** The inbox: conversations | the open thread with its composer | the order. */
-export function InboxScreen({ api, onUnreadChanged }: { api: StockroomApi; onUnreadChanged?: () => void }) {
+export function InboxScreen({
+  api,
+  onUnreadChanged,
+  reveal,
+}: {
+  api: StockroomApi;
+  onUnreadChanged?: () => void;
+  /** A conversation to open (a clicked notification); `seq` makes a second click on the same one open it again. */
+  reveal?: { packId: number; seq: number } | null;
+}) {
   const [store] = useState(() => createInboxStore(api));
   useEffect(() => {
     void store.getState().loadList();
     return store.getState().start();
   }, [store]);
+  useEffect(() => {
+    if (reveal) void store.getState().openPack(reveal.packId);
+  }, [store, reveal]);
   // Reading a conversation changes the unread count the frame shows on the tab.
   useEffect(() => {
     if (!onUnreadChanged) return;

@@ -55,6 +55,8 @@ export interface InboxActions {
   loadMore(): Promise<void>;
   setFilter(filter: Filter): Promise<void>;
   open(conversation: ConversationView): Promise<void>;
+  /** Opens a conversation known only by its pack (a clicked notification): from the list, else read alone. */
+  openPack(packId: number): Promise<void>;
   /** Re-reads the open thread (newest messages) without clearing the screen. */
   refreshThread(): Promise<void>;
   loadOlder(): Promise<void>;
@@ -196,6 +198,14 @@ export function createInboxStore(api: StockroomApi) {
         else set({ thread: { status: 'error', packId: conversation.packId, view: null, error: r.error, loadingOlder: false } });
         // Reading marked the buyer's messages read: the counts in the list change.
         if (r.ok && conversation.unread > 0) void get().loadList();
+      },
+
+      async openPack(packId) {
+        const known = get().list.conversations.find((c) => c.packId === packId);
+        if (known) return get().open(known);
+        const r = await api.messages.conversations({ packId, limit: 1 });
+        if (!r.ok) set({ notice: { kind: 'error', text: r.error.message } });
+        else if (r.value.conversations[0]) await get().open(r.value.conversations[0]);
       },
 
       async refreshThread() {

@@ -39,6 +39,12 @@ export function inboxRepo(db: Db) {
        (SELECT m.id FROM messages m WHERE m.pack_key = p.pack_key AND ${VISIBLE} ORDER BY m.date_created DESC, m.seq DESC LIMIT 1) AS last_id
      FROM p LEFT JOIN users u ON u.id = p.buyer_id`,
   );
+  // Reads the partial index messages_unread (migration 009), which holds only unread, visible messages.
+  const unreadPacks = db.prepare<[{ seller: number }], { n: number }>(
+    `SELECT count(DISTINCT m.pack_key) AS n FROM messages m
+      WHERE m.to_user_id = @seller AND m.date_read IS NULL AND m.moderation_status IN ('clean', 'non_moderated')
+        AND m.pack_key IN (SELECT coalesce(pack_id, id) FROM orders WHERE seller_id = @seller)`,
+  );
   const message = db.prepare<[string], LastMessageRow>('SELECT id, text, date_created, from_user_id, moderation_status FROM messages WHERE id = ?');
   const queued = db.prepare<[], { lane: string; n: number }>(
     "SELECT lane, count(*) AS n FROM sync_outbox WHERE kind = 'message' AND state <> 'done' GROUP BY lane",
@@ -48,6 +54,8 @@ export function inboxRepo(db: Db) {
     /** Every conversation of the seller (one per pack, or per order without a pack). */
     packsOf: (seller: number) => packs.all({ seller }),
     message: (id: string) => message.get(id),
+    /** How many of the seller's conversations have unread buyer messages (the badge; the same rule as `unread` above). */
+    unreadConversations: (seller: number) => unreadPacks.get({ seller })?.n ?? 0,
     /** Outgoing messages not yet done in the outbox, counted by lane (`pack:<id>`). */
     queuedByLane: () => queued.all(),
   };

@@ -17,7 +17,7 @@ export interface HandlerContext {
   session: Session;
   staging: Staging;
   quickReplies: QuickReplies;
-  feed: Pick<EventFeed, 'emit' | 'scheduleStatus' | 'stockChanged'>;
+  feed: Pick<EventFeed, 'emit' | 'scheduleStatus' | 'stockChanged' | 'unreadMayHaveChanged'>;
   /** The open profile, once any switch in progress is over. */
   current(): Promise<Profile>;
   /** Replaces the open profile when the settings now ask for another one. */

@@ -50,7 +50,12 @@ export function messagesHandlers(ctx: Pick<HandlerContext, 'current' | 'host' | 
   return {
     conversations: async (q): Promise<ConversationsView> => {
       const p = await ctx.current();
-      return p.inbox.conversations(p.sellerId, { filter: q?.filter ?? 'all', limit: q?.limit ?? DEFAULT_LIST_LIMIT, offset: q?.offset ?? 0 });
+      return p.inbox.conversations(p.sellerId, {
+        filter: q?.filter ?? 'all',
+        limit: q?.limit ?? DEFAULT_LIST_LIMIT,
+        offset: q?.offset ?? 0,
+        ...(q?.packId !== undefined ? { packId: q.packId } : {}),
+      });
     },
     thread: async ({ packId, limit, offset, markAsRead }) => {
       const p = await ctx.current();
@@ -69,6 +74,7 @@ export function messagesHandlers(ctx: Pick<HandlerContext, 'current' | 'host' | 
           .request('GET', `/messages/packs/${packId}/sellers/${p.sellerId}`, { query: { mark_as_read: 'true', limit: 1 } })
           .catch((e: unknown) => ctx.log(e));
       }
+      if (markAsRead !== false) ctx.feed.unreadMayHaveChanged();
       const queued = p.outbox.queuedMessages(packId);
       const status: Plain<NonNullable<typeof list.conversation_status>> | null = list.conversation_status;
       return { packId, ...list, conversation_status: status, queued };

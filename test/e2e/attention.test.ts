@@ -1,0 +1,41 @@
+/**
+ * What a notification click and the window title do, in Chromium on the real core (browser mode):
+ * the shell (main/app.ts) turns a click into `core.reveal(...)`; here the test calls it directly.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BrowserApp, startBrowserApp } from './support/browser.js';
+
+let app: BrowserApp;
+
+beforeAll(async () => {
+  app = await startBrowserApp();
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('attention in Chromium', () => {
+  it('names the app and the demo data in the title', async () => {
+    await app.page.waitForFunction(() => document.title === 'Stockroom — Demo data');
+    expect(await app.page.title()).toBe('Stockroom — Demo data');
+  });
+
+  it('a clicked message notification opens its conversation, from any screen', async () => {
+    const page = app.page;
+    await page.getByRole('tab', { name: /Brands/ }).click();
+    app.core.reveal({ screen: 'conversation', packId: 2000003000001 });
+    await page.getByRole('heading', { name: 'Conversation with COMPRADOR_TEST' }).waitFor();
+    expect(await page.getByRole('tab', { name: /Inbox/ }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('a clicked conflict notification shows the grid filtered to conflicts', async () => {
+    const page = app.page;
+    app.core.reveal({ screen: 'conflicts', cell: null });
+    await page.waitForFunction(() => document.querySelector('#tab-stock')?.getAttribute('aria-selected') === 'true');
+    // The grid's filter shows conflicts (the demo has none: the empty state says so).
+    await page.getByRole('combobox', { name: 'Show', exact: true }).waitFor();
+    expect(await page.getByRole('combobox', { name: 'Show', exact: true }).inputValue()).toBe('conflict');
+    expect(app.errors).toEqual([]);
+  });
+});
