@@ -3,7 +3,19 @@ import { benchMessages } from './messages.js';
 import { benchStock } from './stock.js';
 import { benchSync } from './sync.js';
 import { benchUi } from './ui.js';
-import { type Row, printTable, verdict } from './lib/report.js';
+import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { type Row, benchJson, printTable, verdict } from './lib/report.js';
+
+function commitOf(): string | null {
+  try {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return dirty ? `${head}+changes` : head;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * `npm run bench`: every figure is measured in this one run next to its floor (raw SQLite, a bare
@@ -17,15 +29,21 @@ async function main(): Promise<void> {
     ['sync', benchSync],
     ['ui', benchUi],
   ];
+  const startedAt = new Date().toISOString();
+  const ran: string[] = [];
   const rows: Row[] = [];
   for (const [name, run] of sections) {
     if (only && only !== name) continue;
     console.error(`running ${name} ...`);
     rows.push(...(await run()));
+    ran.push(name);
   }
   const table = printTable(rows);
   mkdirSync('test-output', { recursive: true });
   writeFileSync('test-output/bench.md', `${table}\n`);
+  const json = benchJson(rows, { commit: commitOf(), startedAt, node: process.version, cpus: availableParallelism(), sections: ran });
+  writeFileSync('test-output/bench.json', `${JSON.stringify(json, null, 2)}\n`);
+  console.error('figures written to test-output/bench.md and test-output/bench.json');
   const below = rows.filter((r) => verdict(r) !== 'ok' && verdict(r) !== '');
   if (below.length) console.error(`${below.length} figure(s) missed their target`);
 }

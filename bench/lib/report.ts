@@ -42,6 +42,41 @@ export function printTable(rows: Row[]): string {
   return text;
 }
 
+/** One figure of `test-output/bench.json`, so that runs can be compared across commits by a script. */
+export interface FigureJson {
+  section: string;
+  name: string;
+  value: number;
+  unit: string;
+  floor: { name: string; value: number } | null;
+  ratio: number | null;
+  /** A ratio target (`ratio >= min`, or with lowerIsBetter `floor / value >= min`) or an absolute limit. */
+  target: { ratio: number; lowerIsBetter: boolean } | { max: number; unit: string } | null;
+  verdict: 'ok' | 'below target' | 'over limit' | 'no target';
+  note: string | null;
+}
+
+export function figureJson(r: Row): FigureJson {
+  const ratio = ratioOf(r);
+  const v = verdict(r);
+  return {
+    section: r.section,
+    name: r.name,
+    value: r.value,
+    unit: r.unit,
+    floor: r.floor ?? null,
+    ratio: ratio === undefined ? null : Number(ratio.toFixed(4)),
+    target: r.target !== undefined ? { ratio: r.target, lowerIsBetter: r.lowerIsBetter === true } : r.limit ? { ...r.limit } : null,
+    verdict: v === 'ok' ? 'ok' : v === 'BELOW TARGET' ? 'below target' : v === 'OVER LIMIT' ? 'over limit' : 'no target',
+    note: r.note ?? null,
+  };
+}
+
+/** The whole run: when and where it ran (figures from a busy machine are not comparable), then every figure. */
+export function benchJson(rows: Row[], run: { commit: string | null; startedAt: string; node: string; cpus: number; sections: string[] }) {
+  return { ...run, figures: rows.map(figureJson) };
+}
+
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
