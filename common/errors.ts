@@ -71,6 +71,8 @@ export const SERVICE_ERROR_CODES = [
   'uri_too_long',
   'header_fields_too_large',
   'request_timeout',
+  // SPEC has no rate-limit row: failed sign-ins past their limit (429 with Retry-After).
+  'too_many_requests',
 ] as const;
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
 

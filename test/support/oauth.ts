@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPkce } from '../../main/sync/auth/pkce.js';
+import { demoFixtures } from './fixtures.js';
 import { type ApiResponse, client } from './server.js';
 
 /** A clock the test moves by hand; pass the same one to the server and to the client. */
@@ -26,41 +27,73 @@ export interface BrowserResult {
   headers: Headers;
 }
 
+/** What a browser sends: it asks for HTML, so refusals come as pages (others get the JSON shape). */
+export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
 /**
- * Plays the person at the browser: opens the authorization URL, and when it shows the consent page,
- * answers it (`decision` as `username`) with the page's anti-forgery value and cookie, like a
- * browser would. Does not follow the final redirect.
+ * The demo password of a demo user named by nickname (any case) or id: what a person types on the
+ * sign-in page. Undefined for anyone else (a user of a test's own fixtures has no password unless
+ * the test gives one).
+ */
+export function demoPassword(username: string): string | undefined {
+  const users = demoFixtures().users ?? [];
+  const wanted = username.trim().toLowerCase();
+  return users.find((u) => u.nickname.toLowerCase() === wanted || String(u.id) === wanted)?.password;
+}
+
+/**
+ * Plays the person at the browser: opens the authorization URL, and when it shows the sign-in page,
+ * answers it (`decision` as `username` with `password`, by default that demo user's password) with
+ * the page's anti-forgery value, sealed request and cookie, like a browser would. Does not follow
+ * the final redirect.
  */
 export async function answerConsent(
   authorizationUrl: string,
-  answer: { username?: string; decision?: 'approve' | 'deny'; csrf?: string; cookie?: string | null; origin?: string } = {},
+  answer: {
+    username?: string;
+    password?: string;
+    decision?: 'approve' | 'deny';
+    csrf?: string;
+    cookie?: string | null;
+    origin?: string;
+    accept?: string;
+  } = {},
 ): Promise<BrowserResult & { page: BrowserResult }> {
-  const first = await fetch(authorizationUrl, { redirect: 'manual' });
+  const accept = answer.accept ?? BROWSER_ACCEPT;
+  const first = await fetch(authorizationUrl, { redirect: 'manual', headers: { accept } });
   const page: BrowserResult = { status: first.status, location: first.headers.get('location'), html: await first.text(), headers: first.headers };
   if (first.status !== 200) return { ...page, page };
   const csrf = answer.csrf ?? /name="csrf" value="([^"]+)"/.exec(page.html)?.[1] ?? '';
+  const request = /name="request" value="([^"]+)"/.exec(page.html)?.[1] ?? '';
   const cookie = answer.cookie === undefined ? (first.headers.get('set-cookie') ?? '').split(';')[0]! : answer.cookie;
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept };
   if (cookie) headers.cookie = cookie;
   if (answer.origin) headers.origin = answer.origin;
+  const username = answer.username ?? 'DEPOSITO_NORTE';
   const res = await fetch(new URL('/authorization', authorizationUrl), {
     method: 'POST',
     redirect: 'manual',
     headers,
-    body: new URLSearchParams({ csrf, username: answer.username ?? 'DEPOSITO_NORTE', decision: answer.decision ?? 'approve' }).toString(),
+    body: new URLSearchParams({
+      csrf,
+      request,
+      username,
+      password: answer.password ?? demoPassword(username) ?? '',
+      decision: answer.decision ?? 'approve',
+    }).toString(),
   });
   return { status: res.status, location: res.headers.get('location'), html: await res.text(), headers: res.headers, page };
 }
 
 /**
- * An `openExternal` for `signIn`: the browser approves as `username` and follows the redirect to
- * the app's loopback listener.
+ * An `openExternal` for `signIn`: the browser signs in as `username` (with `password`, by default
+ * that demo user's) and follows the redirect to the app's loopback listener.
  */
-export function browserThatApproves(username = 'DEPOSITO_NORTE', seen?: string[]) {
+export function browserThatApproves(username = 'DEPOSITO_NORTE', seen?: string[], password?: string) {
   return async (url: string): Promise<void> => {
     seen?.push(url);
-    const r = await answerConsent(url, { username });
-    if (!r.location) throw new Error(`the consent page answered ${r.status}: ${r.html.slice(0, 200)}`);
+    const r = await answerConsent(url, { username, password });
+    if (!r.location) throw new Error(`the sign-in page answered ${r.status}: ${r.html.slice(0, 200)}`);
     await (await fetch(r.location)).text();
   };
 }
@@ -126,14 +159,15 @@ export function tokenRequest(
 }
 
 /**
- * The whole code flow by hand, as an integrator would: PKCE pair, consent as `username`, code from
+ * The whole code flow by hand, as an integrator would: PKCE pair, sign-in as `username`, code from
  * the redirect, exchange. Returns the code and verifier too, for replay tests.
  */
-export async function codeFlow(baseUrl: string, opts: { clientId: number; redirectUri?: string; username?: string; clientSecret?: string }) {
+export async function codeFlow(baseUrl: string, opts: { clientId: number; redirectUri?: string; username?: string; password?: string; clientSecret?: string }) {
   const pkce = createPkce();
   const redirectUri = opts.redirectUri ?? 'http://127.0.0.1:49152/callback';
   const url = authorizationUrl(baseUrl, { clientId: opts.clientId, redirectUri, state: 'st-1', challenge: pkce.challenge });
-  const consent = await answerConsent(url, { username: opts.username ?? 'DEPOSITO_NORTE' });
+  const username = opts.username ?? 'DEPOSITO_NORTE';
+  const consent = await answerConsent(url, { username, password: opts.password });
   if (!consent.location) throw new Error(`no redirect: ${consent.status} ${consent.html.slice(0, 300)}`);
   const code = new URL(consent.location).searchParams.get('code');
   if (!code) throw new Error(`no code in ${consent.location}`);

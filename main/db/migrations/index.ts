@@ -8,6 +8,7 @@ import { syncMigration } from './007-sync.js';
 import { productCountsMigration } from './008-product-counts.js';
 import { unreadIndexMigration } from './009-unread-index.js';
 import { outboxKeysMigration } from './010-outbox-keys.js';
+import { passwordsMigration } from './011-passwords.js';
 
 export interface Migration {
   version: number;
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   productCountsMigration,
   unreadIndexMigration,
   outboxKeysMigration,
+  passwordsMigration,
 ];

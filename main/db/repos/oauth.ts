@@ -34,9 +34,10 @@ export interface RefreshTokenRow {
   revoked: number;
 }
 
-export interface UserChoice {
+/** A user as the sign-in page sees it: who, and the stored password hash (null: no password). */
+export interface SignInUser {
   id: number;
-  nickname: string;
+  password_hash: string | null;
 }
 
 /** Server-side OAuth state: codes, grants (refresh-token families), refresh tokens, issued access tokens. */
@@ -78,9 +79,8 @@ export function oauthRepo(db: Db) {
   // Expired OAuth access tokens are answered "expired" for a day, then forgotten.
   const deleteExpiredAccessTokens = db.prepare<[number]>('DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at < ? AND grant_id IS NOT NULL');
 
-  const userById = db.prepare<[number], UserChoice>('SELECT id, nickname FROM users WHERE id = ?');
-  const userByNickname = db.prepare<[string], UserChoice>('SELECT id, nickname FROM users WHERE nickname = ? COLLATE NOCASE ORDER BY id LIMIT 1');
-  const someUsers = db.prepare<[number], UserChoice>('SELECT id, nickname FROM users ORDER BY nickname, id LIMIT ?');
+  const userById = db.prepare<[number], SignInUser>('SELECT id, password_hash FROM users WHERE id = ?');
+  const userByNickname = db.prepare<[string], SignInUser>('SELECT id, password_hash FROM users WHERE nickname = ? COLLATE NOCASE ORDER BY id LIMIT 1');
 
   return {
     insertCode: (c: { codeHash: string; clientId: number; userId: number; redirectUri: string; challenge: string; createdAt: number; expiresAt: number }) =>
@@ -118,9 +118,11 @@ export function oauthRepo(db: Db) {
       deleteExpiredAccessTokens.run(now - 24 * 3600 * 1000);
     },
 
-    userById: (id: number) => userById.get(id),
-    userByNickname: (nickname: string) => userByNickname.get(nickname),
-    someUsers: (limit: number) => someUsers.all(limit),
+    /** The user a sign-in names: digits are an id first, anything else (or no such id) a nickname, case-insensitive. */
+    signInUser(name: string): SignInUser | undefined {
+      const byId = /^[0-9]{1,15}$/.test(name) ? userById.get(Number(name)) : undefined;
+      return byId ?? userByNickname.get(name);
+    },
   };
 }
 export type OAuthRepo = ReturnType<typeof oauthRepo>;

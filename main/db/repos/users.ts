@@ -36,8 +36,11 @@ export function usersRepo(db: Db) {
     `INSERT INTO users (id, nickname, registration_date, first_name, last_name, gender, country_id, site_id, user_type, tags)
      VALUES (@id, @nickname, @registration_date, @first_name, @last_name, @gender, @country_id, @site_id, @user_type, @tags)`,
   );
+  const setPasswordHash = db.prepare<[string, number]>('UPDATE users SET password_hash = ? WHERE id = ?');
   return {
     byId: (id: number) => byId.get(id),
+    /** Stores a password as its scrypt hash (never the plaintext: see main/service/auth/passwords.ts). */
+    setPasswordHash: (id: number, hash: string) => setPasswordHash.run(hash, id),
     /** The user's nickname; null for a user this database does not have. */
     nickname: (id: number) => nickname.get(id)?.nickname ?? null,
     insert: (u: NewUser) => insert.run({ ...u, user_type: u.user_type ?? null, tags: JSON.stringify(u.tags) }),

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorPage } from '../../service/auth/authorization-page.js';
-import { type AuthorizationOutcome, CODE_TTL_MS, CSRF_COOKIE } from '../../service/auth/oauth.js';
+import { type AuthorizationOutcome, failurePage } from '../../service/auth/authorization-outcome.js';
+import { CSRF_COOKIE } from '../../service/auth/oauth.js';
+import { FORM_TTL_MS } from '../../service/auth/sign-in-form.js';
 import { isServiceError } from '../../service/errors.js';
 import type { Service } from '../../service/index.js';
 
@@ -36,16 +37,24 @@ function tokenError(err: unknown, req: FastifyRequest, reply: FastifyReply): voi
   void reply.status(status).header('cache-control', 'no-store').header('pragma', 'no-cache').send(body);
 }
 
-/** Errors on the authorization endpoint are pages for a person, never a redirect. */
+/**
+ * A browser asks for `text/html` (navigation and form posts always do); any other caller gets a
+ * refusal in the spec's JSON shape instead of the page.
+ */
+const wantsHtml = (req: FastifyRequest) => /\btext\/html\b/i.test(req.headers.accept ?? '');
+
+/** Errors the framework raises on the authorization endpoint (body too large, not a form): never a 500 for bad input. */
 function pageError(err: unknown, req: FastifyRequest, reply: FastifyReply): void {
   const fe = err as Partial<FastifyError>;
-  const status = typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
-  if (status === 500) req.log.error({ err }, 'authorization endpoint failure');
-  const page =
-    status === 500
-      ? errorPage(500, 'Something went wrong', 'The sign-in could not be completed.')
-      : errorPage(status, 'Invalid request', 'The request could not be read.');
-  void reply.status(page.status).headers(page.headers).send(page.html);
+  const code = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
+  if (code >= 500) req.log.error({ err }, 'authorization endpoint failure');
+  const outcome =
+    code >= 500
+      ? failurePage(500, 'server_error', 'Something went wrong', 'The sign-in could not be completed.')
+      : code === 413
+        ? failurePage(413, 'payload_too_large', 'Invalid request', 'The request body is too large.')
+        : failurePage(400, 'invalid_request', 'Invalid request', 'The request could not be read: the answer is a form (application/x-www-form-urlencoded).');
+  void send(req, reply, outcome);
 }
 
 function readCookie(header: string | undefined, name: string): string | undefined {
@@ -57,30 +66,38 @@ function readCookie(header: string | undefined, name: string): string | undefine
   return undefined;
 }
 
-function send(reply: FastifyReply, outcome: AuthorizationOutcome): FastifyReply {
+function send(req: FastifyRequest, reply: FastifyReply, outcome: AuthorizationOutcome): FastifyReply {
   if (outcome.kind === 'redirect') {
     return reply.status(302).header('location', outcome.location).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();
   }
+  if (outcome.retryAfterSeconds !== undefined) reply.header('retry-after', String(outcome.retryAfterSeconds));
+  if (outcome.error) reply.header('vary', 'Accept');
+  if (outcome.error && !wantsHtml(req)) {
+    return reply.status(outcome.error.status).header('cache-control', 'no-store').send(outcome.error);
+  }
   if (outcome.csrfCookie) {
-    reply.header('set-cookie', `${CSRF_COOKIE}=${outcome.csrfCookie}; Path=/authorization; Max-Age=${CODE_TTL_MS / 1000}; HttpOnly; SameSite=Strict`);
+    reply.header('set-cookie', `${CSRF_COOKIE}=${outcome.csrfCookie}; Path=/authorization; Max-Age=${FORM_TTL_MS / 1000}; HttpOnly; SameSite=Strict`);
   }
   return reply.status(outcome.page.status).headers(outcome.page.headers).send(outcome.page.html);
 }
 
 /**
- * OAuth 2.0 sign-in: GET/POST /authorization (the consent page) and POST /oauth/token. Form bodies
- * are parsed here only (URLSearchParams keeps repeated keys visible); the token endpoint also takes
- * JSON. Neither route needs a bearer token.
+ * OAuth 2.0 sign-in: GET/POST /authorization (the sign-in page: nickname or id and password) and
+ * POST /oauth/token. Form bodies are parsed here only (URLSearchParams keeps repeated keys visible);
+ * the token endpoint also takes JSON, the sign-in page only its form. Neither route needs a bearer
+ * token. A refusal is the page for a browser, the spec's JSON shape for anyone else, with
+ * Retry-After when it is the attempt limit (429).
  */
 export const oauthRoutes = (service: Service) => async (app: FastifyInstance) => {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
     done(null, new URLSearchParams(body as string));
   });
 
-  app.get('/authorization', { errorHandler: pageError }, (req, reply) => send(reply, service.oauth.authorize(req.query)));
+  app.get('/authorization', { errorHandler: pageError }, (req, reply) => send(req, reply, service.oauth.authorize(req.query)));
 
   app.post('/authorization', { errorHandler: pageError }, async (req, reply) =>
     send(
+      req,
       reply,
       await service.oauth.decide(req.body, {
         cookie: readCookie(req.headers.cookie, CSRF_COOKIE),

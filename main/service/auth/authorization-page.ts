@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { MAX_PASSWORD_LENGTH } from './passwords.js';
 
 /**
  * The authorization (consent) page and its error page: plain HTML, every interpolated value
@@ -6,6 +7,9 @@ import { randomBytes } from 'node:crypto';
  * CSP nonce; `form-action` admits this server and the validated redirect origin (browsers apply
  * it to the redirect that follows the form post).
  */
+
+/** Longest nickname or id the form takes (nicknames are far shorter). */
+export const MAX_USERNAME_LENGTH = 256;
 
 export interface RenderedPage {
   status: number;
@@ -16,9 +20,10 @@ export interface RenderedPage {
 export interface ConsentView {
   appName: string;
   redirectUri: string;
-  users: { id: number; nickname: string }[];
   csrf: string;
-  /** A problem with the previous submission (unknown user...), shown above the form. */
+  /** The authorization request, sealed (sign-in-form.ts): the server keeps nothing per page. */
+  sealed: string;
+  /** A problem with the previous submission (wrong user or password...), shown above the form. */
   problem?: string | undefined;
   username?: string | undefined;
 }
@@ -27,7 +32,7 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}
-h1{font-size:1.3rem}.problem{color:#a00}label{display:block;margin:1rem 0 .3rem}input[type=text]{width:100%;padding:.4rem;font:inherit}
+h1{font-size:1.3rem}.problem{color:#a00}label{display:block;margin:1rem 0 .3rem}input[type=text],input[type=password]{width:100%;padding:.4rem;font:inherit}
 .actions{margin-top:1.2rem;display:flex;gap:.8rem}button{font:inherit;padding:.4rem 1.2rem}small{color:#666}`;
 
 function headers(nonce: string, formActionOrigin?: string): Record<string, string> {
@@ -52,19 +57,21 @@ function layout(nonce: string, title: string, body: string): string {
 
 export function consentPage(view: ConsentView, status = 200): RenderedPage {
   const nonce = randomBytes(16).toString('base64');
-  const options = view.users.map((u) => `<option value="${escapeHtml(u.nickname)}">${escapeHtml(`${u.nickname} (${u.id})`)}</option>`).join('');
   const problem = view.problem ? `<p class="problem" role="alert">${escapeHtml(view.problem)}</p>` : '';
+  // No list of users: the person types who they are, and proves it with the password.
   const body = `<h1>Sign in to the marketplace</h1>
 <p><strong>${escapeHtml(view.appName)}</strong> asks to read and change your marketplace data (stock, listings, messages).</p>
 ${problem}<form method="post" action="/authorization">
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
-<label for="username">Sign in as (nickname or user id)</label>
-<input type="text" id="username" name="username" list="users" autocomplete="off" value="${escapeHtml(view.username ?? '')}">
-<datalist id="users">${options}</datalist>
+<input type="hidden" name="request" value="${escapeHtml(view.sealed)}">
+<label for="username">Nickname or user id</label>
+<input type="text" id="username" name="username" autocomplete="username" maxlength="${MAX_USERNAME_LENGTH}" value="${escapeHtml(view.username ?? '')}">
+<label for="password">Password</label>
+<input type="password" id="password" name="password" autocomplete="current-password" maxlength="${MAX_PASSWORD_LENGTH}">
 <div class="actions"><button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" name="decision" value="deny">Deny</button></div>
 </form>
-<p><small>After your choice the browser returns to ${escapeHtml(new URL(view.redirectUri).origin)}.</small></p>`;
+<p><small>Only accounts with a password can sign in here. After your choice the browser returns to ${escapeHtml(new URL(view.redirectUri).origin)}.</small></p>`;
   return { status, html: layout(nonce, 'Sign in', body), headers: headers(nonce, new URL(view.redirectUri).origin) };
 }
 

@@ -1,12 +1,14 @@
-// Over 400 lines on purpose: the authorization-code flow with PKCE and the refresh rotation are one
-// state machine (codes, grants, token families) whose checks must be read together to be trusted.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { GroupCommit } from '../../db/group-commit.js';
 import type { ApplicationRow, AuthRepo } from '../../db/repos/auth.js';
 import type { OAuthRepo } from '../../db/repos/oauth.js';
 import type { Clock } from '../clock.js';
 import { ServiceError } from '../errors.js';
-import { type RenderedPage, consentPage, errorPage } from './authorization-page.js';
+import { type AuthorizationOutcome, failurePage } from './authorization-outcome.js';
+import { consentPage } from './authorization-page.js';
+import type { AttemptLimit } from './attempt-limits.js';
+import { type DecideContext, signInService } from './sign-in.js';
+import { signInForms } from './sign-in-form.js';
 import { redirectUriMatches, withQuery } from './redirect-uri.js';
 
 /**
@@ -21,6 +23,8 @@ import { redirectUriMatches, withQuery } from './redirect-uri.js';
  * - Access tokens live `accessTokenTtlSeconds` (default 6 h) and go in the `tokens` table that
  *   `auth.authenticate` reads; fixture tokens there have no expiry and keep working.
  * - Only sha256 hashes of codes and refresh tokens are stored.
+ * - The person signs in with nickname or id and password (sign-in.ts); the page's request is sealed
+ *   into the form (sign-in-form.ts), so opening the page stores nothing.
  *
  * Token endpoint errors are ServiceErrors whose `error` is the OAuth code and whose message is the
  * `error_description`; the HTTP adapter answers them as `{ error, error_description }`.
@@ -32,9 +36,6 @@ export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 6 * 3600;
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 180 * 24 * 3600;
 /** The cookie that binds an approval form to the browser that opened it. */
 export const CSRF_COOKIE = 'stockroom_oauth_csrf';
-/** Unanswered authorization pages kept in memory at most (the oldest are forgotten first). */
-const MAX_PENDING = 1000;
-const USERS_LISTED = 100;
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -72,17 +73,7 @@ export interface TokenResponse {
   refresh_token: string;
 }
 
-/** What the authorization endpoint answers: an HTML page, or a redirect to the client. */
-export type AuthorizationOutcome = { kind: 'page'; page: RenderedPage; csrfCookie?: string } | { kind: 'redirect'; location: string };
-
-interface Pending {
-  clientId: number;
-  appName: string;
-  redirectUri: string;
-  state: string | undefined;
-  challenge: string;
-  expiresAt: number;
-}
+export type { AuthorizationOutcome };
 
 export interface OAuthDeps {
   auth: AuthRepo;
@@ -91,6 +82,8 @@ export interface OAuthDeps {
   clock: Clock;
   accessTokenTtlSeconds?: number | undefined;
   refreshTokenTtlSeconds?: number | undefined;
+  /** Failed sign-ins allowed per user and per application (default: attempt-limits.ts). */
+  signInLimits?: { perUser: AttemptLimit; perClient: AttemptLimit } | undefined;
 }
 
 /**
@@ -154,8 +147,8 @@ export function oauthService(deps: OAuthDeps) {
   const { auth, repo, writes, clock } = deps;
   const accessTtl = positiveSeconds(deps.accessTokenTtlSeconds, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, 'accessTokenTtlSeconds');
   const refreshTtl = positiveSeconds(deps.refreshTokenTtlSeconds, DEFAULT_REFRESH_TOKEN_TTL_SECONDS, 'refreshTokenTtlSeconds');
-  /** Authorization pages shown and not yet answered, by sha256 of their anti-forgery value. */
-  const pending = new Map<string, Pending>();
+  const forms = signInForms(clock);
+  const signIn = signInService({ auth, repo, writes, clock, forms, codeTtlMs: CODE_TTL_MS, limits: deps.signInLimits });
 
   const registeredUris = (app: ApplicationRow): string[] => {
     try {
@@ -166,24 +159,7 @@ export function oauthService(deps: OAuthDeps) {
     }
   };
 
-  function remember(csrf: string, p: Pending): void {
-    const now = clock.now();
-    if (pending.size >= MAX_PENDING) {
-      for (const [k, v] of pending) if (v.expiresAt <= now) pending.delete(k);
-      while (pending.size >= MAX_PENDING) pending.delete(pending.keys().next().value!);
-    }
-    pending.set(sha256Hex(csrf), p);
-  }
-
-  function consent(p: Pending, csrf: string, status = 200, problem?: string, username?: string): AuthorizationOutcome {
-    return {
-      kind: 'page',
-      csrfCookie: csrf,
-      page: consentPage({ appName: p.appName, redirectUri: p.redirectUri, users: repo.someUsers(USERS_LISTED), csrf, problem, username }, status),
-    };
-  }
-
-  const pageError = (status: number, title: string, message: string): AuthorizationOutcome => ({ kind: 'page', page: errorPage(status, title, message) });
+  const pageError = (status: number, title: string, message: string): AuthorizationOutcome => failurePage(status, 'invalid_request', title, message);
 
   /** Issues an access token of family `grant.id` and answers it with `refresh` (inside a write). */
   function issue(now: number, grant: { id: string; clientId: number; userId: number }, refresh: string): TokenResponse {
@@ -337,66 +313,17 @@ export function oauthService(deps: OAuthDeps) {
       const problem = scopeProblem(single('scope') ?? undefined);
       if (problem) return fail('invalid_scope', problem);
 
-      const csrf = randomToken(32);
-      const p: Pending = { clientId: app.id, appName: app.name, redirectUri, state: state ?? undefined, challenge, expiresAt: clock.now() + CODE_TTL_MS };
-      remember(csrf, p);
-      return consent(p, csrf);
+      // Nothing is stored per page: the request travels sealed in the form (sign-in-form.ts).
+      const { csrf, sealed } = forms.seal({ clientId: app.id, redirectUri, state: state ?? undefined, challenge });
+      return { kind: 'page', csrfCookie: csrf, page: consentPage({ appName: app.name, redirectUri, csrf, sealed }) };
     },
 
     /**
-     * POST /authorization: the person's answer. The form's `csrf` must equal the cookie set with the
-     * page (double submit, SameSite=Strict) and name an unanswered page; a cross-origin `Origin`
-     * is refused. Deny redirects with `access_denied`; approve with a known user issues a code.
+     * POST /authorization: the person's answer, authenticated by their password (sign-in.ts). Deny
+     * redirects with `access_denied`; approve with the right user and password issues a code.
      */
-    async decide(body: unknown, ctx: { cookie: string | undefined; origin: string | undefined; host: string | undefined }): Promise<AuthorizationOutcome> {
-      let fields: Map<string, string>;
-      try {
-        fields = readParams(body);
-      } catch (e) {
-        return pageError(400, 'Invalid request', (e as Error).message);
-      }
-      if (ctx.origin !== undefined && ctx.origin !== 'null' && ctx.origin !== `http://${ctx.host ?? ''}`) {
-        return pageError(403, 'Forbidden', 'The approval came from another site.');
-      }
-      const csrf = fields.get('csrf');
-      if (!csrf || !ctx.cookie || !safeEqual(csrf, ctx.cookie)) {
-        return pageError(403, 'Forbidden', 'This approval form was not opened in this browser, or it is out of date.');
-      }
-      const key = sha256Hex(csrf);
-      const p = pending.get(key);
-      if (!p || p.expiresAt <= clock.now()) {
-        pending.delete(key);
-        return pageError(400, 'Sign-in expired', 'This approval form expired.');
-      }
-      const decision = fields.get('decision');
-      if (decision === 'deny') {
-        pending.delete(key);
-        return {
-          kind: 'redirect',
-          location: withQuery(p.redirectUri, { error: 'access_denied', error_description: 'The user denied the request', state: p.state }),
-        };
-      }
-      if (decision !== 'approve') return consent(p, csrf, 400, 'Choose Approve or Deny.');
-      const username = fields.get('username')?.trim();
-      if (!username) return consent(p, csrf, 400, 'Enter the nickname or the id of the user to sign in as.');
-      const user = (/^[0-9]{1,15}$/.test(username) ? repo.userById(Number(username)) : undefined) ?? repo.userByNickname(username);
-      if (!user) return consent(p, csrf, 400, `There is no user ${username.slice(0, 80)}.`, username);
-      if (!auth.applicationById(p.clientId)) return pageError(400, 'Unknown application', 'The application no longer exists.');
-      pending.delete(key);
-      const code = `TG-${randomToken(32)}`;
-      await writes.run(() => {
-        const now = clock.now();
-        repo.insertCode({
-          codeHash: sha256Hex(code),
-          clientId: p.clientId,
-          userId: user.id,
-          redirectUri: p.redirectUri,
-          challenge: p.challenge,
-          createdAt: now,
-          expiresAt: now + CODE_TTL_MS,
-        });
-      });
-      return { kind: 'redirect', location: withQuery(p.redirectUri, { code, state: p.state }) };
+    decide(body: unknown, ctx: DecideContext): Promise<AuthorizationOutcome> {
+      return signIn.decide(body, ctx);
     },
 
     /**

@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureFile } from '../../../main/fixtures/schema.js';
 import { createPkce } from '../../../main/sync/auth/pkce.js';
 import { demo, demoFixtures } from '../../support/fixtures.js';
-import { answerConsent, authorizationUrl, codeFlow, loopbackListener, manualClock, sha256, tokenRequest } from '../../support/oauth.js';
+import {
+  BROWSER_ACCEPT,
+  answerConsent,
+  authorizationUrl,
+  codeFlow,
+  demoPassword,
+  loopbackListener,
+  manualClock,
+  sha256,
+  tokenRequest,
+} from '../../support/oauth.js';
 import { type TestServer, client, errorBody, startTestServer } from '../../support/server.js';
 
 /** A confidential web client next to the demo's public desktop client, and a second public one. */
@@ -46,7 +56,7 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
         const pkce = createPkce();
         const url = authorizationUrl(server.url, { clientId: demo.app, redirectUri: app.redirectUri, state: 'xyz-123', challenge: pkce.challenge });
 
-        const page = await fetch(url);
+        const page = await fetch(url, { headers: { accept: BROWSER_ACCEPT } });
         const html = await page.text();
         expect(page.status).toBe(200);
         expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -60,15 +70,22 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
         expect(cookie).toMatch(/HttpOnly/);
         expect(cookie).toMatch(/SameSite=Strict/);
         expect(html).toContain('Stockroom Desktop');
-        expect(html).toContain('DEPOSITO_NORTE');
+        expect(html).toContain('<input type="password" id="password" name="password"');
+        // No user list: no nickname or id of any user appears on the page.
+        for (const u of demoFixtures().users!) {
+          expect(html).not.toContain(u.nickname);
+          expect(html).not.toContain(String(u.id));
+        }
+        expect(html).not.toMatch(/<datalist|<select|<option/);
         expect(html).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1)/);
         const csrf = /name="csrf" value="([^"]+)"/.exec(html)![1]!;
+        const request = /name="request" value="([^"]+)"/.exec(html)![1]!;
 
         const approve = await fetch(`${server.url}/authorization`, {
           method: 'POST',
           redirect: 'manual',
           headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookie.split(';')[0]! },
-          body: new URLSearchParams({ csrf, username: 'deposito_norte', decision: 'approve' }).toString(),
+          body: new URLSearchParams({ csrf, request, username: 'deposito_norte', password: demoPassword('DEPOSITO_NORTE')!, decision: 'approve' }).toString(),
         });
         expect(approve.status).toBe(302);
         const location = approve.headers.get('location')!;
@@ -159,12 +176,17 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
       ['an added query', { redirectUri: 'http://127.0.0.1:50002/callback?next=/' }, 'not registered'],
       ['the other loopback literal', { redirectUri: 'http://[::1]:50002/callback' }, 'not registered'],
     ])('answers an error page and never redirects for %s', async (_what, change, text) => {
-      const res = await fetch(authorizationUrl(server.url, { ...base, ...change }), { redirect: 'manual' });
+      const res = await fetch(authorizationUrl(server.url, { ...base, ...change }), { redirect: 'manual', headers: { accept: BROWSER_ACCEPT } });
       expect(res.status).toBe(400);
       expect(res.headers.get('location')).toBeNull();
       expect(res.headers.get('content-type')).toContain('text/html');
       expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
       expect(await res.text()).toContain(text);
+      // A caller that is not a browser gets the same refusal in the spec's shape.
+      const url = new URL(authorizationUrl(server.url, { ...base, ...change }));
+      const api = await client(server.url, null).get(url.pathname + url.search);
+      expect(api.status).toBe(400);
+      expect(errorBody(api)).toEqual({ error: 'invalid_request', message: expect.any(String), status: 400, cause: [] });
     });
 
     it('matches a registered loopback URI on any port, and an exact non-loopback one', async () => {
@@ -207,12 +229,14 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
       expect(server.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM oauth_codes').get()!.n).toBe(before);
     });
 
-    it('asks again for an unknown user, keeping the page usable', async () => {
-      const r = await answerConsent(authorizationUrl(server.url, base), { username: 'NOBODY_<b>' });
+    it('asks again for an unknown user with the one generic answer, escaping what it echoes', async () => {
+      const r = await answerConsent(authorizationUrl(server.url, base), { username: 'NOBODY_<b>', password: 'whatever-it-is' });
       expect(r.status).toBe(400);
       expect(r.location).toBeNull();
-      expect(r.html).toContain('There is no user NOBODY_&lt;b&gt;');
+      expect(r.html).toContain('Wrong user or password.');
+      expect(r.html).toContain('value="NOBODY_&lt;b&gt;"');
       expect(r.html).not.toContain('<b>');
+      expect(r.html).toContain('name="password"');
     });
 
     it('escapes what it shows', async () => {
@@ -237,13 +261,14 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
       const page = await fetch(url);
       const html = await page.text();
       const csrf = /name="csrf" value="([^"]+)"/.exec(html)![1]!;
+      const request = /name="request" value="([^"]+)"/.exec(html)![1]!;
       const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
       const post = () =>
         fetch(`${server.url}/authorization`, {
           method: 'POST',
           redirect: 'manual',
           headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: server.url },
-          body: new URLSearchParams({ csrf, username: 'DEPOSITO_NORTE', decision: 'approve' }).toString(),
+          body: new URLSearchParams({ csrf, request, username: 'DEPOSITO_NORTE', password: demoPassword('DEPOSITO_NORTE')!, decision: 'approve' }).toString(),
         });
       expect((await post()).status).toBe(302);
       const second = await post();
