@@ -40,8 +40,11 @@ export function contentSecurityPolicy(options: { dev?: { origin: string } } = {}
   return directives.map(([k, v]) => `${k} ${v}`).join('; ');
 }
 
-/** The window: isolated, sandboxed, no Node in the page, nothing the page does not need. */
-export function windowOptions(o: { preload: string; title?: string }): BrowserWindowConstructorOptions {
+/**
+ * The window: isolated, sandboxed, no Node in the page, nothing the page does not need. `packaged`
+ * (Electron's `app.isPackaged`): an installed app has no DevTools, a developer's checkout has them.
+ */
+export function windowOptions(o: { preload: string; packaged: boolean; title?: string }): BrowserWindowConstructorOptions {
   return {
     title: o.title ?? 'Stockroom',
     width: 1280,
@@ -66,9 +69,25 @@ export function windowOptions(o: { preload: string; title?: string }): BrowserWi
       navigateOnDragDrop: false,
       safeDialogs: true,
       spellcheck: true,
-      devTools: true,
+      devTools: !o.packaged,
     },
   };
+}
+
+/** What keepDevToolsClosed needs of a WebContents (a structural type, so it runs without Electron). */
+export interface DevToolsHost {
+  on(event: 'devtools-opened', listener: () => void): unknown;
+  closeDevTools(): void;
+}
+
+/**
+ * In a packaged app, DevTools that open anyway (`devTools: false` already refuses them; a web
+ * contents created without windowOptions, or a future Electron that opens them on another path)
+ * are closed at once. In development nothing changes.
+ */
+export function keepDevToolsClosed(contents: DevToolsHost, packaged: boolean): void {
+  if (!packaged) return;
+  contents.on('devtools-opened', () => contents.closeDevTools());
 }
 
 /** `scheme://host[:port]` of a URL (URL.origin is "null" for custom schemes), or null when it does not parse. */

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNeeded } from '../../main/desktop/launch.js';
 import { waitFor } from '../support/wait.js';
@@ -16,6 +17,18 @@ const tmp = (prefix: string) => {
   return d;
 };
 
+/**
+ * The fuse wire as Electron's binaries carry it (read by @electron/fuses): a sentinel, the wire's
+ * version (1), its length, then one byte per fuse, '1' on and '0' off. These are Electron's
+ * defaults (docs/tutorial/fuses.md): RunAsNode on, cookie encryption off, NODE_OPTIONS on,
+ * --inspect on, asar integrity off, only-asar off, browser V8 snapshot off, file:// privileges on.
+ */
+const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
+const ELECTRON_DEFAULT_FUSES = '10110001';
+const fuseWire = (fuses: string) => Buffer.concat([Buffer.from(FUSE_SENTINEL), Buffer.from([1, fuses.length]), Buffer.from(fuses)]);
+const ON = 49; // '1'
+const OFF = 48; // '0'
+
 /** Builds dist/ (main, preload, renderer) when it is missing or older than the sources. */
 function ensureBuilt(): void {
   if (!buildNeeded(root)) return;
@@ -26,19 +39,23 @@ function ensureBuilt(): void {
 beforeAll(() => {
   ensureBuilt();
 }, 120_000);
+
 afterAll(() => {
   for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
 
 describe('packaging (electron-builder --dir with a stand-in Electron)', () => {
+  let executable: string;
+  let electronDist: string;
   let resources: string;
   let files: string[];
 
   beforeAll(() => {
     // What TOOLCHAIN.md describes: Electron cannot be downloaded here, so a folder stands in for it.
-    const electronDist = tmp('stockroom-electron-dist-');
+    electronDist = tmp('stockroom-electron-dist-');
     mkdirSync(join(electronDist, 'resources'));
-    writeFileSync(join(electronDist, 'electron'), '#!/bin/sh\nexit 0\n');
+    // A script that exits before reaching the bytes after it: the fuse wire electron-builder flips.
+    writeFileSync(join(electronDist, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\nexit 0\n'), fuseWire(ELECTRON_DEFAULT_FUSES), Buffer.from('\n')]));
     chmodSync(join(electronDist, 'electron'), 0o755);
     writeFileSync(join(electronDist, 'LICENSE'), 'stand-in');
     writeFileSync(join(electronDist, 'LICENSES.chromium.html'), '<html></html>');
@@ -50,6 +67,7 @@ describe('packaging (electron-builder --dir with a stand-in Electron)', () => {
       env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
     });
     if (r.status !== 0) throw new Error(`electron-builder failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+    executable = join(out, 'linux-unpacked', 'stockroom');
     resources = join(out, 'linux-unpacked', 'resources');
     const asar = require('@electron/asar') as { listPackage(archive: string, options: { isPack: boolean }): string[] };
     files = asar.listPackage(join(resources, 'app.asar'), { isPack: false }).map((f) => f.replaceAll('\\', '/'));
@@ -78,6 +96,37 @@ describe('packaging (electron-builder --dir with a stand-in Electron)', () => {
     expect(existsSync(join(resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'))).toBe(true);
     // Not the SQLite sources it was compiled from.
     expect(files.some((f) => f.startsWith('/node_modules/better-sqlite3/deps/') || f.endsWith('sqlite3.c'))).toBe(false);
+  });
+
+  it("flips the packed Electron's fuses: no run-as-node, NODE_OPTIONS or --inspect; only app.asar, checked; cookies encrypted", async () => {
+    const wire = await getCurrentFuseWire(executable);
+    expect(wire.version).toBe('1');
+    expect({
+      runAsNode: wire[FuseV1Options.RunAsNode],
+      nodeOptions: wire[FuseV1Options.EnableNodeOptionsEnvironmentVariable],
+      inspect: wire[FuseV1Options.EnableNodeCliInspectArguments],
+      asarIntegrity: wire[FuseV1Options.EnableEmbeddedAsarIntegrityValidation],
+      onlyAsar: wire[FuseV1Options.OnlyLoadAppFromAsar],
+      cookieEncryption: wire[FuseV1Options.EnableCookieEncryption],
+      browserV8Snapshot: wire[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot],
+      fileProtocolPrivileges: wire[FuseV1Options.GrantFileProtocolExtraPrivileges],
+    }).toEqual({
+      runAsNode: OFF,
+      nodeOptions: OFF,
+      inspect: OFF,
+      asarIntegrity: ON,
+      onlyAsar: ON,
+      cookieEncryption: ON,
+      browserV8Snapshot: OFF,
+      fileProtocolPrivileges: OFF,
+    });
+    // The stand-in started with Electron's defaults: the build flipped them.
+    const before = await getCurrentFuseWire(join(electronDist, 'electron'));
+    expect(before[FuseV1Options.RunAsNode]).toBe(ON);
+    expect(before[FuseV1Options.OnlyLoadAppFromAsar]).toBe(OFF);
+    // The asar integrity fuse is on here too, but electron-builder writes the hash it checks only
+    // for macOS (Info.plist ElectronAsarIntegrity) and Windows (a resource of the .exe); Electron
+    // has no such check on Linux.
   });
 
   it('leaves out the sources, the tests and every devDependency', () => {

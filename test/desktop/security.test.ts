@@ -1,5 +1,6 @@
 import { RemoteClient, staticTokenProvider } from '../../main/sync/client.js';
 import { failure, openCore, value } from './helpers.js';
+import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EXTERNAL_HOSTS, externalUrlAllowed } from '../../main/desktop/external.js';
@@ -10,6 +11,7 @@ import {
   appOrigins,
   contentSecurityPolicy,
   isAllowedSenderUrl,
+  keepDevToolsClosed,
   originOf,
   permissionAllowed,
   windowOptions,
@@ -24,7 +26,7 @@ const directives = (csp: string) =>
   );
 
 describe('the window (Electron security checklist)', () => {
-  const prefs = windowOptions({ preload: '/app/dist/preload/index.cjs' }).webPreferences!;
+  const prefs = windowOptions({ preload: '/app/dist/preload/index.cjs', packaged: true }).webPreferences!;
 
   it('isolates the page: context isolation and the sandbox on, Node integration off everywhere', () => {
     expect(prefs.contextIsolation).toBe(true);
@@ -44,9 +46,33 @@ describe('the window (Electron security checklist)', () => {
     expect(prefs.navigateOnDragDrop).toBe(false);
   });
 
+  it('has no DevTools in a packaged app, and keeps them for a developer', () => {
+    expect(prefs.devTools).toBe(false);
+    expect(windowOptions({ preload: '/p.cjs', packaged: false }).webPreferences!.devTools).toBe(true);
+    // Everything else is the same in both.
+    const { devTools: _packaged, ...packaged } = prefs;
+    const { devTools: _dev, ...dev } = windowOptions({ preload: '/app/dist/preload/index.cjs', packaged: false }).webPreferences!;
+    expect(dev).toEqual(packaged);
+  });
+
+  it('closes DevTools that open anyway in a packaged app, and leaves them alone in development', () => {
+    // A stand-in web contents: an EventEmitter with closeDevTools, as Electron's WebContents is.
+    const contents = (packaged: boolean) => {
+      const c = Object.assign(new EventEmitter(), { closed: 0, closeDevTools: () => void c.closed++ });
+      keepDevToolsClosed(c, packaged);
+      c.emit('devtools-opened');
+      return c;
+    };
+    expect(contents(true).closed).toBe(1);
+    expect(contents(false).closed).toBe(0);
+    expect(contents(false).listenerCount('devtools-opened')).toBe(0);
+  });
+
   it('is what main/app.ts creates the window with', () => {
     const app = readFileSync(new URL('../../main/app.ts', import.meta.url), 'utf8');
-    expect(app).toMatch(/new BrowserWindow\(\{\s*\.\.\.windowOptions\(\{ preload: preloadFile \}\)/);
+    expect(app).toMatch(/new BrowserWindow\(\{\s*\.\.\.windowOptions\(\{ preload: preloadFile, packaged: app\.isPackaged \}\)/);
+    // Every web contents of a packaged app closes DevTools that open.
+    expect(app).toMatch(/'web-contents-created', \(_event, contents\) => \{\s*keepDevToolsClosed\(contents, app\.isPackaged\);/);
     // Navigation and new windows are denied for every web contents.
     expect(app).toMatch(/'will-navigate', \(event, url\) => \{\s*\/\/[^\n]*\n\s*event\.preventDefault\(\);/);
     expect(app).toMatch(/setWindowOpenHandler\(\(\{ url \}\) => \{\s*openOutside\(url\);\s*return \{ action: 'deny' \};/);
