@@ -12,6 +12,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * - e2e: the app in real headless Chromium (test/e2e); `npm run test:e2e`.
  */
 const E2E = ['test/e2e/**/*.test.ts'];
+/** Real Electron: its own config and script (vitest.electron.config.ts, `npm run test:electron`), never part of `npm test`. */
+const ELECTRON = ['test/electron/**'];
 const INTEGRATION = [
   // real child processes
   'test/build/package.test.ts',
@@ -24,6 +26,8 @@ const INTEGRATION = [
   // and the desktop core online; the multi-second ones: 10,000 edits through the fault proxy
   // against the server in a child process, a burst over seconds of 1 s OAuth tokens
   'test/desktop/core.test.ts',
+  // electron-updater's own classes against a feed on loopback, the core online behind the fault proxy
+  'test/desktop/updates-feed.test.ts',
   'test/sync/engine.test.ts',
   'test/sync/faults-10k.test.ts',
   'test/sync/messages.test.ts',
@@ -33,6 +37,8 @@ const INTEGRATION = [
   'test/sync/token-expiry.test.ts',
   // 25 MB uploads and downloads, fsynced to disk
   'test/http/attachments/upload.test.ts',
+  // the sign-in page: 1,000 page loads and some 50 scrypt checks (about 5 s)
+  'test/http/auth/sign-in.test.ts',
 ];
 
 export default defineConfig({
@@ -51,7 +57,7 @@ export default defineConfig({
           name: 'unit',
           pool: 'threads',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-          exclude: [...configDefaults.exclude, ...E2E, ...INTEGRATION],
+          exclude: [...configDefaults.exclude, ...E2E, ...INTEGRATION, ...ELECTRON],
         },
       },
       { extends: true, test: { name: 'integration', include: INTEGRATION } },

@@ -4,7 +4,7 @@
  * (main/security.ts), the app:// protocol serving the built renderer with its CSP, IPC
  * (main/ipc), the menu, notifications, window state, the single-instance lock and a clean quit.
  */
-import { BrowserWindow, Menu, Notification, app, dialog, ipcMain, protocol, safeStorage, screen, session, shell } from 'electron';
+import { BrowserWindow, Menu, Notification, app, dialog, ipcMain, nativeImage, protocol, safeStorage, screen, session, shell } from 'electron';
 import { join, resolve, sep } from 'node:path';
 import { downloadPath } from './desktop/paths.js';
 import { readFile } from 'node:fs/promises';
@@ -21,6 +21,7 @@ import {
   appOrigins,
   contentSecurityPolicy,
   isAllowedSenderUrl,
+  keepDevToolsClosed,
   originOf,
   permissionAllowed,
   windowOptions,
@@ -28,7 +29,9 @@ import {
 import { contentType } from './web/static.js';
 import { type Cipher, KeychainUnavailableError, plainCipher, safeStorageCipher } from './sync/auth/index.js';
 import { WINDOW_STATE_FILE, loadWindowState, restoreBounds, saveWindowState } from './window-state.js';
-import type { StockroomEvent } from '../preload/contract.js';
+import { UPDATE_FEED_ENV, electronUpdaterPort } from './updater-electron.js';
+import type { RevealTarget, StockroomEvent } from '../preload/contract.js';
+import { BADGE_SIZE, badgeBitmap, badgeDescription } from './desktop/badge.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const distDir = resolve(here, '..');
@@ -70,6 +73,7 @@ function openOutside(url: string): void {
 
 function hardenContents(): void {
   app.on('web-contents-created', (_event, contents) => {
+    keepDevToolsClosed(contents, app.isPackaged);
     contents.on('will-navigate', (event, url) => {
       // The renderer is a single page: any navigation away from it is refused.
       event.preventDefault();
@@ -118,7 +122,7 @@ function createWindow(): BrowserWindow {
   const stateFile = join(app.getPath('userData'), WINDOW_STATE_FILE);
   const bounds = restoreBounds(loadWindowState(stateFile), workAreas());
   const win = new BrowserWindow({
-    ...windowOptions({ preload: preloadFile }),
+    ...windowOptions({ preload: preloadFile, packaged: app.isPackaged }),
     ...(bounds ? { x: bounds.x, y: bounds.y, width: bounds.width, height: bounds.height } : {}),
   });
   if (bounds?.maximized) win.maximize();
@@ -157,10 +161,33 @@ function focusWindow(): void {
   window.focus();
 }
 
-function show(title: string, body: string): void {
+/** Shown notifications, kept referenced until clicked or closed: one collected early loses its click handler (Windows). */
+const shown = new Set<Notification>();
+
+function show(title: string, body: string, target: RevealTarget): void {
   const n = new Notification({ title, body, silent: false });
-  n.on('click', focusWindow);
+  shown.add(n);
+  n.on('click', () => {
+    shown.delete(n);
+    focusWindow();
+    core?.reveal(target);
+  });
+  n.on('close', () => shown.delete(n));
   n.show();
+}
+
+/** The dock (macOS), launcher (Linux) or taskbar overlay (Windows) shows how many conversations wait to be read. */
+let unreadShown = 0;
+
+function showUnread(conversations: number): void {
+  unreadShown = conversations;
+  if (process.platform === 'win32') {
+    if (!window) return;
+    const icon = conversations > 0 ? nativeImage.createFromBitmap(badgeBitmap(), { width: BADGE_SIZE, height: BADGE_SIZE }) : null;
+    window.setOverlayIcon(icon, badgeDescription(conversations));
+  } else {
+    app.setBadgeCount(conversations);
+  }
 }
 
 /** Conflicts that arrive together (those kept from before a restart come all at once) make one notification. */
@@ -170,12 +197,19 @@ function notify(e: StockroomEvent): void {
   if (!Notification.isSupported()) return;
   if (e.type === 'messages.new') {
     const n = e.messages.length;
-    show(n === 1 ? 'New buyer message' : `${n} new buyer messages`, (e.messages[0]?.text ?? '').slice(0, 140));
+    const packs = new Set(e.messages.map((m) => m.packId));
+    const first = e.messages[0];
+    // One conversation: the click opens it; several: the inbox, on the newest one's conversation.
+    show(n === 1 ? 'New buyer message' : `${n} new buyer messages`, (first?.text ?? '').slice(0, 140), {
+      screen: 'conversation',
+      packId: packs.size === 1 && first ? first.packId : (e.messages.at(-1)?.packId ?? 0),
+    });
   } else if (e.type === 'sync.conflict') {
     if (conflictBurst) {
       conflictBurst.count++;
       return;
     }
+    const cell = e.cell;
     conflictBurst = {
       count: 1,
       timer: setTimeout(() => {
@@ -186,6 +220,7 @@ function notify(e: StockroomEvent): void {
           n === 1
             ? 'The marketplace changed a stock you counted. Open the grid to choose which value to keep.'
             : 'The marketplace changed stocks you counted. Open the grid, filtered to conflicts, to choose which values to keep.',
+          { screen: 'conflicts', cell: n === 1 ? cell : null },
         );
       }, 300),
     };
@@ -196,10 +231,13 @@ async function start(): Promise<void> {
   await app.whenReady();
   hardenContents();
   secureSession();
+  // Packaged: the feed of electron-builder.yml's `publish`; STOCKROOM_UPDATE_FEED overrides it (and turns updates on in development).
+  const updater = electronUpdaterPort({ app, feedUrl: process.env[UPDATE_FEED_ENV] });
   const c = await DesktopCore.open({
     dataDir: app.getPath('userData'),
     language: languageOf(app.getLocale()),
     version: app.getVersion(),
+    updates: updater ? { updater } : undefined,
     host: {
       shell: 'electron',
       cipher: tokenCipher(),
@@ -223,6 +261,9 @@ async function start(): Promise<void> {
   registerIpc(ipcMain, c, { isAllowedSender: (url) => isAllowedSenderUrl(url, allowedOrigins) });
   forwardEvents(c.events, () => window?.webContents ?? null);
   c.events.on('event', notify);
+  c.events.on('event', (e) => {
+    if (e.type === 'inbox.unread') showUnread(e.conversations);
+  });
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       menuTemplate({
@@ -234,6 +275,8 @@ async function start(): Promise<void> {
     ),
   );
   window = createWindow();
+  // The first count may have come before the window (the overlay needs one).
+  showUnread(unreadShown);
   app.on('activate', () => {
     if (!window && core) window = createWindow();
   });

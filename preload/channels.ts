@@ -33,6 +33,7 @@ export const CHANNEL_NAMES = {
   ],
   brands: ['list', 'detail'],
   sync: ['status', 'pullNow'],
+  updates: ['status', 'check', 'install'],
 } as const satisfies { [A in keyof Contract]: readonly (keyof Contract[A])[] };
 
 // Every function of the contract is listed, and every listed area exists in the contract.

@@ -33,6 +33,7 @@ import type {
   StoreView,
   SyncStatusView,
   ThreadView,
+  UpdateView,
 } from '../common/views.js';
 
 export { CHANNELS, CHANNEL_NAMES, CHANNEL_PREFIX, ERROR_CODES, EVENT_CHANNEL, channelName } from './channels.js';
@@ -249,6 +250,14 @@ export const contract = {
   sync: {
     status: op(none, answer<SyncStatusView>()),
     pullNow: op(none, answer<PullReportView>()),
+  },
+  /** The app's own updates (events: `update.state`). */
+  updates: {
+    status: op(none, answer<UpdateView>()),
+    /** Asks the feed now (a found update downloads in the background). */
+    check: op(none, answer<UpdateView>()),
+    /** The person agrees to restart: installs the downloaded update once the outbox has sent what it is sending. */
+    install: op(none, answer<UpdateView>()),
   },
 } as const;
 

@@ -18,6 +18,7 @@ import { QuickReplies } from './quick-replies.js';
 import { Session, sessionView } from './session.js';
 import { SettingsStore, defaultSettings } from './settings.js';
 import { Staging } from './staging.js';
+import { UpdateController, type UpdateControllerOptions, coreOutboxDrain } from './updates.js';
 
 export type { CoreApi } from './dispatch.js';
 export type { CoreEvents } from './events.js';
@@ -37,6 +38,8 @@ export interface CoreOptions {
   engine?: EngineTuning;
   /** Where unexpected errors are reported (default console.error). */
   log?: (e: unknown) => void;
+  /** The app's own updates (main/updater-electron.ts in a packaged app); absent: updates are off. */
+  updates?: Pick<UpdateControllerOptions, 'updater' | 'timers' | 'policy'> | undefined;
 }
 
 /**
@@ -65,6 +68,7 @@ export class DesktopCore {
   private readonly sessionView: () => Promise<SessionView>;
   private closed = false;
   private readonly releaseLock: () => void;
+  private readonly updates: UpdateController | null;
 
   private constructor(options: CoreOptions, settings: SettingsStore, fixtures: FixtureFile, releaseLock: () => void) {
     const dataDir = options.dataDir;
@@ -77,6 +81,15 @@ export class DesktopCore {
     this.sessionView = async () => sessionView(settings.get(), this.profiles.active, this.session.signingIn, fixtures);
     this.feed = new EventFeed({ emitter: this.events, profile: () => this.profiles.active, closed: () => this.closed, log });
     this.session = new Session({ dataDir, cipher: host.cipher ?? plainCipher, onExpired: () => this.sessionExpired() });
+    // Installs wait for this core's outbox; the state goes to the screens as `update.state`.
+    this.updates = options.updates
+      ? new UpdateController({
+          ...options.updates,
+          drain: coreOutboxDrain(this),
+          onChange: (update) => this.feed.emit({ type: 'update.state', update }),
+          log,
+        })
+      : null;
     this.profiles = new Profiles({
       dataDir,
       fixtures,
@@ -103,6 +116,7 @@ export class DesktopCore {
       settingsView: () => ({ ...settings.get(), hasAccessToken: settings.accessToken() !== null, dataDir }),
       sessionView: this.sessionView,
       linkAllowed: (url) => this.linkAllowed(url),
+      updates: this.updates,
       log,
     });
     this.dispatch = dispatch(handlers, { calls: this.calls, closed: () => this.closed, writes: () => this.profiles.active?.service.writes, log });
@@ -118,6 +132,7 @@ export class DesktopCore {
       const fixtures = readFixtureFile(options.fixturesFile ?? DEMO_FIXTURES);
       const core = new DesktopCore(options, settings, fixtures, release);
       await core.profiles.open();
+      core.updates?.start();
       return core;
     } catch (e) {
       release();
@@ -153,6 +168,7 @@ export class DesktopCore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.updates?.stop();
     this.session.cancelSignIn();
     this.feed.stop();
     try {

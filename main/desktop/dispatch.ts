@@ -110,6 +110,7 @@ export function dispatch(handlers: Handlers, o: DispatchOptions): Dispatch {
     messages: area('messages'),
     brands: area('brands'),
     sync: area('sync'),
+    updates: area('updates'),
   };
   return {
     api,

@@ -8,6 +8,7 @@ import { SettingsScreen } from '../settings/SettingsScreen.js';
 import { StockTab, createStockStore, useStockActivity } from '../stock/StockTab.js';
 import { StatusBar } from './StatusBar.js';
 import { useWindowTitle } from './useWindowTitle.js';
+import { UpdateBanner } from './UpdateBanner.js';
 import { userProductOfCell } from '../../common/cells.js';
 
 type Tab = 'stock' | 'inbox' | 'brands' | 'settings';
@@ -102,13 +103,17 @@ export function App({ api }: { api: StockroomApi }) {
   ];
   return (
     <div className="frame">
-      <nav className="tab-bar" role="tablist">
-        {tabs.map(([id, label]) => (
-          <button key={id} role="tab" type="button" aria-selected={tab === id} aria-controls={`panel-${id}`} id={`tab-${id}`} onClick={() => show(id)}>
-            {label}
-          </button>
-        ))}
-      </nav>
+      {/* One row of the frame's grid, whether or not the update banner shows. */}
+      <header>
+        <UpdateBanner api={api} i18n={i18n} />
+        <nav className="tab-bar" role="tablist">
+          {tabs.map(([id, label]) => (
+            <button key={id} role="tab" type="button" aria-selected={tab === id} aria-controls={`panel-${id}`} id={`tab-${id}`} onClick={() => show(id)}>
+              {label}
+            </button>
+          ))}
+        </nav>
+      </header>
       <main className="screen" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'brands' ? (
           <BrandsScreen api={api} />

@@ -24,12 +24,12 @@ describe('what asks for the person’s attention: the unread badge and a clicked
     const api = opened.core.api;
     const unread = value(await api.messages.conversations({ filter: 'unread', limit: 100 }));
     expect(unread.total).toBeGreaterThan(0);
-    await until(() => unreadEvents(seen).length > 0);
+    await until(() => unreadEvents(seen).length > 0, 'the first unread count');
     // The badge's count is the unread filter's total: one rule for the tab label and the dock.
     expect(unreadEvents(seen)).toEqual([unread.total]);
 
     value(await api.messages.thread({ packId: unread.conversations[0]!.packId }));
-    await until(() => unreadEvents(seen).length > 1);
+    await until(() => unreadEvents(seen).length > 1, 'the count after a read');
     expect(unreadEvents(seen)).toEqual([unread.total, unread.total - 1]);
     expect(value(await api.messages.conversations({ filter: 'unread' })).total).toBe(unread.total - 1);
   });
@@ -38,13 +38,13 @@ describe('what asks for the person’s attention: the unread badge and a clicked
     opened = await openCore();
     const seen = record(opened);
     const api = opened.core.api;
-    await until(() => unreadEvents(seen).length > 0);
+    await until(() => unreadEvents(seen).length > 0, 'the first unread count');
     const unread = value(await api.messages.conversations({ filter: 'unread', limit: 1 })).conversations[0]!;
     value(await api.messages.thread({ packId: unread.packId, markAsRead: false }));
     const read = value(await api.messages.conversations({ limit: 100 })).conversations.find((c) => c.unread === 0)!;
     value(await api.messages.thread({ packId: read.packId }));
     value(await api.messages.thread({ packId: unread.packId }));
-    await until(() => unreadEvents(seen).length > 1);
+    await until(() => unreadEvents(seen).length > 1, 'the count after a read');
     expect(unreadEvents(seen)).toHaveLength(2);
     expect(unreadEvents(seen)[1]).toBe(unreadEvents(seen)[0]! - 1);
   });

@@ -17,7 +17,7 @@ afterAll(async () => {
 
 describe('attention in Chromium', () => {
   it('names the app and the demo data in the title', async () => {
-    await app.page.waitForFunction(() => document.title === 'Stockroom — Demo data');
+    await app.page.waitForFunction("document.title === 'Stockroom — Demo data'");
     expect(await app.page.title()).toBe('Stockroom — Demo data');
   });
 
@@ -32,7 +32,7 @@ describe('attention in Chromium', () => {
   it('a clicked conflict notification shows the grid filtered to conflicts', async () => {
     const page = app.page;
     app.core.reveal({ screen: 'conflicts', cell: null });
-    await page.waitForFunction(() => document.querySelector('#tab-stock')?.getAttribute('aria-selected') === 'true');
+    await page.waitForFunction("document.querySelector('#tab-stock')?.getAttribute('aria-selected') === 'true'");
     // The grid's filter shows conflicts (the demo has none: the empty state says so).
     await page.getByRole('combobox', { name: 'Show', exact: true }).waitFor();
     expect(await page.getByRole('combobox', { name: 'Show', exact: true }).inputValue()).toBe('conflict');

@@ -6,6 +6,7 @@ import type { QuickReplies } from '../quick-replies.js';
 import type { Session } from '../session.js';
 import type { SettingsStore } from '../settings.js';
 import type { Staging } from '../staging.js';
+import type { UpdateController } from '../updates.js';
 
 /** What the core gives its handlers; each area takes the few parts it uses (`Pick<HandlerContext, ...>`). */
 export interface HandlerContext {
@@ -26,6 +27,8 @@ export interface HandlerContext {
   sessionView(): Promise<SessionView>;
   /** Whether a link may open in the system browser (main/desktop/external.ts). */
   linkAllowed(url: string): boolean;
+  /** The app's own updates; null where they are off (development, the browser mode). */
+  updates: UpdateController | null;
   /** Where unexpected errors are reported. */
   log(e: unknown): void;
 }

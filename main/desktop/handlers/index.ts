@@ -8,6 +8,7 @@ import { settingsHandlers } from './settings.js';
 import { stockHandlers } from './stock.js';
 import { syncHandlers } from './sync.js';
 import type { Handlers } from './types.js';
+import { updatesHandlers } from './updates.js';
 
 export type { HandlerContext } from './context.js';
 export type { AreaHandlers, Handler, Handlers } from './types.js';
@@ -23,5 +24,6 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     messages: messagesHandlers(ctx),
     brands: brandsHandlers(ctx),
     sync: syncHandlers(ctx),
+    updates: updatesHandlers(ctx),
   } satisfies Handlers;
 }
