@@ -271,6 +271,8 @@ async function start(): Promise<void> {
         appName: app.name,
         dev: !app.isPackaged,
         openDataFolder: () => void shell.openPath(app.getPath('userData')),
+        // The answer (checking, found, downloading) shows in the window's update banner.
+        ...(updater ? { checkForUpdates: () => void c.api.updates.check() } : {}),
       }),
     ),
   );

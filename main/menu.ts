@@ -5,7 +5,15 @@ import type { MenuItemConstructorOptions } from 'electron';
  * copy/paste/select all, View with reload and zoom, Window, Help). Pure, so its roles are tested
  * without Electron.
  */
-export function menuTemplate(o: { isMac: boolean; appName: string; dev: boolean; openDataFolder: () => void }): MenuItemConstructorOptions[] {
+export function menuTemplate(o: {
+  isMac: boolean;
+  appName: string;
+  dev: boolean;
+  openDataFolder: () => void;
+  /** Present when updates are on (a packaged app with a feed): "Check for Updates…" asks the feed now. */
+  checkForUpdates?: () => void;
+}): MenuItemConstructorOptions[] {
+  const updates: MenuItemConstructorOptions[] = o.checkForUpdates ? [{ label: 'Check for Updates…', click: () => o.checkForUpdates?.() }] : [];
   const view: MenuItemConstructorOptions[] = [
     { role: 'reload' },
     ...(o.dev ? ([{ role: 'toggleDevTools' }] as MenuItemConstructorOptions[]) : []),
@@ -23,6 +31,7 @@ export function menuTemplate(o: { isMac: boolean; appName: string; dev: boolean;
             label: o.appName,
             submenu: [
               { role: 'about' },
+              ...updates,
               { type: 'separator' },
               { role: 'services' },
               { type: 'separator' },
@@ -39,6 +48,7 @@ export function menuTemplate(o: { isMac: boolean; appName: string; dev: boolean;
     { role: 'editMenu' },
     { label: 'View', submenu: view },
     { role: 'windowMenu' },
-    { role: 'help', submenu: [{ role: 'about' }, { label: 'Open data folder', click: () => o.openDataFolder() }] },
+    // macOS has the update check in the app menu, the others in Help (as most apps place it).
+    { role: 'help', submenu: [{ role: 'about' }, ...(o.isMac ? [] : updates), { label: 'Open data folder', click: () => o.openDataFolder() }] },
   ];
 }

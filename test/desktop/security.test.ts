@@ -181,6 +181,22 @@ describe('application menu', () => {
     const mac = roles(menuTemplate({ isMac: true, appName: 'Stockroom', dev: true, openDataFolder: () => undefined }));
     expect(mac).toEqual(expect.arrayContaining(['about', 'hide', 'hideOthers', 'unhide', 'quit', 'close', 'toggleDevTools']));
   });
+
+  it('offers "Check for Updates…" only when updates are on: in the app menu on macOS, in Help elsewhere', () => {
+    const labels = (items: ReturnType<typeof menuTemplate>): string[] =>
+      items.flatMap((i) => [...(i.label ? [i.label] : []), ...(Array.isArray(i.submenu) ? labels(i.submenu) : [])]);
+    const checks: string[] = [];
+    const base = { appName: 'Stockroom', dev: false, openDataFolder: () => undefined };
+    expect(labels(menuTemplate({ ...base, isMac: false }))).not.toContain('Check for Updates…');
+    for (const isMac of [false, true]) {
+      const menu = menuTemplate({ ...base, isMac, checkForUpdates: () => void checks.push(isMac ? 'mac' : 'other') });
+      const top = menu.find((m) => Array.isArray(m.submenu) && labels(m.submenu as ReturnType<typeof menuTemplate>).includes('Check for Updates…'))!;
+      expect(isMac ? top.label : top.role).toBe(isMac ? 'Stockroom' : 'help');
+      const item = (top.submenu as ReturnType<typeof menuTemplate>).find((i) => i.label === 'Check for Updates…')!;
+      (item.click as () => void)();
+    }
+    expect(checks).toEqual(['other', 'mac']);
+  });
 });
 
 describe('links and tokens stay home (the desktop core)', () => {
