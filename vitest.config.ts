@@ -28,6 +28,8 @@ const INTEGRATION = [
   'test/desktop/core.test.ts',
   // electron-updater's own classes against a feed on loopback, the core online behind the fault proxy
   'test/desktop/updates-feed.test.ts',
+  // the built main process (tsc + Vite into test-output) on the stand-in Electron, one child per start
+  'test/desktop/electron-main.test.ts',
   'test/sync/engine.test.ts',
   'test/sync/faults-10k.test.ts',
   'test/sync/messages.test.ts',
