@@ -26,6 +26,8 @@ const INTEGRATION = [
   // and the desktop core online; the multi-second ones: 10,000 edits through the fault proxy
   // against the server in a child process, a burst over seconds of 1 s OAuth tokens
   'test/desktop/core.test.ts',
+  // the welcome's connect flow against a real remote (and a token-recording proxy)
+  'test/desktop/welcome-connect.test.ts',
   // electron-updater's own classes against a feed on loopback, the core online behind the fault proxy
   'test/desktop/updates-feed.test.ts',
   // the built main process (tsc + Vite into test-output) on the stand-in Electron, one child per start

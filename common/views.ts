@@ -37,6 +37,30 @@ export interface SettingsView {
   /** A pasted access token is stored (encrypted); its value is never sent to the renderer. */
   hasAccessToken: boolean;
   dataDir: string;
+  // The first run and the accounts. Optional so views written before them (test fakes) stay
+  // valid; the core always sets them.
+  /** The person has not chosen yet between the demo data and an account: the welcome shows. */
+  firstRun?: boolean;
+  /** The marketplace site (country) of the account. */
+  siteId?: string | null;
+  /** False: sign-ins and pasted tokens are kept in memory only (sign in again after a restart). */
+  keepSignedIn?: boolean;
+  /** How a kept sign-in is protected on this computer: the OS keychain, Chromium's fallback key, or not at all. */
+  tokenProtection?: TokenProtection;
+  /** Accounts opened on this computer, each with its own replica and outbox; newest first. */
+  accounts?: AccountView[];
+}
+
+export type TokenProtection = 'keychain' | 'obfuscated' | 'none';
+
+export interface AccountView {
+  baseUrl: string;
+  applicationId: number;
+  userId: number;
+  siteId: string | null;
+  nickname: string | null;
+  /** This account's data is the one open. */
+  open: boolean;
 }
 
 export interface SessionView {
@@ -48,6 +72,8 @@ export interface SessionView {
   baseUrl: string | null;
   applicationId: number | null;
   signingIn: boolean;
+  /** The site (country) of the open account; null for the demo data. Optional as SettingsView's additions. */
+  siteId?: string | null;
 }
 
 export interface SyncStatusView {
@@ -403,6 +429,19 @@ export interface PullReportView {
   durationMs: number;
 }
 
+/** The steps of a pull, in order: what is being read from the marketplace. */
+export const PULL_PHASES = ['account', 'stores', 'items', 'stock', 'brands', 'orders', 'messages'] as const;
+export type PullPhase = (typeof PULL_PHASES)[number];
+
+/** How far a pull is: its step (1-based, of `steps`) and that step's count (`total` 0 until known). */
+export interface PullProgressView {
+  phase: PullPhase;
+  step: number;
+  steps: number;
+  done: number;
+  total: number;
+}
+
 export interface AppInfoView {
   name: string;
   version: string;
@@ -450,7 +489,9 @@ export type StockroomEvent =
   /** Bring this into view (a notification was clicked): a conversation, or the conflicted cell(s) in the grid. */
   | { type: 'app.reveal'; target: RevealTarget }
   /** The app's update moved on: found, downloading (progress), ready to install, waiting for the outbox, failed. */
-  | { type: 'update.state'; update: UpdateView };
+  | { type: 'update.state'; update: UpdateView }
+  /** A pull moved on (a new step, or about every 1% of a step): the first pull's progress bar. */
+  | { type: 'sync.pull'; progress: PullProgressView };
 
 export type EventType = StockroomEvent['type'];
 export type EventOf<T extends EventType> = Extract<StockroomEvent, { type: T }>;

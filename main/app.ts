@@ -51,6 +51,10 @@ let core: DesktopCore | null = null;
 let window: BrowserWindow | null = null;
 let quitting = false;
 
+/**
+ * The cipher of stored tokens, carrying its protection (keychain, obfuscated, none): the core shows
+ * it in the connect flow and in Settings, where the person may choose not to stay signed in.
+ */
 function tokenCipher(): Cipher {
   try {
     return safeStorageCipher(safeStorage);
@@ -238,6 +242,7 @@ async function start(): Promise<void> {
     language: languageOf(app.getLocale()),
     version: app.getVersion(),
     updates: updater ? { updater } : undefined,
+    welcome: true,
     host: {
       shell: 'electron',
       cipher: tokenCipher(),

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { CHANNEL_PREFIX } from './channels.js';
 import { remoteAddressProblem } from '../common/remote-address.js';
+import { SITE_IDS } from '../common/marketplace.js';
 import type {
   AppInfoView,
   AttachmentBytesView,
@@ -112,6 +113,12 @@ export const contract = {
           ])
           .optional(),
         language: z.enum(['es', 'pt-BR', 'en']).optional(),
+        /** The welcome's choice (a first run ends with it). */
+        start: z.enum(['demo', 'account']).optional(),
+        /** The marketplace site (country) of the account being connected. */
+        siteId: z.union([z.enum(SITE_IDS), z.null()]).optional(),
+        /** False: "Don't keep me signed in on this computer" (credentials in memory only). */
+        keepSignedIn: z.boolean().optional(),
       }),
       answer<SettingsView>(),
     ),

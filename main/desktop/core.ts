@@ -15,7 +15,7 @@ import { acquireDataDirLock } from './lock.js';
 import type { EngineTuning } from './profile.js';
 import { Profiles } from './profiles.js';
 import { QuickReplies } from './quick-replies.js';
-import { Session, sessionView } from './session.js';
+import { Session, sessionView, settingsView } from './session.js';
 import { SettingsStore, defaultSettings } from './settings.js';
 import { Staging } from './staging.js';
 import { UpdateController, type UpdateControllerOptions, coreOutboxDrain } from './updates.js';
@@ -40,6 +40,12 @@ export interface CoreOptions {
   log?: (e: unknown) => void;
   /** The app's own updates (main/updater-electron.ts in a packaged app); absent: updates are off. */
   updates?: Pick<UpdateControllerOptions, 'updater' | 'timers' | 'policy'> | undefined;
+  /**
+   * Ask a data folder where the person never chose how to start (the app's shells: Electron and
+   * the browser mode) with the welcome screen; without it (tools and tests opening a core
+   * directly) a first start opens on the demo data as before.
+   */
+  welcome?: boolean;
 }
 
 /**
@@ -78,9 +84,14 @@ export class DesktopCore {
     this.settings = settings;
     this.releaseLock = releaseLock;
     this.log = log;
-    this.sessionView = async () => sessionView(settings.get(), this.profiles.active, this.session.signingIn, fixtures);
+    this.sessionView = async () => sessionView(settings.get(), this.profiles.active, this.session.signingIn, fixtures, settings.prefs().siteId);
     this.feed = new EventFeed({ emitter: this.events, profile: () => this.profiles.active, closed: () => this.closed, log });
-    this.session = new Session({ dataDir, cipher: host.cipher ?? plainCipher, onExpired: () => this.sessionExpired() });
+    this.session = new Session({
+      dataDir,
+      cipher: host.cipher ?? plainCipher,
+      keep: () => settings.prefs().keepSignedIn,
+      onExpired: () => this.sessionExpired(),
+    });
     // Installs wait for this core's outbox; the state goes to the screens as `update.state`.
     this.updates = options.updates
       ? new UpdateController({
@@ -113,7 +124,7 @@ export class DesktopCore {
       feed: this.feed,
       current: () => this.profiles.current(),
       reconcile: () => this.profiles.reconcile(),
-      settingsView: () => ({ ...settings.get(), hasAccessToken: settings.accessToken() !== null, dataDir }),
+      settingsView: () => settingsView(settings, this.profiles.active, this.session, { dataDir, welcome: options.welcome === true }),
       sessionView: this.sessionView,
       linkAllowed: (url) => this.linkAllowed(url),
       updates: this.updates,

@@ -15,10 +15,10 @@ export interface ProfilesOptions {
   /** The demo marketplace of the local profile. */
   fixtures: FixtureFile;
   settings: SettingsStore;
-  session: Pick<Session, 'stored'>;
+  session: Pick<Session, 'stored' | 'storeGeneration'>;
   /** A switch waits for the calls in progress (other than the one switching). */
   calls: Pick<CallsInFlight, 'settle'>;
-  feed: Pick<EventFeed, 'attach' | 'stockChanged' | 'scheduleStatus'>;
+  feed: Pick<EventFeed, 'attach' | 'stockChanged' | 'scheduleStatus' | 'emit'>;
   clock?: Clock | undefined;
   jobPollMs?: number | undefined;
   engine?: EngineTuning | undefined;
@@ -67,8 +67,11 @@ export class Profiles {
       via = 'token' as const;
     }
     if (!sellerId) throw desktopErrors.notSignedIn();
-    // The key tells profiles apart (a new pasted token means new credentials) without holding the token itself.
-    const key = `remote|${s.baseUrl}|${sellerId}|${via ?? 'signed-out'}|${via === 'token' && pasted ? createHash('sha256').update(pasted).digest('hex') : ''}`;
+    // The key tells profiles apart (a new pasted token means new credentials, sessions moved to or
+    // from memory mean a new token manager) without holding the token itself.
+    const credentials =
+      via === 'token' && pasted ? createHash('sha256').update(pasted).digest('hex') : via === 'oauth' ? `store${this.o.session.storeGeneration}` : '';
+    const key = `remote|${s.baseUrl}|${sellerId}|${via ?? 'signed-out'}|${credentials}`;
     return { kind: 'remote' as const, key, baseUrl: s.baseUrl, applicationId: s.applicationId, sellerId, auth, via, mode: s.mode };
   }
 
@@ -85,7 +88,27 @@ export class Profiles {
       t = await this.target(this.o.settings.get());
     }
     this.profile = this.build(t);
-    this.o.feed.attach(this.profile);
+    this.attach(this.profile);
+  }
+
+  /** Events of a newly opened profile: the feed's, the first pull's progress, the account's name once pulled. */
+  private attach(p: Profile): void {
+    this.o.feed.attach(p);
+    p.engine.on('pull-progress', (progress) => this.o.feed.emit({ type: 'sync.pull', progress }));
+    if (p.kind !== 'remote' || !p.baseUrl) return;
+    const baseUrl = p.baseUrl;
+    p.engine.on('pulled', () => {
+      const user = p.repos.users.byId(p.sellerId);
+      this.o.settings
+        .rememberAccount({
+          baseUrl,
+          applicationId: p.principal.applicationId,
+          userId: p.sellerId,
+          siteId: user?.site_id ?? this.o.settings.prefs().siteId,
+          nickname: user?.nickname ?? null,
+        })
+        .catch((e: unknown) => this.o.log(e));
+    });
   }
 
   private build(t: Awaited<ReturnType<Profiles['target']>>): Profile {
@@ -129,7 +152,7 @@ export class Profiles {
         await closeProfile(p);
       }
       this.profile = this.build(t);
-      this.o.feed.attach(this.profile);
+      this.attach(this.profile);
       this.o.feed.stockChanged(null);
       this.o.feed.scheduleStatus();
     };

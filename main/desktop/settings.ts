@@ -8,7 +8,7 @@ import type { Cipher } from '../sync/auth/index.js';
  * The app's settings: one small JSON file in the data folder, written atomically (a temp file,
  * fsync, rename, fsync of the folder), so a crash leaves the old file or the new one, never half.
  * A pasted access token is stored encrypted by the injected cipher (the OS keychain in Electron)
- * and never leaves the main process.
+ * and never leaves the main process; with "don't keep me signed in" it is kept in memory only.
  */
 
 export interface Settings {
@@ -20,7 +20,38 @@ export interface Settings {
   language: Language;
 }
 
+/** An account the app has opened (signed in to): its replica stays in `remote/<host>-<seller>`. */
+export interface KnownAccount {
+  baseUrl: string;
+  applicationId: number;
+  userId: number;
+  siteId: string | null;
+  /** Learned from the first pull (the marketplace's user record). */
+  nickname: string | null;
+}
+
+/** The first run and the accounts: kept apart from `Settings` so that shape stays as it was. */
+export interface Prefs {
+  /** What the person chose on the welcome screen; null: never chose (a first run). */
+  start: 'demo' | 'account' | null;
+  /** The marketplace site (country) of the account being connected or open. */
+  siteId: string | null;
+  /** False: sign-ins and pasted tokens live in memory only (signing in again after a restart). */
+  keepSignedIn: boolean;
+  accounts: KnownAccount[];
+}
+
+const MAX_ACCOUNTS = 20;
+
 export const SETTINGS_FILE = 'settings.json';
+
+const knownAccount = z.object({
+  baseUrl: z.string().max(500),
+  applicationId: z.number().int().positive(),
+  userId: z.number().int().positive(),
+  siteId: z.string().max(10).nullable(),
+  nickname: z.string().max(200).nullable(),
+});
 
 const stored = z.object({
   version: z.literal(1),
@@ -29,10 +60,25 @@ const stored = z.object({
   applicationId: z.number().int().positive().nullable(),
   userId: z.number().int().positive().nullable(),
   language: z.enum(['es', 'pt-BR', 'en']),
-  /** base64 of the cipher's output; null when no token was pasted. */
+  /** base64 of the cipher's output; null when no token was pasted (or it is kept in memory only). */
   accessToken: z.string().nullable(),
+  // Added after the first release: absent in older files.
+  start: z.enum(['demo', 'account']).nullable().optional(),
+  siteId: z.string().max(10).nullable().optional(),
+  keepSignedIn: z.boolean().optional(),
+  accounts: z.array(knownAccount).max(MAX_ACCOUNTS).optional(),
 });
 type Stored = z.infer<typeof stored>;
+
+const defaultPrefs = (): Prefs => ({ start: null, siteId: null, keepSignedIn: true, accounts: [] });
+
+const pickSettings = (v: Settings): Settings => ({
+  mode: v.mode,
+  baseUrl: v.baseUrl,
+  applicationId: v.applicationId,
+  userId: v.userId,
+  language: v.language,
+});
 
 /** The first start: local-only on the demo data. */
 export function defaultSettings(language: Language = 'es'): Settings {
@@ -74,16 +120,19 @@ export class SettingsStore {
   readonly file: string;
   private value: Settings;
   private token: string | null;
+  private extra: Prefs;
 
   private constructor(
     file: string,
     private readonly cipher: Cipher,
     value: Settings,
     token: string | null,
+    extra: Prefs = defaultPrefs(),
   ) {
     this.file = file;
     this.value = value;
     this.token = token;
+    this.extra = extra;
   }
 
   /** Reads the settings of a data folder; a missing or unreadable file gives the defaults (first start). */
@@ -107,11 +156,33 @@ export class SettingsStore {
       }
     }
     const { mode, baseUrl, applicationId, userId, language } = data;
-    return new SettingsStore(file, cipher, { mode, baseUrl, applicationId, userId, language }, token);
+    const prefs: Prefs = {
+      // A file from before the welcome existed: the person has been using the app already.
+      start: data.start !== undefined ? data.start : mode === 'local-only' ? 'demo' : 'account',
+      siteId: data.siteId ?? null,
+      keepSignedIn: data.keepSignedIn ?? true,
+      accounts: data.accounts ?? [],
+    };
+    return new SettingsStore(file, cipher, { mode, baseUrl, applicationId, userId, language }, token, prefs);
   }
 
   get(): Settings {
     return { ...this.value };
+  }
+
+  /** The first-run choice, the site, whether to stay signed in, the known accounts. */
+  prefs(): Prefs {
+    return { ...this.extra, accounts: this.extra.accounts.map((a) => ({ ...a })) };
+  }
+
+  /** Adds or refreshes an account of the list (newest first); fields given as null keep what was known. */
+  async rememberAccount(a: KnownAccount): Promise<void> {
+    const same = (x: KnownAccount) => x.baseUrl === a.baseUrl && x.userId === a.userId;
+    const old = this.extra.accounts.find(same);
+    const merged: KnownAccount = { ...a, siteId: a.siteId ?? old?.siteId ?? null, nickname: a.nickname ?? old?.nickname ?? null };
+    if (old && JSON.stringify(old) === JSON.stringify(merged)) return;
+    const accounts = [merged, ...this.extra.accounts.filter((x) => !same(x))].slice(0, MAX_ACCOUNTS);
+    await this.update({ accounts });
   }
 
   /** The pasted access token, or null. Main process only. */
@@ -120,14 +191,19 @@ export class SettingsStore {
   }
 
   /** Applies a change and writes the file; `accessToken: null` removes the pasted token. */
-  async update(patch: Partial<Settings> & { accessToken?: string | null }): Promise<Settings> {
+  async update(patch: Partial<Settings & Prefs> & { accessToken?: string | null }): Promise<Settings> {
     const { accessToken, ...rest } = patch;
-    const next: Settings = { ...this.value, ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) };
+    const given = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+    const merged = { ...this.value, ...this.extra, ...given };
+    const next = pickSettings(merged);
+    const extra: Prefs = { start: merged.start, siteId: merged.siteId, keepSignedIn: merged.keepSignedIn, accounts: merged.accounts };
     const token = accessToken === undefined ? this.token : accessToken;
-    const blob = token === null ? null : Buffer.from(await this.cipher.encrypt(token)).toString('base64');
-    const data: Stored = { version: 1, ...next, accessToken: blob };
+    // Not kept on this computer: the token stays in memory, the file never sees it.
+    const blob = token === null || !extra.keepSignedIn ? null : Buffer.from(await this.cipher.encrypt(token)).toString('base64');
+    const data: Stored = { version: 1, ...next, accessToken: blob, ...extra };
     writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`);
     this.value = next;
+    this.extra = extra;
     this.token = token;
     return this.get();
   }

@@ -3,7 +3,7 @@
 // hide it. Its rules live elsewhere and are tested alone: lanes.ts and scheduler.ts (which entry
 // goes next), settle.ts (what an outcome writes, when a bad spell ends), connectivity.ts,
 // outbox.ts (intents and coalescing), stock-push.ts / message-push.ts, pull.ts.
-import type { Mode, SyncStatusView } from '../../common/views.js';
+import type { Mode, PullProgressView, SyncStatusView } from '../../common/views.js';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { createReadStream } from 'node:fs';
@@ -80,6 +80,8 @@ export interface SyncEvents {
   online: [];
   offline: [string];
   pulled: [PullReport];
+  /** How far the pull in progress is (pull.ts: each step's start and end, about every 1% between). */
+  'pull-progress': [PullProgressView];
   'sync-error': [Error];
 }
 
@@ -174,6 +176,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         files: this.files,
         retry: this.policy,
         random: this.random,
+        onProgress: (p) => this.emit('pull-progress', p),
       });
     } else {
       this.client = null;

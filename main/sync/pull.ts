@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { PullReportView } from '../../common/views.js';
+import { PULL_PHASES, type PullPhase, type PullProgressView, type PullReportView } from '../../common/views.js';
 import { existsSync } from 'node:fs';
 import type { Writes } from '../db/relaxed-writes.js';
 import { brandsRepo } from '../db/repos/brands.js';
@@ -90,6 +90,47 @@ export interface PullerOptions {
   /** Attempts of one GET before the pull gives up (default 5). */
   getAttempts?: number;
   random?: () => number;
+  /** How far a pull is: at each step's start and end, and about every 1% of a step in between. */
+  onProgress?: (progress: PullProgressView) => void;
+}
+
+/** Counts one step of a pull and tells its progress, at most once per percent (a 100,000-product catalogue is 100 events, not 100,000). */
+class StepProgress {
+  private done = 0;
+  private total = 0;
+  private told = -1;
+
+  constructor(
+    private readonly phase: PullPhase,
+    private readonly tell: ((p: PullProgressView) => void) | undefined,
+  ) {
+    this.emit(true);
+  }
+
+  setTotal(total: number): void {
+    if (total === this.total) return;
+    this.total = total;
+    this.emit(true);
+  }
+
+  add(n = 1): void {
+    this.done += n;
+    this.emit(this.done >= this.total);
+  }
+
+  finish(): void {
+    this.total = Math.max(this.total, this.done);
+    this.done = this.total;
+    this.emit(true);
+  }
+
+  private emit(always: boolean): void {
+    if (!this.tell) return;
+    const percent = this.total === 0 ? 0 : Math.floor((this.done * 100) / this.total);
+    if (!always && percent === this.told) return;
+    this.told = percent;
+    this.tell({ phase: this.phase, step: PULL_PHASES.indexOf(this.phase) + 1, steps: PULL_PHASES.length, done: this.done, total: this.total });
+  }
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -159,11 +200,17 @@ export class Puller {
     if (users.length > 0) await this.writes.run(() => users.forEach((u) => this.outbox.mirror.upsertUser(u)));
   }
 
+  private step(phase: PullPhase): StepProgress {
+    return new StepProgress(phase, this.options.onProgress);
+  }
+
   /** Reads and applies the stock of user products; returns how many changed. */
-  async refreshStock(ids: string[], signal?: AbortSignal): Promise<{ read: number; changed: number; skipped: number }> {
+  async refreshStock(ids: string[], signal?: AbortSignal, progress?: StepProgress): Promise<{ read: number; changed: number; skipped: number }> {
+    progress?.setTotal(ids.length);
     const snaps = await mapLimit(ids, this.options.concurrency, async (id) => {
       for (let attempt = 1; ; attempt++) {
         const s = await readStock(this.client, id, () => this.clock.now(), signal);
+        if ('locations' in s || s.type !== 'retry') progress?.add();
         if ('locations' in s) return { id, snap: s };
         if (s.type !== 'retry') return { id, snap: null };
         if (!s.offline && (await this.pause(attempt, s.retryAfterMs, signal))) continue;
@@ -189,17 +236,24 @@ export class Puller {
   async pull(signal?: AbortSignal): Promise<PullReport> {
     const started = this.clock.now();
     const me = this.options.sellerId;
+    const account = this.step('account');
+    account.setTotal(1);
     const user = await this.getOk(`/users/${me}`, userAnswer, {}, signal);
     await this.writes.run(() => this.outbox.mirror.upsertUser(user));
+    account.finish();
 
     // Stores (paged by 50).
+    const storesStep = this.step('stores');
     const stores: Store[] = [];
     for (let offset = 0; ;) {
       const page = await this.getOk(`/users/${me}/stores/search`, storesPage, { limit: 50, offset }, signal);
       stores.push(...page.results);
+      storesStep.setTotal(page.paging.total);
+      storesStep.add(page.results.length);
       offset += page.results.length;
       if (page.results.length === 0 || offset >= page.paging.total) break;
     }
+    storesStep.finish();
     await this.writes.run(() => {
       for (const s of stores) this.outbox.mirror.upsertStore(s);
       this.outbox.mirror.deleteStoresExcept(
@@ -209,25 +263,33 @@ export class Puller {
     });
 
     // Items: ids, then the unknown ones (for their user product).
+    const itemsStep = this.step('items');
     const itemIds: string[] = [];
     for (let offset = 0; ;) {
       const page = await this.getOk(`/users/${me}/items/search`, itemIdsPage, { limit: 100, offset }, signal);
       itemIds.push(...page.results);
+      itemsStep.setTotal(page.paging.total);
       offset += page.results.length;
       if (page.results.length === 0 || offset >= page.paging.total) break;
     }
-    const newItems = await mapLimit(
-      itemIds.filter((id) => !this.outbox.mirror.itemExists(id)),
-      this.options.concurrency,
-      (id) => this.getOk(`/items/${encodeURIComponent(id)}`, itemAnswer, {}, signal),
-    );
+    const unknownItems = itemIds.filter((id) => !this.outbox.mirror.itemExists(id));
+    itemsStep.setTotal(itemIds.length);
+    itemsStep.add(itemIds.length - unknownItems.length);
+    const newItems = await mapLimit(unknownItems, this.options.concurrency, async (id) => {
+      const item = await this.getOk(`/items/${encodeURIComponent(id)}`, itemAnswer, {}, signal);
+      itemsStep.add();
+      return item;
+    });
+    itemsStep.finish();
 
     // Stock: new user products always, then a round-robin window of the known ones.
     const known = this.outbox.mirror.productIdsOf(me);
     const knownSet = new Set(known);
     const fresh = [...new Set(newItems.map((i) => i.user_product_id))].filter((id) => !knownSet.has(id));
     const window = this.stockWindow(known);
-    const stock = await this.refreshStock([...fresh, ...window], signal);
+    const stockStep = this.step('stock');
+    const stock = await this.refreshStock([...fresh, ...window], signal, stockStep);
+    stockStep.finish();
     await this.writes.run(() => {
       for (const i of newItems) {
         if (!this.outbox.mirror.product(i.user_product_id)) continue;
@@ -281,12 +343,18 @@ export class Puller {
 
   private async pullBrands(signal?: AbortSignal): Promise<number> {
     const me = this.options.sellerId;
+    const progress = this.step('brands');
     const res = await this.get(`/users/${me}/brands`, {}, signal);
     let list: BrandListEntry[] = [];
     // 404 (B00001): the seller has no brands.
     if (res.status === 200) list = this.parse(brandsAnswer, res.body, `/users/${me}/brands`).brands;
     else if (res.status !== 404) throw new PullError(`GET /users/${me}/brands: ${serverMessage(res)}`, false, res.status);
-    const details = await mapLimit(list, this.options.concurrency, (b) => this.getOk(`/users/${me}/brands/${b.official_store_id}`, brandDetail, {}, signal));
+    progress.setTotal(list.length);
+    const details = await mapLimit(list, this.options.concurrency, async (b) => {
+      const d = await this.getOk(`/users/${me}/brands/${b.official_store_id}`, brandDetail, {}, signal);
+      progress.add();
+      return d;
+    });
     await this.ensureUsers(
       details.flatMap((d) => d.users.map((u) => u.cust_id)),
       signal,
@@ -300,15 +368,19 @@ export class Puller {
         repo.insert({ ...b, boost: d.boost.last_update === null ? null : { is_active: d.boost.is_active, last_update: d.boost.last_update }, users: d.users });
       });
     });
+    progress.finish();
     return list.length;
   }
 
   private async pullOrders(signal?: AbortSignal): Promise<number> {
     const me = this.options.sellerId;
+    const progress = this.step('orders');
     const orders: OrderView[] = [];
     for (let offset = 0; ;) {
       const page = await this.getOk('/orders/search', ordersPage, { seller: me, limit: 100, offset }, signal);
       orders.push(...page.results);
+      progress.setTotal(page.paging.total);
+      progress.add(page.results.length);
       offset += page.results.length;
       if (page.results.length === 0 || offset >= page.paging.total) break;
     }
@@ -332,12 +404,15 @@ export class Puller {
         });
       }
     });
+    progress.finish();
     return orders.length;
   }
 
   private async pullMessages(signal?: AbortSignal): Promise<{ new: number; updated: number; incoming: MessageView[] }> {
     const me = this.options.sellerId;
     const packs = this.outbox.mirror.packKeysOf(me);
+    const progress = this.step('messages');
+    progress.setTotal(packs.length);
     const incoming: MessageView[] = [];
     let created = 0;
     let updated = 0;
@@ -361,7 +436,9 @@ export class Puller {
         offset += page.messages.length;
         if (changed === 0 || page.messages.length === 0 || offset >= (page.paging?.total ?? 0)) break;
       }
+      progress.add();
     });
+    progress.finish();
     return { new: created, updated, incoming };
   }
 

@@ -48,6 +48,8 @@ export async function runWeb(o: WebOptions = {}): Promise<RunningWeb> {
   const core = await DesktopCore.open({
     dataDir: o.dataDir ?? defaultDataDir(),
     host: { shell: 'browser', openExternal: openWithSystem },
+    // A new data folder asks how to start (the demo data or an account), as the desktop app does.
+    welcome: true,
     language: languageOf(Intl.DateTimeFormat().resolvedOptions().locale),
     version,
   });

@@ -10,6 +10,8 @@ import { StatusBar } from './StatusBar.js';
 import { useWindowTitle } from './useWindowTitle.js';
 import { UpdateBanner } from './UpdateBanner.js';
 import { userProductOfCell } from '../../common/cells.js';
+import { AccountBadge } from '../welcome/AccountBadge.js';
+import { WelcomeGate } from '../welcome/WelcomeGate.js';
 
 type Tab = 'stock' | 'inbox' | 'brands' | 'settings';
 /** Screens that keep their state while another tab is shown (mounted the first time they are opened). */
@@ -21,6 +23,15 @@ const KEPT: readonly Tab[] = ['inbox', 'stock'];
  * and its events).
  */
 export function App({ api }: { api: StockroomApi }) {
+  // A first run asks how to start (the demo data or an account) before the frame.
+  return (
+    <WelcomeGate api={api}>
+      <Frame api={api} />
+    </WelcomeGate>
+  );
+}
+
+function Frame({ api }: { api: StockroomApi }) {
   const [tab, setTab] = useState<Tab>('stock');
   const [opened, setOpened] = useState<ReadonlySet<Tab>>(() => new Set([tab]));
   const show = (next: Tab) => {
@@ -113,6 +124,7 @@ export function App({ api }: { api: StockroomApi }) {
             </button>
           ))}
         </nav>
+        <AccountBadge api={api} />
       </header>
       <main className="screen" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'brands' ? (

@@ -4,12 +4,18 @@ import type { StockroomApi } from '../../preload/api.js';
 import type { Mode, SettingsView } from '../../preload/contract.js';
 import { LanguageSwitch } from '../i18n/LanguageSwitch.js';
 import { useI18n } from '../i18n/index.js';
+import { KeepSignedIn } from '../welcome/KeepSignedIn.js';
 import { type SettingsPatch, type SettingsStore, createSettingsStore } from './store.js';
+import { Accounts } from './Accounts.js';
 import './settings.css';
 
 const MODES: Mode[] = ['local-only', 'online', 'offline'];
 
-/** Settings: language (applied at once), how the app works, the marketplace and its credentials, the session. */
+/**
+ * Settings: language (applied at once), whose data is open and the other accounts, staying signed
+ * in, how the app works, the session; the marketplace address, application id and a pasted token
+ * under Advanced (the connect flow fills them).
+ */
 export function SettingsScreen({ api }: { api: StockroomApi }) {
   const { t } = useI18n();
   const [store] = useState(() => createSettingsStore(api));
@@ -41,6 +47,15 @@ export function SettingsScreen({ api }: { api: StockroomApi }) {
         </div>
       ) : (
         <>
+          <Accounts store={store} settings={settings} />
+          <fieldset className="keep">
+            <legend>{t('settings.keep')}</legend>
+            <KeepSignedIn
+              protection={settings.tokenProtection ?? 'none'}
+              keep={settings.keepSignedIn ?? true}
+              onChange={(keepSignedIn) => void store.getState().save({ keepSignedIn })}
+            />
+          </fieldset>
           <SettingsForm
             key={[settings.mode, settings.baseUrl, settings.applicationId, settings.userId, settings.hasAccessToken].join('|')}
             store={store}
@@ -137,21 +152,24 @@ function SettingsForm({ store, settings }: { store: SettingsStore; settings: Set
           </label>
         ))}
       </fieldset>
-      <fieldset>
-        <legend>{t('settings.marketplace')}</legend>
-        {field('baseUrl', t('settings.baseUrl'), baseUrl, setBaseUrl, { hint: t('settings.baseUrlHint'), inputMode: 'url' })}
-        {field('applicationId', t('settings.applicationId'), applicationId, setApplicationId, { inputMode: 'numeric' })}
-        {field('userId', t('settings.userId'), userId, setUserId, { inputMode: 'numeric' })}
-        {field('token', t('settings.token'), token, setToken, {
-          type: 'password',
-          hint: settings.hasAccessToken ? t('settings.tokenStored') : t('settings.tokenHint'),
-        })}
-        {settings.hasAccessToken ? (
-          <label className="checkbox">
-            <input type="checkbox" checked={removeToken} onChange={(e) => setRemoveToken(e.target.checked)} /> {t('settings.tokenRemove')}
-          </label>
-        ) : null}
-      </fieldset>
+      <details className="advanced" open={settings.baseUrl === null || settings.hasAccessToken}>
+        <summary>{t('settings.advanced')}</summary>
+        <fieldset>
+          <legend>{t('settings.marketplace')}</legend>
+          {field('baseUrl', t('settings.baseUrl'), baseUrl, setBaseUrl, { hint: t('settings.baseUrlHint'), inputMode: 'url' })}
+          {field('applicationId', t('settings.applicationId'), applicationId, setApplicationId, { inputMode: 'numeric' })}
+          {field('userId', t('settings.userId'), userId, setUserId, { inputMode: 'numeric' })}
+          {field('token', t('settings.token'), token, setToken, {
+            type: 'password',
+            hint: settings.hasAccessToken ? t('settings.tokenStored') : t('settings.tokenHint'),
+          })}
+          {settings.hasAccessToken ? (
+            <label className="checkbox">
+              <input type="checkbox" checked={removeToken} onChange={(e) => setRemoveToken(e.target.checked)} /> {t('settings.tokenRemove')}
+            </label>
+          ) : null}
+        </fieldset>
+      </details>
       <div className="actions">
         <button type="submit" className="primary" disabled={saving}>
           {saving ? t('common.loading') : t('settings.save')}

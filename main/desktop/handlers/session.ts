@@ -18,7 +18,15 @@ export function sessionHandlers(ctx: Pick<HandlerContext, 'session' | 'settings'
         {
           started: async () => ctx.feed.emit({ type: 'session.changed', session: await ctx.sessionView() }),
           signedIn: async (tm) => {
+            // The seller is who the marketplace's token answer names (its user_id).
             await ctx.settings.update({ userId: tm.userId });
+            await ctx.settings.rememberAccount({
+              baseUrl: tm.baseUrl,
+              applicationId: tm.applicationId,
+              userId: tm.userId,
+              siteId: ctx.settings.prefs().siteId,
+              nickname: null,
+            });
             await ctx.reconcile();
           },
         },
@@ -32,8 +40,8 @@ export function sessionHandlers(ctx: Pick<HandlerContext, 'session' | 'settings'
       return ctx.sessionView();
     },
     signOut: async () => {
-      await ctx.session.signOut();
       const s = ctx.settings.get();
+      await ctx.session.signOut(s);
       await ctx.settings.update({ accessToken: null, ...(s.mode === 'online' ? { mode: 'offline' as const } : {}) });
       await ctx.reconcile();
       const session = await ctx.sessionView();

@@ -2,14 +2,17 @@ import type { HandlerContext } from './context.js';
 import type { AreaHandlers } from './types.js';
 
 /** `settings`: read and change them; a change that cannot open its profile is undone. */
-export function settingsHandlers(ctx: Pick<HandlerContext, 'settings' | 'reconcile' | 'feed' | 'settingsView' | 'sessionView' | 'log'>) {
+export function settingsHandlers(ctx: Pick<HandlerContext, 'settings' | 'session' | 'reconcile' | 'feed' | 'settingsView' | 'sessionView' | 'log'>) {
   return {
     get: async () => ctx.settingsView(),
     update: async (patch) => {
       const before = ctx.settings.get();
       const beforeToken = ctx.settings.accessToken();
+      const keepBefore = ctx.settings.prefs().keepSignedIn;
       const { accessToken, ...rest } = patch;
       await ctx.settings.update({ ...rest, ...(accessToken !== undefined ? { accessToken } : {}) });
+      // Staying signed in or not moves the open account's sign-in between the credentials file and memory.
+      if (patch.keepSignedIn !== undefined && patch.keepSignedIn !== keepBefore) await ctx.session.moveTo(patch.keepSignedIn, ctx.settings.get());
       try {
         await ctx.reconcile();
       } catch (e) {

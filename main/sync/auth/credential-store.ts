@@ -11,12 +11,24 @@ import { RefreshFailedError } from './errors.js';
 export interface Cipher {
   encrypt(plain: string): Buffer | Promise<Buffer>;
   decrypt(blob: Buffer): string | Promise<string>;
+  /** How well the stored bytes are protected (absent: `none`); the app tells the person when not by a keychain. */
+  readonly protection?: Protection;
 }
+
+/**
+ * keychain: the OS keychain holds the key (Keychain, DPAPI, libsecret, KWallet); obfuscated:
+ * Chromium's hard-coded fallback key (anyone who can read the file can decrypt it); none: the bytes
+ * as they are.
+ */
+export type Protection = 'keychain' | 'obfuscated' | 'none';
+
+export const protectionOf = (c: Cipher): Protection => c.protection ?? 'none';
 
 /** NOT encryption: UTF-8 bytes as they are. For tests and for Node without a keychain. */
 export const plainCipher: Cipher = {
   encrypt: (plain) => Buffer.from(plain, 'utf8'),
   decrypt: (blob) => blob.toString('utf8'),
+  protection: 'none',
 };
 
 /** The part of Electron's `safeStorage` used here (structural: no Electron import in this folder). */
@@ -46,10 +58,12 @@ export class KeychainUnavailableError extends Error {
  */
 export function safeStorageCipher(safeStorage: SafeStorageLike, options: { allowBasicText?: boolean } = {}): Cipher {
   if (!safeStorage.isEncryptionAvailable()) throw new KeychainUnavailableError('The operating system keychain is not available');
-  if (!options.allowBasicText && safeStorage.getSelectedStorageBackend?.() === 'basic_text') {
+  const basicText = safeStorage.getSelectedStorageBackend?.() === 'basic_text';
+  if (!options.allowBasicText && basicText) {
     throw new KeychainUnavailableError('No keychain was found (safeStorage backend basic_text)');
   }
   return {
+    protection: basicText ? 'obfuscated' : 'keychain',
     encrypt: (s) => (safeStorage.encryptStringAsync ? safeStorage.encryptStringAsync(s) : safeStorage.encryptString(s)),
     decrypt: async (b) => (safeStorage.decryptStringAsync ? (await safeStorage.decryptStringAsync(b)).result : safeStorage.decryptString(b)),
   };
@@ -100,6 +114,14 @@ export class CredentialStore {
   /** Opens (creating and migrating) a database file dedicated to credentials. */
   static open(file: string, cipher: Cipher, options: CredentialStoreOptions = {}): CredentialStore {
     return new CredentialStore(openDatabase(file), cipher, options, true);
+  }
+
+  /**
+   * A store that writes nothing to disk (an in-memory SQLite database): the session lasts as long
+   * as the process, for a person who chose not to stay signed in on this computer.
+   */
+  static inMemory(options: CredentialStoreOptions = {}): CredentialStore {
+    return new CredentialStore(openDatabase(':memory:'), plainCipher, options, true);
   }
 
   constructor(

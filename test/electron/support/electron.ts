@@ -55,7 +55,12 @@ export async function launchApp(dataDir: string): Promise<RunningApp> {
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(`console: ${m.text()} (${m.location().url})`);
     });
-    await page.getByRole('tablist').waitFor({ timeout: 60_000 });
+    // A new data folder opens on the welcome: choose the demo as a person would; a folder that chose before opens on the frame.
+    const welcome = page.getByRole('button', { name: 'Try the demo data' });
+    const tabs = page.getByRole('tablist');
+    await welcome.or(tabs).first().waitFor({ timeout: 60_000 });
+    if (await welcome.isVisible()) await welcome.click();
+    await tabs.waitFor({ timeout: 60_000 });
     return { electron, page, errors, close: () => electron.close() };
   } catch (e) {
     await electron.close();

@@ -1,0 +1,71 @@
+import { useStore } from 'zustand';
+import { siteById } from '../../common/marketplace.js';
+import type { AccountView, SettingsView } from '../../preload/contract.js';
+import { useI18n } from '../i18n/index.js';
+import { useWelcome } from '../welcome/store.js';
+import type { SettingsStore } from './store.js';
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
+/**
+ * Whose data is open, and the accounts opened on this computer: each keeps its own replica and
+ * outbox (`remote/<host>-<seller>`), so opening another one never mixes their data or changes.
+ */
+export function Accounts({ store, settings }: { store: SettingsStore; settings: SettingsView }) {
+  const { t } = useI18n();
+  const saving = useStore(store, (s) => s.saving);
+  const accounts = settings.accounts ?? [];
+  const open = accounts.find((a) => a.open);
+  const label = (a: AccountView) =>
+    [a.nickname ?? t('welcome.seller', { id: String(a.userId) }), siteById(a.siteId)?.name, hostOf(a.baseUrl)].filter((x): x is string => !!x).join(' · ');
+  return (
+    <section className="settings-accounts" aria-labelledby="settings-accounts-title">
+      <h3 id="settings-accounts-title">{t('settings.account')}</h3>
+      <p className="current-account">
+        {settings.mode === 'local-only' ? t('settings.accountDemo') : open ? t('settings.accountOpen', { name: label(open) }) : null}
+      </p>
+      {accounts.length > 0 ? (
+        <>
+          <h4>{t('settings.accounts')}</h4>
+          <ul className="accounts">
+            {accounts.map((a) => (
+              <li key={`${a.baseUrl}|${a.userId}`}>
+                {label(a)}{' '}
+                {a.open && settings.mode !== 'local-only' ? (
+                  <span className="muted-inline">{t('settings.accountIsOpen')}</span>
+                ) : (
+                  <button
+                    type="button"
+                    disabled={saving}
+                    onClick={() =>
+                      void store.getState().save({ baseUrl: a.baseUrl, applicationId: a.applicationId, userId: a.userId, siteId: a.siteId, mode: 'online' })
+                    }
+                  >
+                    {t('settings.openAccount')}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+          <p className="hint">{t('settings.accountsHint')}</p>
+        </>
+      ) : null}
+      <p className="actions">
+        <button type="button" onClick={() => useWelcome.getState().openConnect()}>
+          {t('settings.connectAnother')}
+        </button>
+        {settings.mode !== 'local-only' ? (
+          <button type="button" disabled={saving} onClick={() => void store.getState().save({ mode: 'local-only' })}>
+            {t('settings.openDemo')}
+          </button>
+        ) : null}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,216 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DesktopCore } from '../../main/desktop/core.js';
+import { PULL_PHASES, type PullProgressView, type StockroomEvent } from '../../common/views.js';
+import { demo } from '../support/fixtures.js';
+import { browserThatApproves } from '../support/oauth.js';
+import { type TestServer, startTestServer } from '../support/server.js';
+import { FAST_RETRY } from '../support/sync-harness.js';
+import { until, value } from './helpers.js';
+
+const engine = { pollIntervalMs: 0, pullOnStart: false, retry: FAST_RETRY };
+
+/**
+ * A pass-through HTTP proxy in front of the marketplace that keeps the token answers it carries:
+ * the test knows the access and refresh tokens the app received, and can look for them on disk.
+ */
+async function tokenRecorder(target: string) {
+  const tokens: string[] = [];
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const out = request(new URL(req.url ?? '/', target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (c: Buffer) => chunks.push(c));
+      answer.on('end', () => {
+        const body = Buffer.concat(chunks);
+        if (req.url?.startsWith('/oauth/token') && answer.statusCode === 200) {
+          const t = JSON.parse(body.toString('utf8')) as { access_token: string; refresh_token: string };
+          tokens.push(t.access_token, t.refresh_token);
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers).end(body);
+      });
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    tokens,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** Every file under `dir`, as bytes. */
+function filesUnder(dir: string): { path: string; bytes: Buffer }[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(dir, name))
+    .filter((p) => existsSync(p) && statSync(p).isFile())
+    .map((path) => ({ path, bytes: readFileSync(path) }));
+}
+
+let remote: TestServer;
+beforeAll(async () => {
+  remote = await startTestServer();
+});
+afterAll(async () => {
+  await remote.close();
+});
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'stockroom-connect-'));
+  dirs.push(d);
+  return d;
+};
+
+async function connect(core: DesktopCore, baseUrl: string, extra: { keepSignedIn?: boolean } = {}) {
+  const api = core.api;
+  value(await api.settings.update({ baseUrl, applicationId: demo.app, siteId: 'MLA', ...extra }));
+  expect(value(await api.settings.get()).userId).toBeNull();
+  value(await api.session.signIn());
+  value(await api.settings.update({ mode: 'online', start: 'account' }));
+}
+
+describe('connecting an account from the welcome', () => {
+  it('signs in through the browser, takes the seller from the token answer, and reports the first pull step by step', async () => {
+    const dir = tmp();
+    const opened: string[] = [];
+    const core = await DesktopCore.open({
+      dataDir: dir,
+      welcome: true,
+      engine,
+      log: () => undefined,
+      host: { shell: 'browser', openExternal: browserThatApproves('DEPOSITO_NORTE', opened) },
+    });
+    const events: StockroomEvent[] = [];
+    core.events.on('event', (e) => events.push(e));
+    try {
+      const api = core.api;
+      expect(value(await api.settings.get()).firstRun).toBe(true);
+      await connect(core, remote.url);
+      expect(opened[0]).toMatch(new RegExp(`^${remote.url}/authorization\\?`));
+      // Nobody typed the user id: it is the token answer's user_id.
+      expect(value(await api.settings.get())).toMatchObject({ userId: demo.seller.id, firstRun: false, mode: 'online', siteId: 'MLA' });
+      expect(value(await api.session.status())).toMatchObject({ signedIn: true, via: 'oauth', user: { id: demo.seller.id } });
+
+      const report = value(await api.sync.pullNow());
+      expect(report.stores).toBe(3);
+      const progress = events.filter((e): e is Extract<StockroomEvent, { type: 'sync.pull' }> => e.type === 'sync.pull').map((e) => e.progress);
+      // Every step, in order, each ending complete.
+      const phases = progress.map((p) => p.phase).filter((p, i, all) => all[i - 1] !== p);
+      expect(phases).toEqual([...PULL_PHASES]);
+      for (const phase of PULL_PHASES) {
+        const last = progress.filter((p) => p.phase === phase).at(-1)!;
+        expect(last).toMatchObject({ step: PULL_PHASES.indexOf(phase) + 1, steps: PULL_PHASES.length });
+        expect(last.done).toBe(last.total);
+      }
+      const last = (phase: PullProgressView['phase']) => progress.filter((p) => p.phase === phase).at(-1)!;
+      expect(last('stores').total).toBe(3);
+      expect(last('items').total).toBe(report.items.total);
+      expect(last('stock').total).toBe(report.stock.read);
+      // The bar never goes back within a step.
+      for (const phase of PULL_PHASES) {
+        const dones = progress.filter((p) => p.phase === phase).map((p) => p.done);
+        expect(dones).toEqual([...dones].sort((a, b) => a - b));
+      }
+
+      // Which account's data is open: the name and site, in the session and the account list.
+      expect(value(await api.session.status())).toMatchObject({ user: { nickname: 'DEPOSITO_NORTE' }, siteId: 'MLA' });
+      await until(async () => value(await api.settings.get()).accounts?.[0]?.nickname === 'DEPOSITO_NORTE' || undefined, 'the account remembered by name');
+      expect(value(await api.settings.get()).accounts).toEqual([
+        { baseUrl: remote.url, applicationId: demo.app, userId: demo.seller.id, siteId: 'MLA', nickname: 'DEPOSITO_NORTE', open: true },
+      ]);
+    } finally {
+      await core.close();
+    }
+    // Kept: a restart opens the account signed in, with no welcome.
+    const again = await DesktopCore.open({ dataDir: dir, welcome: true, engine, log: () => undefined });
+    try {
+      expect(value(await again.api.settings.get())).toMatchObject({ firstRun: false, mode: 'online' });
+      expect(value(await again.api.session.status())).toMatchObject({ signedIn: true, via: 'oauth', user: { id: demo.seller.id, nickname: 'DEPOSITO_NORTE' } });
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('with "don’t keep me signed in", nothing token-like reaches the disk, and a restart asks to sign in again', async () => {
+    const proxy = await tokenRecorder(remote.url);
+    const dir = tmp();
+    try {
+      const core = await DesktopCore.open({
+        dataDir: dir,
+        welcome: true,
+        engine,
+        log: () => undefined,
+        host: { shell: 'browser', openExternal: browserThatApproves('DEPOSITO_NORTE') },
+      });
+      try {
+        await connect(core, proxy.url, { keepSignedIn: false });
+        expect(value(await core.api.sync.pullNow()).stores).toBe(3);
+        expect(value(await core.api.session.status())).toMatchObject({ signedIn: true, via: 'oauth' });
+      } finally {
+        await core.close();
+      }
+      expect(proxy.tokens).toHaveLength(2);
+      expect(existsSync(join(dir, 'credentials.db'))).toBe(false);
+      const files = filesUnder(dir);
+      expect(files.map((f) => f.path)).toContain(join(dir, 'settings.json'));
+      for (const token of proxy.tokens) {
+        expect(files.filter((f) => f.bytes.includes(Buffer.from(token, 'utf8'))).map((f) => f.path)).toEqual([]);
+      }
+
+      const again = await DesktopCore.open({ dataDir: dir, welcome: true, engine, log: () => undefined });
+      try {
+        // The account's replica is still there to read; the session is not.
+        expect(value(await again.api.session.status())).toMatchObject({ signedIn: false, user: { id: demo.seller.id } });
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('turning "keep me signed in" off moves the open session to memory and deletes the credentials file', async () => {
+    const proxy = await tokenRecorder(remote.url);
+    const dir = tmp();
+    try {
+      const core = await DesktopCore.open({
+        dataDir: dir,
+        welcome: true,
+        engine,
+        log: () => undefined,
+        host: { shell: 'browser', openExternal: browserThatApproves('DEPOSITO_NORTE') },
+      });
+      try {
+        await connect(core, proxy.url);
+        expect(existsSync(join(dir, 'credentials.db'))).toBe(true);
+        // Kept (with the plain cipher of this test): the search below does find a stored token.
+        expect(filesUnder(dir).some((f) => f.bytes.includes(Buffer.from(proxy.tokens[0]!, 'utf8')))).toBe(true);
+        value(await core.api.settings.update({ keepSignedIn: false }));
+        expect(existsSync(join(dir, 'credentials.db'))).toBe(false);
+        // Still signed in, for this run: the sync goes on.
+        expect(value(await core.api.session.status())).toMatchObject({ signedIn: true, via: 'oauth' });
+        expect(value(await core.api.sync.pullNow()).stores).toBe(3);
+      } finally {
+        await core.close();
+      }
+      for (const token of proxy.tokens) {
+        expect(
+          filesUnder(dir)
+            .filter((f) => f.bytes.includes(Buffer.from(token, 'utf8')))
+            .map((f) => f.path),
+        ).toEqual([]);
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
+});
