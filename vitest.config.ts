@@ -32,6 +32,9 @@ const INTEGRATION = [
   'test/desktop/updates-feed.test.ts',
   // the built main process (tsc + Vite into test-output) on the stand-in Electron, one child per start
   'test/desktop/electron-main.test.ts',
+  // npm start's preparation: Electron's installer and prebuild-install against loopback mirrors, `tsx main/start.ts`
+  'test/desktop/electron-download.test.ts',
+  'test/desktop/start.test.ts',
   'test/sync/engine.test.ts',
   'test/sync/faults-10k.test.ts',
   'test/sync/messages.test.ts',

@@ -32,6 +32,7 @@ import { WINDOW_STATE_FILE, loadWindowState, restoreBounds, saveWindowState } fr
 import { UPDATE_FEED_ENV, electronUpdaterPort } from './updater-electron.js';
 import type { RevealTarget, StockroomEvent } from '../preload/contract.js';
 import { BADGE_SIZE, badgeBitmap, badgeDescription } from './desktop/badge.js';
+import { abiMismatch, abiMismatchLine, electronSqliteBinding } from './desktop/native-binding.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const distDir = resolve(here, '..');
@@ -239,6 +240,8 @@ async function start(): Promise<void> {
   const updater = electronUpdaterPort({ app, feedUrl: process.env[UPDATE_FEED_ENV] });
   const c = await DesktopCore.open({
     dataDir: app.getPath('userData'),
+    // A checkout's better-sqlite3 is built for Node: Electron's build is kept apart (npm start prepares it).
+    nativeBinding: electronSqliteBinding({ packaged: app.isPackaged, electronVersion: process.versions.electron, from: import.meta.url }),
     language: languageOf(app.getLocale()),
     version: app.getVersion(),
     updates: updater ? { updater } : undefined,
@@ -309,6 +312,13 @@ if (!app.requestSingleInstanceLock()) {
       .finally(() => app.quit());
   });
   start().catch((e: unknown) => {
+    // better-sqlite3 built for another ABI: one line with the fix, no crash dialog.
+    const abi = abiMismatch(e);
+    if (abi) {
+      console.error(abiMismatchLine(abi));
+      app.exit(1);
+      return;
+    }
     console.error('stockroom: cannot start', e);
     dialog.showErrorBox('Stockroom cannot start', e instanceof Error ? e.message : String(e));
     app.exit(1);

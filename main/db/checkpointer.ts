@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { Db } from './open.js';
+import { type Db, nativeBinding } from './open.js';
 
 /**
  * WAL checkpoints off the edit path. SQLite's automatic checkpoint runs inside the commit that
@@ -13,7 +13,7 @@ import type { Db } from './open.js';
 const WORKER = `
 const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true });
+const db = new Database(workerData.file, { fileMustExist: true, ...(workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {}) });
 db.pragma('busy_timeout = 50');
 const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* busy: next time */ } };
 const timer = setInterval(checkpoint, workerData.everyMs);
@@ -37,13 +37,22 @@ export function startCheckpointer(db: Db, options: { everyMs?: number; safetyPag
   try {
     worker = new Worker(WORKER, {
       eval: true,
-      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file: db.name, everyMs: options.everyMs ?? 1000 },
+      // The worker loads the same compiled module as the app's connection (Electron's build in Electron).
+      workerData: {
+        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+        nativeBinding: nativeBinding(),
+        file: db.name,
+        everyMs: options.everyMs ?? 1000,
+      },
     });
   } catch {
     return null;
   }
   worker.unref();
   worker.on('error', () => db.pragma('wal_autocheckpoint = 1000'));
+  // A worker that already ended (it could not open the database) has no exit left to wait for.
+  let exited = false;
+  worker.once('exit', () => (exited = true));
   db.pragma(`wal_autocheckpoint = ${options.safetyPages ?? 20_000}`);
   let stopped: Promise<void> | null = null;
   return {
@@ -53,6 +62,7 @@ export function startCheckpointer(db: Db, options: { everyMs?: number; safetyPag
           db.pragma('wal_autocheckpoint = 1000');
           resolve();
         };
+        if (exited) return done();
         worker.once('exit', done);
         worker.once('message', () => void worker.terminate());
         worker.postMessage('stop');

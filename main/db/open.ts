@@ -11,13 +11,29 @@ export interface OpenOptions {
 }
 
 /**
+ * The compiled better-sqlite3 module every database of this process loads: unset (the package's
+ * own build, for Node) except in the Electron main process of a development checkout, which needs
+ * a build for Electron's ABI kept apart from it (main/desktop/native-binding.ts). One per process:
+ * it follows the runtime, not the database.
+ */
+let binding: string | undefined;
+
+export function useNativeBinding(file: string | undefined): void {
+  binding = file;
+}
+
+export function nativeBinding(): string | undefined {
+  return binding;
+}
+
+/**
  * Opens (creating if needed) the one database file: WAL so readers never wait for the writer,
  * foreign keys on, a busy timeout so a second process (a CLI, a test) waits instead of failing,
  * then applies the numbered migrations that are newer than `user_version`.
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
+  const db = new Database(file, binding ? { nativeBinding: binding } : {});
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');

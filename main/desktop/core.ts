@@ -11,6 +11,7 @@ import { type CoreEvents, EventFeed } from './events.js';
 import { DEFAULT_EXTERNAL_HOSTS, externalUrlAllowed } from './external.js';
 import { createHandlers } from './handlers/index.js';
 import type { DesktopHost } from './host.js';
+import { useNativeBinding } from '../db/open.js';
 import { acquireDataDirLock } from './lock.js';
 import type { EngineTuning } from './profile.js';
 import { Profiles } from './profiles.js';
@@ -46,6 +47,12 @@ export interface CoreOptions {
    * directly) a first start opens on the demo data as before.
    */
   welcome?: boolean;
+  /**
+   * The compiled better-sqlite3 module for every database of this process (better-sqlite3's
+   * `nativeBinding`): Electron's build in the Electron main process of a checkout
+   * (main/desktop/native-binding.ts); absent, the package's own build.
+   */
+  nativeBinding?: string | undefined;
 }
 
 /**
@@ -136,6 +143,7 @@ export class DesktopCore {
 
   /** Opens the data folder: settings, the profile of the current mode (the demo data the first time), the engine. */
   static async open(options: CoreOptions): Promise<DesktopCore> {
+    if (options.nativeBinding) useNativeBinding(options.nativeBinding);
     await mkdir(options.dataDir, { recursive: true });
     const release = acquireDataDirLock(options.dataDir);
     try {

@@ -15,6 +15,11 @@ export function electronBinary(root: string, env: NodeJS.ProcessEnv = process.en
   } catch {
     return null;
   }
+  return electronBinaryIn(pkgDir, env);
+}
+
+/** The same, given the electron package's folder (node_modules/electron, or a copy of it). */
+export function electronBinaryIn(pkgDir: string, env: NodeJS.ProcessEnv = process.env): string | null {
   const pathFile = join(pkgDir, 'path.txt');
   const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : null;
   if (env.ELECTRON_OVERRIDE_DIST_PATH) {
