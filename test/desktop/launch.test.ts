@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { electronBinary } from '../../main/desktop/launch.js';
+import { electronBinary, electronBinaryIn } from '../../main/desktop/launch.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -34,6 +34,22 @@ describe('npm start: finding Electron', () => {
     try {
       writeFileSync(join(dir, 'package.json'), '{}');
       expect(electronBinary(dir, {})).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("finds the binary Electron's installer recorded in a package folder (what npm start checks after a download)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stockroom-electron-pkg-'));
+    try {
+      expect(electronBinaryIn(dir, {})).toBeNull();
+      const relative = process.platform === 'win32' ? 'electron.exe' : 'electron';
+      writeFileSync(join(dir, 'path.txt'), relative);
+      // path.txt without the binary (an interrupted extraction) is not an installed Electron.
+      expect(electronBinaryIn(dir, {})).toBeNull();
+      mkdirSync(join(dir, 'dist'));
+      writeFileSync(join(dir, 'dist', relative), '');
+      expect(electronBinaryIn(dir, {})).toBe(join(dir, 'dist', relative));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
