@@ -40,6 +40,8 @@ const INTEGRATION = [
   'test/sync/messages.test.ts',
   'test/sync/offline.test.ts',
   'test/sync/pull.test.ts',
+  'test/sync/pull-codes.test.ts',
+  'test/sync/pull-orders.test.ts',
   'test/sync/recovery.test.ts',
   'test/sync/token-expiry.test.ts',
   // 25 MB uploads and downloads, fsynced to disk

@@ -1,4 +1,6 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
+import { benchCounting } from './counting.js';
+import { benchImport } from './import.js';
 import { benchMessages } from './messages.js';
 import { benchStock } from './stock.js';
 import { benchSync } from './sync.js';
@@ -28,6 +30,8 @@ async function main(): Promise<void> {
     ['messages', benchMessages],
     ['sync', benchSync],
     ['ui', benchUi],
+    ['import', benchImport],
+    ['counting', benchCounting],
   ];
   const startedAt = new Date().toISOString();
   const ran: string[] = [];

@@ -5,6 +5,7 @@
  * Over 400 lines on purpose: a catalogue of plain shapes (no logic), read by name.
  */
 import type { ErrorCode } from './errors.js';
+import type { StockReason } from './stock-reasons.js';
 
 // ---------------------------------------------------------------- answers and errors
 
@@ -105,6 +106,10 @@ export interface EntryView {
   nextAttemptAt: number;
   lastStatus: number | null;
   lastError: string | null;
+  /** Why (issue 14 §6); null on entries queued before reasons existed. */
+  reason?: StockReason | null;
+  /** A transfer between two stores: `delta` leaves `from` and arrives in `to` (both store ids). */
+  transfer?: { from: string; to: string; units: number } | null;
 }
 
 export interface CellView {
@@ -154,6 +159,8 @@ export interface GridRowView {
   version: string;
   /** The seller's items of this user product (the grid answers it). */
   itemIds?: string[];
+  /** Reorder points of this row's cells (column key → quantity at or under which the cell is low). */
+  reorder?: Record<string, number>;
   cells: Record<string, CellView>;
 }
 
@@ -171,6 +178,10 @@ export interface LocateView {
   index: number | null;
   /** Rows of the grid with those filters. */
   total: number;
+  /** The title of the product found (its first item's), for the scan's confirmation. */
+  title?: string | null;
+  /** What the text matched: an id, a code (barcode, seller SKU, inventory id) or title words. */
+  matchedBy?: 'user_product' | 'item' | 'gtin' | 'seller_sku' | 'inventory' | 'title';
 }
 
 /** Rows by user product id or item id (`stock.rows`, for the CSV import's preview). */
@@ -198,6 +209,12 @@ export interface HistoryEntryView {
   entry_id: number | null;
   ref: string | null;
   note: string | null;
+  /** Why (issue 14 §6); null for rows written before reasons existed and for synced rows. */
+  reason?: StockReason | null;
+  /** The history row an undo took back. */
+  undoes?: number | null;
+  /** A transfer's second row (the destination store) names its first row here. */
+  link?: number | null;
 }
 
 export interface QueueResultView {
@@ -205,6 +222,58 @@ export interface QueueResultView {
   how: 'queued' | 'merged' | 'cancelled' | 'resolved';
   shown: number;
   historyId: number;
+}
+
+/** A transfer between two stores (`stock.transfer`): the source cell's result, and the destination's. */
+export interface TransferResultView extends QueueResultView {
+  shownTo: number;
+  historyIdTo: number;
+}
+
+/**
+ * What `stock.undo` did with the person's last edit: `withdrawn` (still pending: taken out of the
+ * outbox), `inverse` (it may have reached the marketplace: an inverse edit queued or applied), or
+ * `nothing` (no edit of theirs left to undo).
+ */
+export interface UndoResultView {
+  how: 'withdrawn' | 'inverse' | 'nothing';
+  /** The edit taken back (its history row), and the undo's own history row. */
+  undone: number | null;
+  historyId: number | null;
+  /** The user product whose cells changed. */
+  userProductId: string | null;
+}
+
+/** `stock.importApply`: every change of a file applied in one transaction (all or none). */
+export interface ImportResultView {
+  applied: number;
+}
+
+/** The grid's order: a column key (a store id, `selling_address`, `platform_facility`), `product`, `title` or `total`. */
+export interface GridSortView {
+  key: string;
+  dir: 'asc' | 'desc';
+}
+
+/** A saved view of the grid (`stock.views`): its store, filters and order. */
+export interface SavedGridViewView {
+  id: number;
+  name: string;
+  query: {
+    search: string;
+    filter: 'all' | 'pending' | 'conflict' | 'failed';
+    store: string | null;
+    lowStock: number | null;
+    belowReorder: boolean;
+    sort: GridSortView | null;
+  };
+}
+
+/** A workbook or file made in the main process (`stock.exportXlsx`). */
+export interface FileBytesView {
+  name: string;
+  type: string;
+  bytes: Uint8Array;
 }
 
 export interface StoreView {
@@ -234,6 +303,19 @@ export interface ItemView {
   available_quantity?: number | null;
   stock_locations?: { store_id: string; quantity: number; network_node_id: string }[];
   date_created: string;
+  /** The item's inventory code, when it has one (null otherwise). */
+  inventory_id?: string | null;
+  /** Attributes of the publishing flow, such as GTIN and SELLER_SKU, as the listing sent them. */
+  attributes?: ItemAttributeView[];
+  /** The seller's own code of the item. */
+  seller_custom_field?: string | null;
+}
+
+/** An attribute of an item as the publishing flow takes it (`{ id: "GTIN", value_name: "7790001234565" }`). */
+export interface ItemAttributeView {
+  id: string;
+  value_name?: string | null;
+  [more: string]: unknown;
 }
 
 export interface OutboxEntryView {
@@ -253,6 +335,9 @@ export interface OutboxEntryView {
     op: 'adjust' | 'count';
     delta: number | null;
     quantity: number | null;
+    reason?: StockReason | null;
+    /** A transfer: the destination store (the units leave `storeId`). */
+    toStoreId?: string | null;
   } | null;
   message: { packId: number; text: string; files: string[] } | null;
 }
@@ -286,10 +371,26 @@ export interface MessageView {
   conversation_first_message: boolean;
 }
 
+/** The order behind a conversation, as the inbox's side panel shows it (issue 15 §1). */
+export interface ConversationOrderView {
+  id: number;
+  status: 'paid' | 'cancelled';
+  dateCreated: string;
+  totalAmount: number;
+  currencyId: string | null;
+  items: { itemId: string; title: string; quantity: number; unitPrice: number; currencyId: string; picture: string | null }[];
+  shipping: { id: number | null; logisticType: 'fulfillment' | 'cross_docking' | 'self_service'; delivered: boolean };
+}
+
 export interface ConversationView {
   packId: number;
   siteId: string;
-  buyer: { id: number; nickname: string | null };
+  /** The buyer; first and last name when known (issue 15 §1: a name, not only a nickname). */
+  buyer: { id: number; nickname: string | null; firstName?: string | null; lastName?: string | null };
+  /** The first product of the conversation's orders, for the list (null when the orders have no lines). */
+  product?: string | null;
+  /** The conversation's orders with their lines, oldest first. */
+  orders?: ConversationOrderView[];
   orderIds: number[];
   /** Why sending is blocked (cancelled order, mediation, fulfillment not delivered), null when open. */
   blocked: string | null;
@@ -402,6 +503,18 @@ export interface BrandListView {
     brands: BrandListEntryView[];
     tags: string[];
   } | null;
+}
+
+/** An account the brands screen offers to pick (issue 15 §4): named, never a bare user id. */
+export interface BrandAccountView {
+  userId: number;
+  nickname: string;
+  firstName: string;
+  lastName: string;
+  /** The signed-in seller. */
+  self: boolean;
+  /** A user of type brand. */
+  brand: boolean;
 }
 
 export interface BrandDetailView {

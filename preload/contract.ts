@@ -10,13 +10,18 @@ import { z } from 'zod';
 import { CHANNEL_PREFIX } from './channels.js';
 import { remoteAddressProblem } from '../common/remote-address.js';
 import { SITE_IDS } from '../common/marketplace.js';
+import { PICKABLE_REASONS } from '../common/stock-reasons.js';
 import type {
   AppInfoView,
   AttachmentBytesView,
+  BrandAccountView,
   BrandDetailView,
   BrandListView,
   CellView,
   ConversationsView,
+  FileBytesView,
+  ImportResultView,
+  SavedGridViewView,
   GridView,
   HistoryEntryView,
   ItemView,
@@ -24,6 +29,8 @@ import type {
   OutboxEntryView,
   PullReportView,
   QueueResultView,
+  TransferResultView,
+  UndoResultView,
   QuickReplyView,
   RowsView,
   SavedFileView,
@@ -36,11 +43,13 @@ import type {
   ThreadView,
   UpdateView,
 } from '../common/views.js';
+import type { CountLineView, CountReviewView, CountScanView, CountSessionPageView, CountSessionView } from '../common/count-views.js';
 
 export { CHANNELS, CHANNEL_NAMES, CHANNEL_PREFIX, ERROR_CODES, EVENT_CHANNEL, channelName } from './channels.js';
 
 // The shapes live in common/views.ts (main and renderer share them); the contract names them.
 export type * from '../common/views.js';
+export type * from '../common/count-views.js';
 
 // ---------------------------------------------------------------- payload schemas
 
@@ -67,7 +76,27 @@ const entryId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const gridFilters = {
   store: storeId.optional(),
   lowStock: z.number().int().min(0).max(1_000_000).optional(),
+  /** Only the products with a cell at or under its reorder point. */
+  belowReorder: z.boolean().optional(),
+  /** The order: a column key, `product` (the default, by id), `title` or `total`. */
+  sort: z
+    .strictObject({ key: z.union([storeId, z.enum(['product', 'title', 'total', 'selling_address', 'platform_facility'])]), dir: z.enum(['asc', 'desc']) })
+    .optional(),
 };
+/** A saved view's query (`stock.saveView`). */
+const savedQuery = z.strictObject({
+  search: z.string().max(200),
+  filter: z.enum(['all', 'pending', 'conflict', 'failed']),
+  store: storeId.nullable(),
+  lowStock: z.number().int().min(0).max(1_000_000).nullable(),
+  belowReorder: z.boolean(),
+  sort: z
+    .strictObject({ key: z.union([storeId, z.enum(['product', 'title', 'total', 'selling_address', 'platform_facility'])]), dir: z.enum(['asc', 'desc']) })
+    .nullable(),
+});
+/** Most changes one import applies in one transaction. */
+export const MAX_IMPORT_CHANGES = 50_000;
+const MAX_WORKBOOK_BYTES = 20 * 1024 * 1024;
 const packId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const userId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const paging = { limit: z.number().int().min(1).max(200).optional(), offset: z.number().int().min(0).max(1e9).optional() };
@@ -76,6 +105,7 @@ const ref = z.string().max(200).optional();
 const fileId = z.string().regex(/^[0-9a-f]{32}$/, 'expected a staged file id');
 const attachmentId = z.string().min(1).max(200);
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
+const countSessionId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 export const contract = {
   app: {
@@ -161,9 +191,57 @@ export const contract = {
       answer<HistoryEntryView[]>(),
     ),
     /** "Received 12", "2 damaged": a delta. */
-    adjust: op(z.strictObject({ ...cellRef, delta: z.number().int(), ref }), answer<QueueResultView>()),
+    /** `reason`: why (default 'correction'); a count's is 'count', a transfer's 'transfer'. */
+    adjust: op(z.strictObject({ ...cellRef, delta: z.number().int(), ref, reason: z.enum(PICKABLE_REASONS).optional() }), answer<QueueResultView>()),
+    /** N units from one store of a product to another, as one edit (one PUT carrying both stores). */
+    transfer: op(
+      z.strictObject({ userProductId, fromStoreId: storeId, toStoreId: storeId, units: z.number().int().min(1).max(1_000_000), ref }),
+      answer<TransferResultView>(),
+    ),
+    /** Takes back the person's last edit: withdrawn while only queued, else an inverse edit (reason 'correction'). */
+    undo: op(none, answer<UndoResultView>()),
     /** "There are 40 on the shelf": an absolute count. */
     count: op(z.strictObject({ ...cellRef, quantity: z.number().int(), ref }), answer<QueueResultView>()),
+    /**
+     * A file's changes applied together: one transaction (all or none; a refusal names its line).
+     * `line` is the file's line, for the message and the history's ref.
+     */
+    importApply: op(
+      z.strictObject({
+        name: z.string().min(1).max(150),
+        changes: z
+          .array(
+            z.discriminatedUnion('kind', [
+              z.strictObject({ ...cellRef, line: z.number().int().min(1).max(1e7), kind: z.literal('count'), quantity: z.number().int() }),
+              z.strictObject({ ...cellRef, line: z.number().int().min(1).max(1e7), kind: z.literal('adjust'), delta: z.number().int() }),
+            ]),
+          )
+          .min(1)
+          .max(MAX_IMPORT_CHANGES),
+      }),
+      answer<ImportResultView>(),
+    ),
+    /** The cells of a workbook's first sheet as text (an .xlsx import; parsed in the main process). */
+    readWorkbook: op(
+      z.strictObject({
+        bytes: z
+          .instanceof(Uint8Array)
+          .refine((b) => b.byteLength > 0, 'The file is empty')
+          .refine((b) => b.byteLength <= MAX_WORKBOOK_BYTES, 'The file is bigger than 20 MB'),
+      }),
+      answer<{ rows: string[][] }>(),
+    ),
+    /** The grid with these filters as an .xlsx workbook in the bulk editor's layout (item id, SKU, title, a column per store). */
+    exportXlsx: op(
+      z.strictObject({ search: z.string().max(200).optional(), filter: z.enum(['all', 'pending', 'conflict', 'failed']).optional(), ...gridFilters }),
+      answer<FileBytesView>(),
+    ),
+    /** Sets (or with null removes) the reorder point of a cell: at or under it the cell is low. */
+    setReorderPoint: op(z.strictObject({ ...cellRef, point: z.number().int().min(0).max(1_000_000).nullable() }), answer<{ point: number | null }>()),
+    views: op(none, answer<SavedGridViewView[]>()),
+    /** Saves the grid's view under a name (the same name replaces it). */
+    saveView: op(z.strictObject({ name: z.string().trim().min(1).max(80), query: savedQuery }), answer<SavedGridViewView[]>()),
+    deleteView: op(z.strictObject({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) }), answer<SavedGridViewView[]>()),
     resolveConflict: op(
       z.strictObject({
         entryId,
@@ -253,6 +331,8 @@ export const contract = {
       z.strictObject({ officialStoreId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER), userId: userId.optional() }),
       answer<BrandDetailView>(),
     ),
+    /** Accounts to pick (the seller, linked and brand accounts), and the names of `include`'s users. */
+    accounts: op(z.strictObject({ include: z.array(userId).max(50).optional() }).optional(), answer<BrandAccountView[]>()),
   },
   sync: {
     status: op(none, answer<SyncStatusView>()),
@@ -265,6 +345,34 @@ export const contract = {
     check: op(none, answer<UpdateView>()),
     /** The person agrees to restart: installs the downloaded update once the outbox has sent what it is sending. */
     install: op(none, answer<UpdateView>()),
+  },
+  /** Count sessions of a store (cycle counts, main/desktop/count-sessions.ts). */
+  counts: {
+    /** The seller's sessions, open ones first. */
+    list: op(none, answer<CountSessionView[]>()),
+    /** A new session: the store's products (those the filters keep), optionally blind. */
+    start: op(
+      z.strictObject({
+        storeId,
+        blind: z.boolean().optional(),
+        search: z.string().max(200).optional(),
+        lowStock: z.number().int().min(0).max(1_000_000).optional(),
+      }),
+      answer<CountSessionView>(),
+    ),
+    get: op(z.strictObject({ sessionId: countSessionId, ...paging }), answer<CountSessionPageView>()),
+    /** A scanned or typed code counts `quantity` more (one by default) of its product. */
+    scan: op(
+      z.strictObject({ sessionId: countSessionId, code: z.string().trim().min(1).max(200), quantity: z.number().int().min(1).max(1_000_000).optional() }),
+      answer<CountScanView>(),
+    ),
+    /** A line's counted quantity typed by hand (null: not counted). */
+    set: op(z.strictObject({ sessionId: countSessionId, userProductId, counted: z.number().int().min(0).max(1_000_000).nullable() }), answer<CountLineView>()),
+    /** Counted, expected and difference of every counted line, before anything is applied. */
+    review: op(z.strictObject({ sessionId: countSessionId }), answer<CountReviewView>()),
+    /** Every difference as a count at its base, in one transaction; the session is then applied. */
+    apply: op(z.strictObject({ sessionId: countSessionId }), answer<CountReviewView>()),
+    cancel: op(z.strictObject({ sessionId: countSessionId }), answer<CountSessionView>()),
   },
 } as const;
 

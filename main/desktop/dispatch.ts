@@ -111,6 +111,7 @@ export function dispatch(handlers: Handlers, o: DispatchOptions): Dispatch {
     brands: area('brands'),
     sync: area('sync'),
     updates: area('updates'),
+    counts: area('counts'),
   };
   return {
     api,

@@ -1,6 +1,6 @@
 import type { CellLockView, CellView, GridColumnView, GridRowView, GridView, LocateView, RowsView } from '../../preload/contract.js';
 import type { Db } from '../db/open.js';
-import { type GridRepo, type ItemFacts, type ProductPosition, gridRepo } from '../db/repos/grid.js';
+import { type GridRepo, type GridSort, type ItemFacts, type ProductPosition, gridRepo } from '../db/repos/grid.js';
 import type { ItemRow } from '../db/repos/stock.js';
 import { sellingAddressErrors, sellingAddressRule } from '../service/stock/stock.js';
 import { gridRows } from '../sync/read-model.js';
@@ -14,6 +14,10 @@ export interface GridFilters {
   store?: string | undefined;
   /** Only the user products with a seller-managed location (a store, the selling address) at or under this quantity. */
   lowStock?: number | undefined;
+  /** Only the user products with a cell at or under its reorder point. */
+  belowReorder?: boolean | undefined;
+  /** The order (default: by user product id). */
+  sort?: GridSort | undefined;
 }
 
 export interface GridQuery extends GridFilters {
@@ -126,12 +130,22 @@ function conflictTimes(db: Db, entryIds: number[]): Map<number, { created_at: nu
   return new Map(rows.map((r) => [r.id, r]));
 }
 
+/**
+ * Adds the lock and the conflict times to a cell, in place: the read model builds fresh cells for
+ * every call, and a copy of each of an import lookup's 10,000 cells was a third of its time (GC).
+ */
 function enrichCell(cell: CellView, items: ItemFacts[] | undefined, times: Map<number, { created_at: number; updated_at: number }>, o: GridOptions): CellView {
   const lock = lockOf(cell, items, o);
-  const conflict = cell.conflict
-    ? { ...cell.conflict, countedAt: times.get(cell.conflict.entryId)?.created_at ?? null, seenAt: times.get(cell.conflict.entryId)?.updated_at ?? null }
-    : null;
-  return { ...cell, editable: cell.editable && lock === null, lock, conflict };
+  if (cell.conflict) {
+    cell.conflict = {
+      ...cell.conflict,
+      countedAt: times.get(cell.conflict.entryId)?.created_at ?? null,
+      seenAt: times.get(cell.conflict.entryId)?.updated_at ?? null,
+    };
+  }
+  cell.editable = cell.editable && lock === null;
+  cell.lock = lock;
+  return cell;
 }
 
 function enrichRows(db: Db, rows: GridRowView[], o: GridOptions): GridRowView[] {
@@ -142,11 +156,13 @@ function enrichRows(db: Db, rows: GridRowView[], o: GridOptions): GridRowView[] 
   );
   const conflicts = rows.flatMap((r) => Object.values(r.cells).flatMap((c) => (c.conflict ? [c.conflict.entryId] : [])));
   const times = conflictTimes(db, conflicts);
+  const points = reorderPoints(db, rows);
   return rows.map((r) => {
     const its = items.get(r.userProductId);
     const cells: Record<string, CellView> = {};
     for (const [key, c] of Object.entries(r.cells)) cells[key] = enrichCell(c, its, times, o);
-    return { ...r, itemIds: (its ?? []).map((i) => i.id), cells };
+    const reorder = points.get(r.userProductId);
+    return { ...r, itemIds: (its ?? []).map((i) => i.id), cells, ...(reorder ? { reorder } : {}) };
   });
 }
 
@@ -156,11 +172,33 @@ export function enrichOneCell(db: Db, cell: CellView, o: GridOptions): CellView 
   return enrichCell(cell, items, conflictTimes(db, cell.conflict ? [cell.conflict.entryId] : []), o);
 }
 
+/** Reorder points of these rows by user product, keyed by column (a store id, `selling_address`). */
+function reorderPoints(db: Db, rows: GridRowView[]): Map<string, Record<string, number>> {
+  const out = new Map<string, Record<string, number>>();
+  for (const p of repoOf(db).reorderPointsOf(rows.map((r) => r.userProductId))) {
+    const byColumn = out.get(p.user_product_id) ?? {};
+    byColumn[p.cell_type === 'seller_warehouse' ? p.store_key : p.cell_type] = p.point;
+    out.set(p.user_product_id, byColumn);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- narrowing
 
+const sorted = (f: GridFilters) => f.sort !== undefined && (f.sort.key !== 'product' || f.sort.dir !== 'asc');
+
 function narrowing(f: GridFilters): boolean {
-  return (f.search ?? '').trim() !== '' || (f.filter ?? 'all') !== 'all' || f.store !== undefined || f.lowStock !== undefined;
+  return (
+    (f.search ?? '').trim() !== '' || (f.filter ?? 'all') !== 'all' || f.store !== undefined || f.lowStock !== undefined || f.belowReorder === true || sorted(f)
+  );
 }
+
+/**
+ * The last filtered or sorted list per database, kept while nothing has been written (the write
+ * stamp: this connection's total changes and SQLite's data_version): scrolling a sorted grid of
+ * 100,000 products reads its pages without sorting them again for each one.
+ */
+const matchCache = new WeakMap<Db, { key: string; stamp: string; matches: ProductPosition[] }>();
 
 /**
  * The user products the filters keep, in grid order, each with its position in the unfiltered
@@ -168,33 +206,32 @@ function narrowing(f: GridFilters): boolean {
  */
 function matchesOf(db: Db, sellerId: number, f: GridFilters): ProductPosition[] {
   const filter = f.filter ?? 'all';
-  return repoOf(db).matches(sellerId, {
+  const repo = repoOf(db);
+  const query = {
     search: (f.search ?? '').trim(),
     states: filter === 'all' ? null : FILTER_STATES[filter],
     store: f.store,
     lowStock: f.lowStock,
-  });
+    belowReorder: f.belowReorder === true,
+    sort: f.sort,
+  };
+  const key = JSON.stringify([sellerId, query]);
+  const stamp = repo.writeStamp();
+  const hit = matchCache.get(db);
+  if (hit && hit.key === key && hit.stamp === stamp) return hit.matches;
+  const matches = repo.matches(sellerId, query);
+  matchCache.set(db, { key, stamp, matches });
+  return matches;
 }
 
-/** The grid rows at these positions of the unfiltered grid; consecutive positions are read in one call. */
-function rowsAt(db: Db, sellerId: number, page: ProductPosition[]): { columns: GridColumnView[]; rows: GridRowView[] } {
-  const runs: { start: number; length: number }[] = [];
-  for (const m of page) {
-    const last = runs.at(-1);
-    if (last && last.start + last.length === m.pos) last.length++;
-    else runs.push({ start: m.pos, length: 1 });
-  }
+/** The grid rows of these user products, in this order (1,000 per read-model call, one read each). */
+function rowsOf(db: Db, sellerId: number, ids: string[]): { columns: GridColumnView[]; rows: GridRowView[] } {
   const rows: GridRowView[] = [];
   let columns: GridColumnView[] | null = null;
-  for (let i = 0; i < runs.length;) {
-    const run = runs[i]!;
-    // gridRows reads at most 1000 rows a call.
-    const length = Math.min(run.length, 1000);
-    const part = gridRows(db, { sellerId, limit: length, offset: run.start });
+  for (let i = 0; i < ids.length; i += 1000) {
+    const part = gridRows(db, { sellerId, ids: ids.slice(i, i + 1000) });
     columns ??= part.columns;
     rows.push(...part.rows);
-    if (length < run.length) runs[i] = { start: run.start + length, length: run.length - length };
-    else i++;
   }
   return { columns: columns ?? gridRows(db, { sellerId, limit: 1, offset: 0 }).columns, rows };
 }
@@ -205,7 +242,7 @@ function rowsAt(db: Db, sellerId: number, page: ProductPosition[]): { columns: G
  * A page of the stock grid. Without filters it is the read model's page as is; with them, the
  * matching user products are found here (title words, a user product id, an item id typed or
  * scanned, the state of their outbox entries, a store, low stock) and their rows are built by the
- * read model (`gridRows`) from their positions in its order, so the cells are computed in exactly
+ * read model (`gridRows`) by id, in the filter's or the sort's order, so the cells are computed in exactly
  * one place (main/sync/read-model.ts). Then the columns are narrowed to the seller's stock
  * locations, and each row gets its item ids and each cell its lock reason.
  */
@@ -216,38 +253,55 @@ export function gridPage(db: Db, sellerId: number, q: GridQuery, o: GridOptions 
     if (!narrowing(q)) base = gridRows(db, { sellerId, limit: q.limit, offset: q.offset });
     else {
       const matches = matchesOf(db, sellerId, q);
-      base = { total: matches.length, ...rowsAt(db, sellerId, matches.slice(q.offset, q.offset + q.limit)) };
+      base = {
+        total: matches.length,
+        ...rowsOf(
+          db,
+          sellerId,
+          matches.slice(q.offset, q.offset + q.limit).map((m) => m.id),
+        ),
+      };
     }
     return { total: base.total, columns: visibleColumns(db, sellerId, base.columns), rows: enrichRows(db, base.rows, o) };
   })();
 }
 
+/** What a search or scan matched first: an exact id or code (each one index seek), else title words. */
+function findProduct(db: Db, sellerId: number, text: string): { id: string; matchedBy: NonNullable<LocateView['matchedBy']> } | null {
+  const repo = repoOf(db);
+  const exact = text.toUpperCase();
+  const product = repo.productById(exact, sellerId);
+  if (product !== undefined) return { id: product, matchedBy: 'user_product' };
+  const item = repo.productOfItem(exact, sellerId);
+  if (item !== undefined) return { id: item, matchedBy: 'item' };
+  const code = repo.productOfCode(text, sellerId);
+  if (code !== undefined) return { id: code.id, matchedBy: code.kind };
+  const titled = matchesOf(db, sellerId, { search: text })[0]?.id;
+  return titled === undefined ? null : { id: titled, matchedBy: 'title' };
+}
+
 /**
- * Where a search or a barcode scan lands: an exact user product id, item id or inventory id first
- * (what a scanner types), else the first product whose title has every word; then its row in the
- * grid with the other filters (null when they hide it).
+ * Where a search or a barcode scan lands: an exact user product id, item id, barcode (GTIN/EAN/UPC),
+ * seller SKU or inventory id first (what a scanner types; migration 012 indexes the codes), else the
+ * first product whose title has every word; then its row in the grid with the other filters (null
+ * when they hide it), and its title for the confirmation.
  */
 export function locate(db: Db, sellerId: number, q: GridFilters & { search: string }): LocateView {
   const repo = repoOf(db);
   return db.transaction((): LocateView => {
-    const text = q.search.trim();
-    const exact = text.toUpperCase();
-    const found =
-      repo.productById(exact, sellerId) ??
-      repo.productOfItem(exact, sellerId) ??
-      repo.productOfInventory(text, sellerId) ??
-      matchesOf(db, sellerId, { search: text })[0]?.id ??
-      null;
-    const rest: GridFilters = { filter: q.filter, store: q.store, lowStock: q.lowStock };
+    const hit = findProduct(db, sellerId, q.search.trim());
+    const found = hit?.id ?? null;
+    const named = hit ? { title: repo.titleOf(hit.id), matchedBy: hit.matchedBy } : {};
+    const rest: GridFilters = { filter: q.filter, store: q.store, lowStock: q.lowStock, belowReorder: q.belowReorder, sort: q.sort };
     if (!narrowing(rest)) {
       const total = repo.productCount(sellerId);
       if (found === null) return { userProductId: null, index: null, total };
       const index = repo.positionOf(sellerId, found);
-      return { userProductId: found, index, total };
+      return { userProductId: found, index, total, ...named };
     }
     const matches = matchesOf(db, sellerId, rest);
     const index = found === null ? -1 : matches.findIndex((m) => m.id === found);
-    return { userProductId: found, index: index < 0 ? null : index, total: matches.length };
+    return { userProductId: found, index: index < 0 ? null : index, total: matches.length, ...named };
   })();
 }
 
@@ -266,8 +320,8 @@ export function rowsByIds(db: Db, sellerId: number, ids: string[], o: GridOption
       }
     }
     const missing = rest.filter((id) => aliases[id] === undefined);
-    const positions = repo.positionsOf(sellerId, [...products]);
-    const { columns, rows } = rowsAt(db, sellerId, positions);
+    // In the grid's default order (by id); no positions needed: rows are read by id.
+    const { columns, rows } = rowsOf(db, sellerId, [...products].sort());
     return { columns: visibleColumns(db, sellerId, columns), rows: enrichRows(db, rows, o), missing, aliases };
   })();
 }

@@ -2,6 +2,7 @@ import type { Db } from '../db/open.js';
 import { readPayload } from '../sync/message-push.js';
 import { type OutboxViewRow, outboxViewRepo } from '../db/repos/outbox-view.js';
 import type { OutboxEntryView, QueuedMessageView } from '../../preload/contract.js';
+import { isStockReason } from '../../common/stock-reasons.js';
 
 /** The parts of a queued message's payload (parsed with its schema, main/sync/message-push.ts) the screens show. */
 function messageOf(payload: string | null): { packId: number; text: string; files: string[] } | null {
@@ -37,6 +38,8 @@ export function outboxReader(db: Db) {
             op: r.op,
             delta: r.delta,
             quantity: r.quantity,
+            reason: isStockReason(r.reason) ? r.reason : null,
+            toStoreId: r.store_key2,
           }
         : null,
     message: r.kind === 'message' ? messageOf(r.payload) : null,

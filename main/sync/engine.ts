@@ -25,13 +25,14 @@ import { Connectivity } from './connectivity.js';
 import { RelaxedWrites } from '../db/relaxed-writes.js';
 import { RemoteClient, RemoteError, type TokenProvider } from './client.js';
 import { type FileStore, type MessagePayload, MessagePusher } from './message-push.js';
-import { type EditMeta, Outbox, type QueueResult, type Resolution, packLane } from './outbox.js';
+import { type EditMeta, Outbox, type QueueResult, type Resolution, type TransferResult, type UndoResult, packLane } from './outbox.js';
 import { PullError, type PullReport, Puller } from './pull.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { type Effect, SpellWatch, recordOutcome } from './settle.js';
 import { type Plan, type PushOutcome, StockPusher } from './stock-push.js';
 import { type ModerationWarning, type OutgoingFile, type StockTarget, checkMessage, checkStockTarget } from './validate.js';
 import { checkCount, checkDelta } from '../service/stock/cells.js';
+import { atIndex } from '../service/stock/local-edits.js';
 
 /** online: push and pull; offline: queue only (the user chose so); local-only: no remote; the database is the marketplace and the service edits it (no outbox). */
 export type SyncMode = Mode;
@@ -210,6 +211,47 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     const result = this.outbox.count(cell, quantity, input);
     this.laneChanged(`up:${cell.userProductId}`);
     return result;
+  }
+
+  /** N units from one store of a product to another: one entry, later one PUT with both stores. Durable on return. */
+  queueTransfer(input: StockTarget & { toStoreId: string; units: number } & EditMeta): TransferResult {
+    this.assertReplica();
+    const from = checkStockTarget(this.stockData, this.outbox.mirror, this.sellerId, input);
+    const to = checkStockTarget(this.stockData, this.outbox.mirror, this.sellerId, { ...input, storeId: input.toStoreId });
+    const result = this.outbox.transfer(from, to.storeKey, input.units, input);
+    this.laneChanged(`up:${from.userProductId}`);
+    return result;
+  }
+
+  /** Takes back the author's last edit: withdrawn while only queued, else an inverse edit (outbox.ts). */
+  undoLast(author: string): UndoResult {
+    this.assertReplica();
+    const result = this.outbox.undoLast(author);
+    if (result.userProductId) this.laneChanged(`up:${result.userProductId}`);
+    return result;
+  }
+
+  /**
+   * Many edits as one intent (a file import): each checked and queued exactly as queueCount /
+   * queueAdjustment do, all in one transaction with one fsync, so a refusal anywhere (thrown as a
+   * BatchEditError with its index) leaves none of them queued. The lanes learn of them after the commit.
+   */
+  queueStockBatch(edits: (StockTarget & ({ delta: number } | { quantity: number }) & EditMeta)[]): QueueResult[] {
+    this.assertReplica();
+    const lanes = new Set<string>();
+    const results = this.db
+      .transaction(() =>
+        edits.map((input, index) =>
+          atIndex(index, () => {
+            const cell = checkStockTarget(this.stockData, this.outbox.mirror, this.sellerId, input);
+            lanes.add(`up:${cell.userProductId}`);
+            return 'delta' in input ? this.outbox.adjust(cell, checkDelta(input.delta), input) : this.outbox.count(cell, checkCount(input.quantity), input);
+          }),
+        ),
+      )
+      .immediate();
+    for (const lane of lanes) this.laneChanged(lane);
+    return results;
   }
 
   /**

@@ -13,25 +13,36 @@ import type { EntryState, LaneEntry } from '../db/repos/sync.js';
  *   been applied, and the grid would count it twice. It goes first, under the same key.
  * - A message entry that is failed, in conflict or waiting holds back the rest of its
  *   conversation (messages keep their order).
+ * - A transfer touches two cells: it is held when either is held, and when it is held (in
+ *   conflict, failed, waiting, or itself held back) it holds both, so nothing of either cell
+ *   overtakes it (a later count of either cell was based on its effect).
  */
 export type LaneHead = { type: 'ready'; row: LaneEntry } | { type: 'wait'; at: number } | { type: 'busy' } | { type: 'idle' };
 
+/** The stock cells an entry touches: one, or a transfer's two; none for a message. */
+const cellsOf = (r: LaneEntry): string[] => (r.cell === null ? [] : r.cell2 ? [r.cell, r.cell2] : [r.cell]);
+
 export function laneHead(rows: readonly LaneEntry[], now: number): LaneHead {
   const heldCells = new Set<string>();
+  const hold = (r: LaneEntry) => cellsOf(r).forEach((c) => heldCells.add(c));
   let wait = Infinity;
   for (const r of rows) {
     if (r.state === 'in_flight') return { type: 'busy' };
     if (r.state === 'conflict' || r.state === 'failed') {
       if (r.cell === null) break;
-      heldCells.add(r.cell);
+      hold(r);
       continue;
     }
     if (r.state !== 'pending') continue;
-    if (r.cell !== null && heldCells.has(r.cell)) continue;
+    if (cellsOf(r).some((c) => heldCells.has(c))) {
+      // A held transfer holds its other cell too.
+      hold(r);
+      continue;
+    }
     if (r.next_attempt_at <= now) return { type: 'ready', row: r };
     wait = Math.min(wait, r.next_attempt_at);
     if (r.cell === null || r.on_wire === 1) break;
-    heldCells.add(r.cell);
+    hold(r);
   }
   return wait === Infinity ? { type: 'idle' } : { type: 'wait', at: wait };
 }
@@ -53,11 +64,14 @@ export function laneCounts(rows: readonly LaneEntry[]): LaneCounts {
   let stuckLane = false;
   for (const r of rows) {
     counts[r.state]++;
+    const cells = cellsOf(r);
     if (r.state === 'conflict' || r.state === 'failed') {
       if (r.cell === null) stuckLane = true;
-      else stuckCells.add(r.cell);
-    } else if (r.state === 'pending' && (r.cell === null ? stuckLane : stuckCells.has(r.cell))) {
+      else cells.forEach((c) => stuckCells.add(c));
+    } else if (r.state === 'pending' && (r.cell === null ? stuckLane : cells.some((c) => stuckCells.has(c)))) {
       counts.blocked++;
+      // A transfer stuck behind one of its cells holds the other one as well.
+      cells.forEach((c) => stuckCells.add(c));
     }
   }
   return counts;

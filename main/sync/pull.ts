@@ -1,8 +1,9 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { PULL_PHASES, type PullPhase, type PullProgressView, type PullReportView } from '../../common/views.js';
 import { existsSync } from 'node:fs';
 import type { Writes } from '../db/relaxed-writes.js';
 import { brandsRepo } from '../db/repos/brands.js';
+import { ordersRepo } from '../db/repos/orders.js';
 import type { RemoteLocation } from '../db/repos/mirror.js';
 import type { BrandListEntry } from '../service/brands/brands.js';
 import type { Clock } from '../service/clock.js';
@@ -52,6 +53,26 @@ import { readStock } from './stock-push.js';
 
 /** What a pull did (the contract's shape) and the buyers' messages it brought (for notifications). */
 export type PullReport = PullReportView & { incoming: MessageView[] };
+
+/**
+ * An item with the codes a barcode scan finds it by (issue 14 §2): its inventory id, its GTIN and
+ * SELLER_SKU attributes and its seller_custom_field. Odd attributes never fail a pull: they are
+ * then left out.
+ */
+const itemWithCodes = itemAnswer.extend({
+  inventory_id: z.string().nullable().optional().catch(null),
+  attributes: z
+    .array(z.looseObject({ id: z.string(), value_name: z.string().nullable().optional() }))
+    .optional()
+    .catch(undefined),
+  seller_custom_field: z.string().nullable().optional().catch(null),
+});
+
+/**
+ * Set once every item of the mirror was read with its codes: a replica made before the codes were
+ * mirrored reads each item again once (only new items are read otherwise).
+ */
+const ITEM_CODES_READ = 'item_codes_read';
 
 export class PullError extends Error {
   constructor(
@@ -272,11 +293,12 @@ export class Puller {
       offset += page.results.length;
       if (page.results.length === 0 || offset >= page.paging.total) break;
     }
-    const unknownItems = itemIds.filter((id) => !this.outbox.mirror.itemExists(id));
+    const codesRead = this.outbox.repo.getState(ITEM_CODES_READ) !== undefined;
+    const unknownItems = codesRead ? itemIds.filter((id) => !this.outbox.mirror.itemExists(id)) : itemIds;
     itemsStep.setTotal(itemIds.length);
     itemsStep.add(itemIds.length - unknownItems.length);
     const newItems = await mapLimit(unknownItems, this.options.concurrency, async (id) => {
-      const item = await this.getOk(`/items/${encodeURIComponent(id)}`, itemAnswer, {}, signal);
+      const item = await this.getOk(`/items/${encodeURIComponent(id)}`, itemWithCodes, {}, signal);
       itemsStep.add();
       return item;
     });
@@ -307,9 +329,15 @@ export class Puller {
           channels: JSON.stringify(i.channels),
           official_store_id: i.official_store_id ?? null,
           available_quantity: i.available_quantity ?? null,
+          inventory_id: i.inventory_id ?? null,
+          attributes: JSON.stringify({
+            ...(i.attributes ? { attributes: i.attributes } : {}),
+            ...(typeof i.seller_custom_field === 'string' ? { seller_custom_field: i.seller_custom_field } : {}),
+          }),
           date_created: i.date_created,
         });
       }
+      this.outbox.repo.setState(ITEM_CODES_READ, '1');
     });
 
     const brands = await this.pullBrands(signal);
@@ -388,6 +416,7 @@ export class Puller {
       orders.map((o) => o.buyer.id),
       signal,
     );
+    const details = ordersRepo(this.outbox.db);
     await this.writes.run(() => {
       for (const o of orders) {
         this.outbox.mirror.upsertOrder({
@@ -402,6 +431,11 @@ export class Puller {
           mediation_in_process: o.mediation_in_process ? 1 : 0,
           status_date: o.status_date,
         });
+        // What the order says (issue 15 §1): the inbox's order panel reads it from the mirror.
+        details.writeDetails(
+          { id: o.id, date_created: o.date_created, total_amount: o.total_amount, currency_id: o.currency_id, shipping_id: o.shipping.id },
+          o.order_items.map((l) => ({ item_id: l.item.id, title: l.item.title, quantity: l.quantity, unit_price: l.unit_price, currency_id: l.currency_id })),
+        );
       }
     });
     progress.finish();

@@ -28,6 +28,8 @@ const entryView = (e: OutboxRow): EntryView => ({
   nextAttemptAt: e.next_attempt_at,
   lastStatus: e.last_status,
   lastError: e.last_error,
+  reason: e.reason,
+  transfer: e.cell2 ? { from: e.store_key ?? '', to: e.store_key2 ?? '', units: -(e.delta ?? 0) } : null,
 });
 
 function stateOf(entries: OutboxRow[]): CellState {
@@ -51,7 +53,7 @@ function buildCell(
     storeId: ref.type === 'seller_warehouse' ? ref.storeKey : null,
     cell: cellKey(ref.userProductId, ref.type, ref.storeKey),
     remote: { quantity: mirrorQuantity, version },
-    shown: overlay(mirrorQuantity ?? 0, entries),
+    shown: overlay(mirrorQuantity ?? 0, entries, cellKey(ref.userProductId, ref.type, ref.storeKey)),
     state: stateOf(entries),
     editable: ref.type !== 'platform_facility',
     entries: entries.map(entryView),
@@ -96,6 +98,9 @@ function gridStatements(db: Db) {
     // OFFSET walks the covering index (user_id, id) alone; only the page's rows are then read for
     // their version. Reading the version in the same SELECT visits every skipped row too: 27 ms
     // instead of 3 ms at row 99,900.
+    byIds: db.prepare<[number, string], { id: string; version: string }>(
+      `SELECT id, CAST(version AS TEXT) AS version FROM user_products WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`,
+    ),
     page: db.prepare<[number, number, number], { id: string; version: string }>(
       `SELECT up.id, CAST(up.version AS TEXT) AS version
          FROM (SELECT id FROM user_products WHERE user_id = ? ORDER BY id LIMIT ? OFFSET ?) AS p
@@ -125,20 +130,32 @@ function prepared(db: Db) {
  * A page of the grid: the seller's user products (by id) × their locations, with intents applied.
  * Columns: every store of the seller, then selling_address and platform_facility.
  */
-export function gridRows(db: Db, opts: { sellerId: number; limit?: number; offset?: number }): { total: number; columns: GridColumn[]; rows: GridRow[] } {
+export function gridRows(
+  db: Db,
+  opts: { sellerId: number; limit?: number; offset?: number; ids?: string[] },
+): { total: number; columns: GridColumn[]; rows: GridRow[] } {
   const s = prepared(db);
   const limit = Math.max(1, Math.min(opts.limit ?? 100, 1000));
-  const products = s.page.all(opts.sellerId, limit, opts.offset ?? 0);
+  // By ids (a sorted or filtered page, an import's lookup): one read, rows in the order given.
+  const products = opts.ids
+    ? (() => {
+        const found = new Map(s.byIds.all(opts.sellerId, JSON.stringify(opts.ids)).map((p) => [p.id, p]));
+        return opts.ids.flatMap((id) => found.get(id) ?? []);
+      })()
+    : s.page.all(opts.sellerId, limit, opts.offset ?? 0);
   const ids = JSON.stringify(products.map((p) => p.id));
   const locations = s.locations.all(ids);
   const titles = new Map(s.titles.all(ids).map((t) => [t.user_product_id, t.title]));
   const entries = syncRepo(db).activeOfProducts(products.map((p) => p.id));
   const byCell = new Map<string, OutboxRow[]>();
   for (const e of entries) {
-    if (e.cell === null) continue;
-    const list = byCell.get(e.cell);
-    if (list) list.push(e);
-    else byCell.set(e.cell, [e]);
+    // A transfer is an entry of both its cells.
+    for (const cell of e.cell2 ? [e.cell, e.cell2] : [e.cell]) {
+      if (cell === null) continue;
+      const list = byCell.get(cell);
+      if (list) list.push(e);
+      else byCell.set(cell, [e]);
+    }
   }
   const stores = s.stores.all(String(opts.sellerId));
   const columns: GridColumn[] = [
@@ -162,12 +179,9 @@ export function gridRows(db: Db, opts: { sellerId: number; limit?: number; offse
     const e = list[0]!;
     const row = rowOf.get(e.user_product_id!)!;
     const type = e.cell_type as EditableType;
-    row.cells[type === 'seller_warehouse' ? e.store_key! : type] = buildCell(
-      { userProductId: e.user_product_id!, type, storeKey: e.store_key ?? '' },
-      null,
-      row.version,
-      list,
-    );
+    // The cell's own store (a transfer's destination is its second cell).
+    const storeKey = e.cell2 === cell ? (e.store_key2 ?? '') : (e.store_key ?? '');
+    row.cells[type === 'seller_warehouse' ? storeKey : type] = buildCell({ userProductId: e.user_product_id!, type, storeKey }, null, row.version, list);
   }
   return { total: s.total.get(opts.sellerId)?.n ?? 0, columns, rows };
 }

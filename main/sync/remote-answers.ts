@@ -117,15 +117,30 @@ export const brandDetail = z.object({
   relevance_position: z.number(),
 }) satisfies z.ZodType<BrandDetailView>;
 
+const logisticType = z.enum(['fulfillment', 'cross_docking', 'self_service']);
+
+/** The marketplace's order (GET /orders/{id}, /orders/search), with the messaging facts this service adds. */
 export const orderAnswer = z.object({
   id,
-  pack_id: id.nullable(),
   status: z.enum(['paid', 'cancelled']),
-  status_date: text,
-  site_id: text,
+  date_created: dateText,
+  total_amount: z.number().nonnegative(),
+  currency_id: z.string().min(1).nullable(),
+  order_items: z.array(
+    z.object({
+      item: z.object({ id: z.string().min(1), title: text }),
+      quantity: z.number().int().positive(),
+      unit_price: z.number().nonnegative(),
+      currency_id: z.string().min(1),
+    }),
+  ),
+  buyer: z.object({ id, nickname: text, first_name: text, last_name: text }),
   seller: z.object({ id }),
-  buyer: z.object({ id }),
-  logistic_type: z.enum(['fulfillment', 'cross_docking', 'self_service']),
+  shipping: z.object({ id: id.nullable(), logistic_type: logisticType }),
+  pack_id: id.nullable(),
+  site_id: text,
+  status_date: text,
+  logistic_type: logisticType,
   delivered: z.boolean(),
   mediation_in_process: z.boolean(),
 }) satisfies z.ZodType<OrderView>;

@@ -23,6 +23,11 @@ import { sellerWarehouseAnswer, stockAnswer } from './remote-answers.js';
  *   base, local and remote, and waits for the user. A conflict is only ever declared against a
  *   fresh read of the remote, never against a possibly stale mirror.
  * An adjustment that would take the remote below 0 (or above the maximum) fails with a message.
+ *
+ * A transfer (one entry, two stores of a product) is planned like an adjustment on both cells and
+ * goes out as ONE seller_warehouse PUT carrying both locations under one x-version: the
+ * marketplace applies both quantities or neither (a 409 changes nothing; it re-reads and
+ * rebases both). Its request on the wire keeps both quantities (`sent_quantity`, `sent_quantity2`).
  */
 
 /** Re-reads after 409 before the entry backs off (a very busy cell); each one is a fresh CAS attempt. */
@@ -35,7 +40,7 @@ export const STALE_SENT_MS = 23 * 3600_000;
 
 export type Plan =
   /** `rekeyed`: a new request under a fresh key (the old one may have reached the remote). */
-  | { type: 'send'; version: bigint; quantity: number; rekeyed?: boolean }
+  | { type: 'send'; version: bigint; quantity: number; rekeyed?: boolean; quantity2?: number }
   | { type: 'read'; why: 'verify' | 'stale_sent' }
   | { type: 'conflict'; version: bigint; quantity: number }
   | { type: 'fail'; message: string };
@@ -109,14 +114,31 @@ export class StockPusher {
     if (row.needs_read === 1 && !fresh) return { type: 'read', why: 'verify' };
     if (row.sent_version !== null) {
       if (now - (row.sent_at ?? now) > STALE_SENT_MS) return { type: 'read', why: 'stale_sent' };
-      return { type: 'send', version: BigInt(row.sent_version), quantity: row.sent_quantity ?? 0 };
+      const resend = { type: 'send' as const, version: BigInt(row.sent_version), quantity: row.sent_quantity ?? 0 };
+      return row.cell2 ? { ...resend, quantity2: row.sent_quantity2 ?? 0 } : resend;
     }
     const c = cellOf(row);
     const product = this.outbox.mirror.product(c.userProductId);
     if (!product) return fresh ? { type: 'fail', message: `User product not found: ${c.userProductId}` } : { type: 'read', why: 'verify' };
     const remote = this.outbox.mirror.cellQuantity(c.userProductId, c.type, c.storeKey) ?? 0;
     let target: number;
-    if (row.op === 'adjust') {
+    let target2: number | null = null;
+    if (row.cell2) {
+      // A transfer: both stores from the same (mirror) version; the source must not go below 0.
+      const remote2 = this.outbox.mirror.cellQuantity(c.userProductId, c.type, row.store_key2 ?? '') ?? 0;
+      target = remote + (row.delta ?? 0);
+      target2 = remote2 - (row.delta ?? 0);
+      if (target < 0 || target2 > MAX_QUANTITY) {
+        if (!fresh) return { type: 'read', why: 'verify' };
+        return {
+          type: 'fail',
+          message:
+            target < 0
+              ? `The transfer of ${-(row.delta ?? 0)} would take store ${c.storeKey} below 0: the marketplace has ${remote}`
+              : `The transfer of ${-(row.delta ?? 0)} would take store ${row.store_key2} above ${MAX_QUANTITY}: the marketplace has ${remote2}`,
+        };
+      }
+    } else if (row.op === 'adjust') {
       target = remote + (row.delta ?? 0);
       if (target < 0 || target > MAX_QUANTITY) {
         if (!fresh) return { type: 'read', why: 'verify' };
@@ -130,13 +152,14 @@ export class StockPusher {
       target = row.quantity ?? 0;
     }
     const rekeyed = row.key_used === 1;
-    row.idempotency_key = this.outbox.repo.setSent(row.id, product.version, target, now, randomUUID());
+    row.idempotency_key = this.outbox.repo.setSent(row.id, product.version, target, now, randomUUID(), target2);
     row.key_used = 1;
     row.needs_read = 0;
     row.sent_version = product.version.toString();
     row.sent_quantity = target;
+    row.sent_quantity2 = target2;
     row.sent_at = now;
-    return { type: 'send', version: product.version, quantity: target, ...(rekeyed ? { rekeyed } : {}) };
+    return { type: 'send', version: product.version, quantity: target, ...(target2 !== null ? { quantity2: target2 } : {}), ...(rekeyed ? { rekeyed } : {}) };
   }
 
   /** Pushes a claimed entry until it is done, in conflict, or must wait (retry) or fail. */
@@ -160,11 +183,13 @@ export class StockPusher {
             applyStockSnapshot(this.outbox, this.clock, row.user_product_id!, snap);
             if (why === 'stale_sent') {
               const c = cellOf(row);
-              const cell = snap.locations.find((l) => l.type === c.type && (l.type !== 'seller_warehouse' || l.store_id === c.storeKey));
-              if (snap.version > BigInt(row.sent_version!) && cell?.quantity === row.sent_quantity) return 'applied';
+              const at = (store: string) => snap.locations.find((l) => l.type === c.type && (l.type !== 'seller_warehouse' || l.store_id === store))?.quantity;
+              const same = at(c.storeKey) === row.sent_quantity && (!row.cell2 || at(row.store_key2 ?? '') === row.sent_quantity2);
+              if (snap.version > BigInt(row.sent_version!) && same) return 'applied';
               this.outbox.repo.clearSent(row.id);
               row.sent_version = null;
               row.sent_quantity = null;
+              row.sent_quantity2 = null;
             }
             return this.plan(row, true);
           });
@@ -203,6 +228,7 @@ export class StockPusher {
             this.outbox.repo.clearSent(row.id);
             row.sent_version = null;
             row.sent_quantity = null;
+            row.sent_quantity2 = null;
             return this.plan(row, true);
           });
           continue;
@@ -211,10 +237,13 @@ export class StockPusher {
     }
   }
 
-  private put(row: OutboxRow, plan: { version: bigint; quantity: number }) {
+  private put(row: OutboxRow, plan: { version: bigint; quantity: number; quantity2?: number }) {
     const c = cellOf(row);
     const path = `/user-products/${encodeURIComponent(c.userProductId)}/stock/type/${c.type}`;
-    const json = c.type === 'seller_warehouse' ? { locations: [{ store_id: c.storeKey, quantity: plan.quantity }] } : { quantity: plan.quantity };
+    const locations = [{ store_id: c.storeKey, quantity: plan.quantity }];
+    // A transfer: both stores in the one request, so the marketplace applies both or neither.
+    if (row.cell2) locations.push({ store_id: row.store_key2 ?? '', quantity: plan.quantity2 ?? 0 });
+    const json = c.type === 'seller_warehouse' ? { locations } : { quantity: plan.quantity };
     return this.client.request('PUT', path, {
       json,
       headers: { 'x-version': plan.version.toString() },
@@ -227,7 +256,7 @@ export class StockPusher {
    * the request was based on (then our change is the only one in between). Otherwise the user
    * product is returned for a re-read. Runs inside the engine's transaction that settles the entry.
    */
-  private complete(row: OutboxRow, sent: { version: bigint; quantity: number }, res: RemoteResponse): string | null {
+  private complete(row: OutboxRow, sent: { version: bigint; quantity: number; quantity2?: number }, res: RemoteResponse): string | null {
     const c = cellOf(row);
     const raw = res.headers['x-version'];
     const resultVersion = typeof raw === 'string' && /^[0-9]{1,19}$/.test(raw) ? BigInt(raw) : sent.version + 1n;
@@ -240,6 +269,11 @@ export class StockPusher {
       // applied exactly this request on top of it: only this cell changed.
       const answered = body?.data?.locations.find((l) => l.type === 'seller_warehouse' && l.store_id === c.storeKey);
       this.outbox.mirror.setCell(c.userProductId, c.type, c.storeKey, answered?.network_node_id ?? null, answered?.quantity ?? sent.quantity);
+      if (row.cell2) {
+        const store2 = row.store_key2 ?? '';
+        const answered2 = body?.data?.locations.find((l) => l.type === 'seller_warehouse' && l.store_id === store2);
+        this.outbox.mirror.setCell(c.userProductId, c.type, store2, answered2?.network_node_id ?? null, answered2?.quantity ?? sent.quantity2 ?? 0);
+      }
       this.outbox.mirror.setVersion(c.userProductId, resultVersion);
     } else if (!product || product.version < resultVersion || body?.success === false) {
       refresh = c.userProductId;

@@ -153,6 +153,10 @@ function Frame({ api }: { api: StockroomApi }) {
           show('stock');
           stock.getState().showConflicts();
         }}
+        onShowFailed={() => {
+          show('stock');
+          void stock.getState().showFailed();
+        }}
       />
     </div>
   );

@@ -6,6 +6,7 @@ export function StatusBar({
   status,
   i18n,
   onShowConflicts,
+  onShowFailed,
   activity,
 }: {
   status: SyncStatusView | null;
@@ -13,6 +14,8 @@ export function StatusBar({
   i18n: I18n;
   /** The conflicts count is a button that shows the grid filtered to conflicts. */
   onShowConflicts?: () => void;
+  /** The failed count is a button that leads to the first failed edit (its reason, Retry / Discard / Edit). */
+  onShowFailed?: () => void;
   /** A long import or export of the stock screens, in words, shown with a progress bar. */
   activity?: { label: string; done: number; total: number } | null;
 }) {
@@ -55,7 +58,16 @@ export function StatusBar({
           {t('frame.conflicts', { count: status.conflicts })}
         </span>
       )}
-      {status.failed > 0 ? <span className="failed">{t('frame.failed', { count: status.failed })}</span> : null}
+      {status.failed > 0 ? (
+        onShowFailed ? (
+          <button type="button" className="failed" data-count={status.failed} onClick={onShowFailed}>
+            <span aria-hidden="true">× </span>
+            {t('frame.failed', { count: status.failed })}
+          </button>
+        ) : (
+          <span className="failed">{t('frame.failed', { count: status.failed })}</span>
+        )
+      ) : null}
       {status.blocked > 0 ? (
         <span className="blocked" data-count={status.blocked} title={t('frame.blockedHint')}>
           {t('frame.blocked', { count: status.blocked })}

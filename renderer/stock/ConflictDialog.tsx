@@ -1,6 +1,8 @@
 /**
  * A count that met a different marketplace value: base, mine and theirs side by side, and three
- * choices — keep my count, use the marketplace's, or enter a new count.
+ * choices — keep my count, use the marketplace's, or enter a new count. Each choice changes stock,
+ * so none has focus when the dialog opens (the dialog itself has): a stray Enter, such as a
+ * scanner's, resolves nothing; a choice takes a click or Tab to it and Enter / Space.
  */
 import { useEffect, useState } from 'react';
 import type { CellView } from '../../preload/contract.js';
@@ -84,7 +86,7 @@ export function ConflictDialog() {
   };
 
   return (
-    <Modal title={title} onClose={close} describedBy="conflict-text" className="conflict-dialog">
+    <Modal title={title} onClose={close} describedBy="conflict-text" className="conflict-dialog" initialFocus="dialog">
       <p id="conflict-text">{text1}</p>
       <dl className="conflict-values">
         <div>
@@ -102,7 +104,7 @@ export function ConflictDialog() {
       </dl>
       {mode === 'choose' ? (
         <div className="modal-actions">
-          <button type="button" data-autofocus disabled={busy} onClick={() => void resolve({ action: 'keep_mine' })}>
+          <button type="button" disabled={busy} onClick={() => void resolve({ action: 'keep_mine' })}>
             {w.t('conflict.keepMine', { local: n(c.local) })}
           </button>
           <button type="button" disabled={busy || c.remote.quantity === null} onClick={() => void resolve({ action: 'take_theirs' })}>

@@ -18,7 +18,9 @@ import { LockIcon } from './icons.js';
 import { gridKeyAction } from './keys.js';
 import { PAGE_SIZE, columnLabel, rowAt, useStock, useStockStore, visibleColumns } from './store.js';
 import { useGridViewport } from './viewport.js';
-import { useStockWords } from './words.js';
+import { type StockWords, useStockWords } from './words.js';
+import type { GridSortView } from '../../preload/contract.js';
+import type { StockStore } from './store.js';
 
 export { COLUMN_WIDTH, HEADER_HEIGHT, PRODUCT_WIDTH, ROW_HEIGHT, TOTAL_WIDTH, cellId } from './grid-layout.js';
 export { cellStateText } from './GridCell.js';
@@ -27,6 +29,46 @@ export { cellStateText } from './GridCell.js';
 export const FAST_ROWS_PER_MS = 0.5;
 const SETTLE_MS = 60;
 const NOT_SAVING: Record<string, true> = {};
+
+/** The order after a click on a column's header: ascending, descending, then back to the default. */
+export function nextSort(current: GridSortView | null | undefined, key: string): GridSortView | null {
+  if (!current || current.key !== key) return { key, dir: 'asc' };
+  return current.dir === 'asc' ? { key, dir: 'desc' } : null;
+}
+
+/** A column header's sort button and the aria-sort of its header. */
+function SortButton({
+  store,
+  w,
+  sortKey,
+  label,
+  sort,
+}: {
+  store: StockStore;
+  w: StockWords;
+  sortKey: string;
+  label: string;
+  sort: GridSortView | null | undefined;
+}) {
+  const dir = sort?.key === sortKey ? sort.dir : null;
+  return (
+    <button
+      type="button"
+      className="sort-button"
+      aria-label={w.t('sort.by', { column: label })}
+      aria-pressed={dir !== null}
+      data-dir={dir ?? undefined}
+      // The grid's own keys (arrows, Enter to edit) are not this button's.
+      onKeyDown={(e) => e.stopPropagation()}
+      onClick={() => void store.getState().setQuery({ sort: nextSort(store.getState().query.sort, sortKey) })}
+    >
+      {/* The arrow is drawn by CSS (grid-tools.css): the header's text stays the column's name. */}
+    </button>
+  );
+}
+
+const ariaSort = (sort: GridSortView | null | undefined, key: string) =>
+  sort?.key === key ? (sort.dir === 'asc' ? ('ascending' as const) : ('descending' as const)) : undefined;
 
 export function StockGrid({ label }: { label: string }) {
   const store = useStockStore();
@@ -80,6 +122,8 @@ export function StockGrid({ label }: { label: string }) {
     const action = gridKeyAction(e, { editing: s.editing !== null, active: s.active, lastRow: total - 1, lastCol: columns.length - 1, rowsPerPage });
     if (!action) return;
     if (action.kind === 'move') s.moveTo(action.row, action.col);
+    else if (action.kind === 'undo') void s.undo();
+    else if (action.kind === 'transfer') s.openTransfer();
     else s.startEdit(action.text);
     e.preventDefault();
   };
@@ -105,8 +149,9 @@ export function StockGrid({ label }: { label: string }) {
     >
       <div ref={canvasRef} className="grid-canvas" style={{ width, height, '--w': `${width}px` } as CSSProperties}>
         <div role="row" aria-rowindex={1} className="grid-row header-row" style={{ width }}>
-          <div role="columnheader" className="grid-cell product-cell" aria-colindex={1}>
+          <div role="columnheader" className="grid-cell product-cell" aria-colindex={1} aria-sort={ariaSort(query.sort, 'title')}>
             {w.t('col.product')}
+            <SortButton store={store} w={w} sortKey="title" label={w.t('col.product')} sort={query.sort} />
           </div>
           {colItems.map((c) => {
             const column = columns[c.index]!;
@@ -116,6 +161,7 @@ export function StockGrid({ label }: { label: string }) {
                 key={column.key}
                 className="grid-cell data-cell"
                 aria-colindex={c.index + 2}
+                aria-sort={ariaSort(query.sort, column.key)}
                 data-type={column.type}
                 title={columnLabel(column, w.t)}
                 style={{ left: c.start }}
@@ -129,11 +175,13 @@ export function StockGrid({ label }: { label: string }) {
                   {columnLabel(column, w.t)}
                 </span>
                 {column.type === 'seller_warehouse' ? <span className="column-id">{w.t('col.storeId', { id: column.key })}</span> : null}
+                <SortButton store={store} w={w} sortKey={column.key} label={columnLabel(column, w.t)} sort={query.sort} />
               </div>
             );
           })}
-          <div role="columnheader" className="grid-cell total-cell" aria-colindex={columns.length + 2}>
+          <div role="columnheader" className="grid-cell total-cell" aria-colindex={columns.length + 2} aria-sort={ariaSort(query.sort, 'total')}>
             {w.t('col.total')}
+            <SortButton store={store} w={w} sortKey="total" label={w.t('col.total')} sort={query.sort} />
           </div>
         </div>
         {rowItems.map((r) => {

@@ -1,5 +1,5 @@
 /** A cell of the stock grid: its value, its state or lock in words and as a badge, or its editor. */
-import { type ReactNode, memo } from 'react';
+import { type ReactNode, memo, useLayoutEffect } from 'react';
 import type { CellView, GridColumnView, GridRowView } from '../../preload/contract.js';
 import { cellId } from './grid-layout.js';
 import { Editor } from './GridEditor.js';
@@ -27,12 +27,27 @@ export function cellStateText(w: StockWords, column: GridColumnView, cell: CellV
   }
 }
 
-function queuedTip(w: StockWords, cell: CellView): string {
-  const ops = cell.entries.map((e) =>
-    e.op === 'adjust'
-      ? w.t('cell.opAdjust', { delta: (e.delta ?? 0) > 0 ? `+${e.delta}` : String(e.delta) })
-      : w.t('cell.opCount', { quantity: e.quantity ?? 0 }),
-  );
+/** One queued edit in words: its delta (a transfer's direction and store) or count, and its reason. */
+export function entryText(
+  w: StockWords,
+  e: CellView['entries'][number],
+  cell: Pick<CellView, 'storeId'>,
+  storeName: (id: string) => string = (id) => id,
+): string {
+  let op: string;
+  if (e.transfer) {
+    const out = e.transfer.from === cell.storeId;
+    op = w.t(out ? 'cell.opTransferOut' : 'cell.opTransferIn', {
+      units: w.formatNumber(e.transfer.units),
+      store: storeName(out ? e.transfer.to : e.transfer.from),
+    });
+  } else if (e.op === 'adjust') op = w.t('cell.opAdjust', { delta: (e.delta ?? 0) > 0 ? `+${e.delta}` : String(e.delta) });
+  else op = w.t('cell.opCount', { quantity: e.quantity ?? 0 });
+  return e.reason && e.reason !== 'count' && !e.transfer ? w.t('cell.opReason', { op, reason: w.t(`reason.${e.reason}`) }) : op;
+}
+
+function queuedTip(w: StockWords, cell: CellView, storeName: (id: string) => string): string {
+  const ops = cell.entries.filter((e) => e.state !== 'failed').map((e) => entryText(w, e, cell, storeName));
   return w.t('cell.queuedTip', { ops: ops.join(', ') });
 }
 
@@ -53,10 +68,14 @@ interface CellProps {
 
 export const Cell = memo(function Cell({ row, col, column, product, cell, gridRow, active, saving, loaded, editing, left, w }: CellProps) {
   const store = useStockStore();
+  const storeName = (id: string) => store.getState().allColumns.find((c) => c.storeId === id)?.label ?? id;
   const lock = lockOf(column, cell, gridRow);
   const state = saving ? 'saving' : lock ? 'locked' : (cell?.state ?? 'none');
   const value = cell ? w.formatNumber(cell.shown) : '—';
-  const stateText = cellStateText(w, column, cell, saving, gridRow);
+  // At or under its reorder point (migration 015): highlighted, and said in the cell's name.
+  const point = gridRow?.reorder?.[column.key];
+  const low = point !== undefined && (cell?.shown ?? 0) <= point ? w.t('reorder.low', { point: w.formatNumber(point) }) : null;
+  const stateText = low ? `${cellStateText(w, column, cell, saving, gridRow)}; ${low}` : cellStateText(w, column, cell, saving, gridRow);
   const label = loaded ? w.t('cell.name', { column: columnLabel(column, w.t), product, value, state: stateText }) : w.t('loadingRows');
   let badge: ReactNode = null;
   let title: string | undefined;
@@ -69,7 +88,7 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, gridRo
       </span>
     );
   } else if (cell?.state === 'pending' || cell?.state === 'sending') {
-    title = queuedTip(w, cell);
+    title = queuedTip(w, cell, storeName);
     badge = (
       <span className="cell-badge">
         <span aria-hidden="true">~</span> {w.t(cell.state === 'pending' ? 'cell.pending' : 'cell.sending')}
@@ -83,7 +102,7 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, gridRo
       </span>
     );
   } else if (cell?.state === 'failed') {
-    title = w.t('cell.failedTip', { message: cell.error?.message ?? '' });
+    title = `${w.t('cell.failedTip', { message: cell.error?.message ?? '' })}. ${w.t('failed.open')}`;
     badge = (
       <span className="cell-badge">
         <span aria-hidden="true">×</span> {w.t('cell.failed')}
@@ -91,6 +110,15 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, gridRo
     );
   }
   const isEditing = editing !== null && editing.row === row && editing.col === col;
+  const editError = isEditing ? editing.error : null;
+  // A validation message is shown below the cell: scrolled into the viewport when the cell is at its bottom edge.
+  useLayoutEffect(() => {
+    if (editError) {
+      const el = document.getElementById(`${cellId(row, col)}-error`);
+      // jsdom (the component tests) has no scrollIntoView.
+      if (el && typeof el.scrollIntoView === 'function') el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    }
+  }, [editError, row, col]);
   return (
     <div
       role="gridcell"
@@ -103,11 +131,13 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, gridRo
       className="grid-cell data-cell"
       data-state={state}
       data-active={active || undefined}
-      title={title}
+      data-low={low !== null || undefined}
+      title={title ?? low ?? undefined}
       style={{ left }}
       onMouseDown={() => store.getState().moveTo(row, col, false)}
       onClick={() => {
         if (cell?.state === 'conflict') store.getState().openConflict({ userProductId: cell.userProductId, column: column.key });
+        else if (cell?.state === 'failed') store.getState().openFailed({ userProductId: cell.userProductId, column: column.key });
       }}
       onDoubleClick={() => store.getState().startEdit()}
     >

@@ -7,6 +7,17 @@ import { useStockWords } from './words.js';
 /** Rows read at a time; a full page means there may be older ones. */
 const PAGE = 50;
 
+/** The other store of a transfer row, as its note names it ("transfer to 64713"): its name when it is a column. */
+function useTransferStore(): (note: string) => string {
+  const columns = useStock((s) => s.allColumns);
+  return (note) => {
+    const m = /transfer (to|from) (\S+)/.exec(note);
+    if (!m) return '';
+    const name = columns.find((c) => c.storeId === m[2])?.label ?? m[2]!;
+    return `${m[1] === 'to' ? '→' : '←'} ${name}`;
+  };
+}
+
 export function HistoryPanel() {
   const store = useStockStore();
   const w = useStockWords();
@@ -14,6 +25,7 @@ export function HistoryPanel() {
   const row = useStock((s) => rowAt(s, s.active.row));
   const column = useStock((s) => visibleColumns(s)[s.active.col]);
   const stockSeq = useStock((s) => s.stockSeq);
+  const transferStore = useTransferStore();
   const [entries, setEntries] = useState<HistoryEntryView[] | null>(null);
   const [more, setMore] = useState(false);
   const [loadingOlder, setLoadingOlder] = useState(false);
@@ -89,17 +101,24 @@ export function HistoryPanel() {
               <th scope="col">{w.t('history.col.when')}</th>
               <th scope="col">{w.t('history.col.who')}</th>
               <th scope="col">{w.t('history.col.kind')}</th>
+              <th scope="col">{w.t('history.col.reason')}</th>
               <th scope="col">{w.t('history.col.change')}</th>
             </tr>
           </thead>
           <tbody>
             {entries.map((e) => (
-              <tr key={e.id} data-kind={e.kind}>
+              <tr key={e.id} data-kind={e.kind} data-reason={e.reason ?? undefined}>
                 <td>{w.formatDate(e.at, 'datetime')}</td>
                 <td>{e.kind === 'synced' ? w.t('history.marketplace') : e.author}</td>
                 <td>
                   {w.t(`history.kind.${e.kind}`)}
                   {e.delta !== null && e.delta !== 0 ? ` (${e.delta > 0 ? '+' : ''}${w.formatNumber(e.delta)})` : ''}
+                </td>
+                <td>
+                  {/* A count's reason is "count": the kind already says it. */}
+                  {e.reason && !(e.kind === 'count' && e.reason === 'count') ? w.t(`reason.${e.reason}`) : ''}
+                  {e.undoes ? ` · ${w.t('history.undo')}` : ''}
+                  {e.reason === 'transfer' && e.note ? ` · ${transferStore(e.note)}` : ''}
                 </td>
                 <td>
                   {w.t('history.fromTo', {

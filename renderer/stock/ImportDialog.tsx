@@ -1,23 +1,29 @@
 /**
- * CSV import: choose a file → a dry run against the grid as it is now (every change: line, product,
- * store, old, new, kind; every rejected line with its reason) → nothing is queued until "Apply".
+ * File import (CSV or .xlsx): choose a file → read it and look its products up, with a progress
+ * bar and Cancel → a dry run against the grid as it is now (every change: line, product, store,
+ * old, new, kind; every rejected line with its reason) → nothing is queued until "Apply", which
+ * applies every change in one call and one transaction: all of them, or (a refusal names its line)
+ * none. A reload or a crash during Apply leaves all or none too.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { GridColumnView, RowsView } from '../../preload/contract.js';
-import { type Change, type Diff, type Reason, type Rejected, diffImport, idsOf, planImport } from './csv.js';
+import { type Change, type Diff, type Plan, type Reason, type Rejected, diffImport, idsOf, planImport, planRows } from './csv.js';
 import { Modal } from './Modal.js';
 import { columnLabel, lockText, useStockStore } from './store.js';
 import { type StockWords, useStockWords } from './words.js';
 
 const LOOKUP_CHUNK = 1000;
+/** Lookups in flight at once (the core answers each in a few tens of ms; two keep it busy). */
+const LOOKUP_PARALLEL = 2;
 const MAX_SHOWN = 500;
+const XLSX = /\.xlsx$/i;
 
 type Phase =
   | { step: 'choose'; error: Reason | null }
-  | { step: 'reading'; name: string }
-  | { step: 'preview'; name: string; diff: Diff }
-  | { step: 'applying'; name: string; diff: Diff; done: number }
-  | { step: 'done'; name: string; diff: Diff; done: number; failed: { change: Change; message: string }[] };
+  | { step: 'reading'; name: string; done: number; total: number }
+  | { step: 'preview'; name: string; diff: Diff; failure: { line: number | null; message: string } | null }
+  | { step: 'applying'; name: string; diff: Diff }
+  | { step: 'done'; name: string; diff: Diff };
 
 function reasonText(w: StockWords, r: Reason): string {
   return w.t(r.key, r.vars);
@@ -27,63 +33,116 @@ function kindText(w: StockWords, c: Change): string {
   return c.edit.kind === 'count' ? w.t('csv.kind.count') : w.t('csv.kind.adjustment', { delta: c.edit.delta > 0 ? `+${c.edit.delta}` : String(c.edit.delta) });
 }
 
+/** The line a refused import names (the core's cause `{ code: 'line', line }`). */
+function lineOf(cause: unknown[] | undefined): number | null {
+  const c = cause?.find((x): x is { code: 'line'; line: number } => typeof x === 'object' && x !== null && 'code' in x && x.code === 'line' && 'line' in x);
+  return c && typeof c.line === 'number' ? c.line : null;
+}
+
 export function ImportDialog() {
   const store = useStockStore();
   const w = useStockWords();
   const [phase, setPhase] = useState<Phase>({ step: 'choose', error: null });
+  /** Bumped by Cancel and by closing: a read in progress stops at its next step. */
+  const run = useRef(0);
+  useEffect(
+    () => () => {
+      run.current++;
+    },
+    [],
+  );
   const close = () => {
     if (phase.step === 'applying') return;
+    run.current++;
+    store.getState().setActivity(null);
     store.getState().setDialog(null);
   };
 
   const read = async (file: File) => {
-    setPhase({ step: 'reading', name: file.name });
-    const plan = planImport(await file.text());
+    const mine = ++run.current;
+    const live = () => run.current === mine;
+    const api = store.getState().api;
+    setPhase({ step: 'reading', name: file.name, done: 0, total: 1 });
+    let plan: Plan | { error: Reason };
+    if (XLSX.test(file.name)) {
+      const r = await api.stock.readWorkbook({ bytes: new Uint8Array(await file.arrayBuffer()) });
+      if (!live()) return;
+      if (!r.ok) return setPhase({ step: 'choose', error: { key: 'error', vars: { message: r.error.message } } });
+      plan = planRows(r.value.rows);
+    } else {
+      const text = await file.text();
+      if (!live()) return;
+      plan = planImport(text);
+    }
     if ('error' in plan) return setPhase({ step: 'choose', error: plan.error });
     const ids = idsOf(plan);
-    const api = store.getState().api;
+    const chunks: string[][] = [];
+    for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) chunks.push(ids.slice(i, i + LOOKUP_CHUNK));
+    // Steps: reading the file (done), then one per lookup of up to 1000 products.
+    const total = 1 + chunks.length;
+    let done = 1;
+    const progress = () => {
+      setPhase({ step: 'reading', name: file.name, done, total });
+      store.getState().setActivity({ kind: 'import', done, total });
+    };
+    progress();
     const merged: RowsView = { columns: store.getState().allColumns, rows: [], missing: [], aliases: {} };
-    for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
-      const r = await api.stock.rows({ ids: ids.slice(i, i + LOOKUP_CHUNK) });
-      if (!r.ok) return setPhase({ step: 'choose', error: { key: 'error', vars: { message: r.error.message } } });
-      merged.columns = r.value.columns;
-      merged.rows.push(...r.value.rows);
-      merged.missing.push(...r.value.missing);
-      Object.assign(merged.aliases, r.value.aliases);
+    let failed: string | null = null;
+    let next = 0;
+    const worker = async () => {
+      while (next < chunks.length && failed === null && live()) {
+        const r = await api.stock.rows({ ids: chunks[next++]! });
+        if (!live()) return;
+        if (!r.ok) {
+          failed = r.error.message;
+          return;
+        }
+        merged.columns = r.value.columns;
+        merged.rows.push(...r.value.rows);
+        merged.missing.push(...r.value.missing);
+        Object.assign(merged.aliases, r.value.aliases);
+        done++;
+        progress();
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(LOOKUP_PARALLEL, chunks.length) }, worker));
+    } finally {
+      if (live()) store.getState().setActivity(null);
     }
+    if (!live()) return;
+    if (failed !== null) return setPhase({ step: 'choose', error: { key: 'error', vars: { message: failed } } });
     const diff = diffImport(plan, merged, (reason: string, column: GridColumnView) => lockText(reason, column, w.t));
-    return setPhase({ step: 'preview', name: file.name, diff });
+    return setPhase({ step: 'preview', name: file.name, diff, failure: null });
   };
 
   const apply = async (name: string, diff: Diff) => {
     const api = store.getState().api;
-    const failed: { change: Change; message: string }[] = [];
-    let done = 0;
     const total = diff.changes.length;
-    setPhase({ step: 'applying', name, diff, done: 0 });
+    setPhase({ step: 'applying', name, diff });
     store.getState().setActivity({ kind: 'import', done: 0, total });
+    let r;
     try {
-      for (const c of diff.changes) {
-        const ref = {
+      r = await api.stock.importApply({
+        name: name.slice(0, 150),
+        changes: diff.changes.map((c) => ({
           userProductId: c.userProductId,
-          type: c.column.type as 'seller_warehouse' | 'selling_address',
+          type: c.column.type,
           ...(c.column.storeId ? { storeId: c.column.storeId } : {}),
-          ref: `CSV ${name.slice(0, 150)} line ${c.line}`,
-        };
-        const r =
-          c.edit.kind === 'count' ? await api.stock.count({ ...ref, quantity: c.edit.quantity }) : await api.stock.adjust({ ...ref, delta: c.edit.delta });
-        if (r.ok) done++;
-        else failed.push({ change: c, message: r.error.message });
-        store.getState().setActivity({ kind: 'import', done: done + failed.length, total });
-        if ((done + failed.length) % 25 === 0) setPhase({ step: 'applying', name, diff, done: done + failed.length });
-      }
+          line: c.line,
+          ...(c.edit.kind === 'count' ? { kind: 'count' as const, quantity: c.edit.quantity } : { kind: 'adjust' as const, delta: c.edit.delta }),
+        })),
+      });
     } finally {
       store.getState().setActivity(null);
     }
-    setPhase({ step: 'done', name, diff, done, failed });
-    store
-      .getState()
-      .say(failed.length === 0 ? 'csv.applied' : 'csv.appliedSome', { done, total, failed: failed.length }, failed.length === 0 ? 'info' : 'error');
+    if (!r.ok) {
+      setPhase({ step: 'preview', name, diff, failure: { line: lineOf(r.error.cause), message: r.error.message } });
+      store.getState().say('csv.appliedNone', { message: r.error.message }, 'error');
+      return;
+    }
+    setPhase({ step: 'done', name, diff });
+    store.getState().say('csv.applied', { done: r.value.applied });
   };
 
   return (
@@ -95,7 +154,7 @@ export function ImportDialog() {
             {w.t('csv.choose')}{' '}
             <input
               type="file"
-              accept=".csv,text/csv"
+              accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
               data-autofocus
               aria-describedby={phase.error ? 'import-error' : undefined}
               onChange={(e) => {
@@ -111,7 +170,10 @@ export function ImportDialog() {
           ) : null}
         </>
       ) : phase.step === 'reading' ? (
-        <p role="status">{w.t('csv.reading', { name: phase.name })}</p>
+        <p role="status">
+          <progress max={phase.total} value={phase.done} aria-label={w.t('csv.reading', { name: phase.name })} /> {w.t('csv.reading', { name: phase.name })}{' '}
+          {w.t('csv.readingStep', { done: phase.done, total: phase.total })}
+        </p>
       ) : (
         <Preview w={w} phase={phase} />
       )}
@@ -129,22 +191,28 @@ export function ImportDialog() {
   );
 }
 
+/** The first MAX_SHOWN changes, the refused line's first (it may be further down the file). */
+function shownChanges(changes: Change[], line: number | null): Change[] {
+  if (line === null) return changes.slice(0, MAX_SHOWN);
+  return [...changes.filter((c) => c.line === line), ...changes.filter((c) => c.line !== line)].slice(0, MAX_SHOWN);
+}
+
 function Preview({ w, phase }: { w: StockWords; phase: Extract<Phase, { step: 'preview' | 'applying' | 'done' }> }) {
   const { diff } = phase;
-  const failedByLine = new Map(phase.step === 'done' ? phase.failed.map((f) => [`${f.change.line}|${f.change.column.key}`, f.message]) : []);
+  const failure = phase.step === 'preview' ? phase.failure : null;
   const rejected: Rejected[] = diff.rejected;
   return (
     <div className="import-preview">
       {phase.step === 'applying' ? (
         <p role="status">
-          <progress max={diff.changes.length} value={phase.done} /> {w.t('csv.applying', { done: phase.done, total: diff.changes.length })}
+          {/* One call, one transaction: no partial count to show, so the bar is indeterminate until it answers. */}
+          <progress aria-label={w.t('csv.applying', { total: diff.changes.length })} /> {w.t('csv.applying', { total: diff.changes.length })}
         </p>
       ) : null}
-      {phase.step === 'done' ? (
-        <p role="status">
-          {phase.failed.length === 0
-            ? w.t('csv.applied', { done: phase.done })
-            : w.t('csv.appliedSome', { done: phase.done, total: diff.changes.length, failed: phase.failed.length })}
+      {phase.step === 'done' ? <p role="status">{w.t('csv.applied', { done: diff.changes.length })}</p> : null}
+      {failure ? (
+        <p className="form-error" role="alert">
+          {w.t('csv.appliedNone', { message: failure.message })}
         </p>
       ) : null}
       <h3>
@@ -164,12 +232,12 @@ function Preview({ w, phase }: { w: StockWords; phase: Extract<Phase, { step: 'p
                 <th scope="col">{w.t('csv.col.old')}</th>
                 <th scope="col">{w.t('csv.col.new')}</th>
                 <th scope="col">{w.t('csv.col.kind')}</th>
-                {phase.step === 'done' && phase.failed.length > 0 ? <th scope="col">{w.t('csv.col.reason')}</th> : null}
+                {failure ? <th scope="col">{w.t('csv.col.reason')}</th> : null}
               </tr>
             </thead>
             <tbody>
-              {diff.changes.slice(0, MAX_SHOWN).map((c) => {
-                const failed = failedByLine.get(`${c.line}|${c.column.key}`);
+              {shownChanges(diff.changes, failure?.line ?? null).map((c) => {
+                const failed = failure !== null && failure.line === c.line ? failure.message : null;
                 return (
                   <tr key={`${c.line}|${c.column.key}`} data-failed={failed ? true : undefined}>
                     <td>{c.line}</td>
@@ -180,7 +248,7 @@ function Preview({ w, phase }: { w: StockWords; phase: Extract<Phase, { step: 'p
                     <td>{w.formatNumber(c.old)}</td>
                     <td>{w.formatNumber(c.new)}</td>
                     <td>{kindText(w, c)}</td>
-                    {phase.step === 'done' && phase.failed.length > 0 ? <td>{failed ? `! ${w.t('csv.err.failed', { message: failed })}` : ''}</td> : null}
+                    {failure ? <td>{failed ? `! ${w.t('csv.err.failed', { message: failed })}` : ''}</td> : null}
                   </tr>
                 );
               })}

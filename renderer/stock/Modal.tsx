@@ -5,6 +5,10 @@ const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), select:not([di
 /**
  * A modal dialog: labelled by its title, focus moves in on open and stays inside (Tab cycles), Esc
  * closes. The opener gets focus back through the stock store when the dialog closes.
+ *
+ * Focus goes to the element marked `data-autofocus`, else the first control; with
+ * `initialFocus="dialog"` to the dialog itself, where Enter does nothing: a dialog whose every
+ * choice changes stock (the conflict dialog) is never answered by a stray Enter (a scanner's).
  */
 export function Modal({
   title,
@@ -12,20 +16,24 @@ export function Modal({
   children,
   className,
   describedBy,
+  initialFocus = 'first',
 }: {
   title: string;
   onClose: () => void;
   children: ReactNode;
   className?: string;
   describedBy?: string;
+  initialFocus?: 'first' | 'dialog';
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const first = el.querySelector<HTMLElement>('[data-autofocus]') ?? el.querySelector<HTMLElement>(FOCUSABLE);
+    const first = initialFocus === 'dialog' ? null : (el.querySelector<HTMLElement>('[data-autofocus]') ?? el.querySelector<HTMLElement>(FOCUSABLE));
     (first ?? el).focus();
+    // Where focus goes is decided once, when the dialog opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'Escape') {

@@ -5,24 +5,30 @@
  */
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { ConflictDialog } from './ConflictDialog.js';
+import { CountArea, CountButton, useCountOpen, useCountShortcut } from './count/CountArea.js';
 import { exportCsv } from './csv-export.js';
 import { StockGrid } from './Grid.js';
+import { GridTools } from './GridTools.js';
 import { HistoryPanel } from './HistoryPanel.js';
 import { ImportDialog } from './ImportDialog.js';
 import { ListingDialog } from './ListingDialog.js';
+import { EditTools } from './EditTools.js';
+import { FailedDialog } from './FailedDialog.js';
+import { TransferDialog } from './TransferDialog.js';
+import { ScanDetector, strokeOf, useScanCapture } from './scanner.js';
 import { type StateFilter, useStock, useStockStore } from './store.js';
 import { useStockWords } from './words.js';
 import './stock.css';
 
-/** Keys closer than this (ms, on average) come from a barcode scanner, not a person. */
-export const SCAN_KEY_INTERVAL_MS = 35;
+export { SCAN_KEY_INTERVAL_MS } from './scanner.js';
 const SEARCH_DEBOUNCE_MS = 300;
 
 function SearchBox() {
   const store = useStockStore();
   const w = useStockWords();
   const [text, setText] = useState('');
-  const times = useRef<number[]>([]);
+  // The box reads its own scans (scanner.ts; the screen-wide capture leaves data-scan-target alone).
+  const detector = useRef(new ScanDetector());
   const debounce = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const inputRef = useRef<HTMLInputElement>(null);
 
@@ -42,7 +48,7 @@ function SearchBox() {
 
   const onChange = (value: string) => {
     setText(value);
-    if (value === '') times.current = [];
+    if (value === '') detector.current.reset();
     clearTimeout(debounce.current);
     debounce.current = setTimeout(() => {
       if (store.getState().query.search !== value.trim()) void store.getState().setQuery({ search: value.trim() });
@@ -50,7 +56,7 @@ function SearchBox() {
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key.length === 1) times.current.push(performance.now());
+    const scan = detector.current.key(strokeOf(e.nativeEvent));
     if (e.key === 'Escape' && text !== '') {
       e.preventDefault();
       onChange('');
@@ -59,16 +65,13 @@ function SearchBox() {
     if (e.key !== 'Enter') return;
     e.preventDefault();
     const value = text.trim();
-    const t = times.current;
-    times.current = [];
-    if (value === '') return;
-    const scanned = t.length >= Math.max(4, value.length - 1) && (t[t.length - 1]! - t[0]!) / Math.max(1, t.length - 1) < SCAN_KEY_INTERVAL_MS;
+    if (value === '' && !scan) return;
     clearTimeout(debounce.current);
     const s = store.getState();
-    if (scanned) {
-      // A scan: jump to its row in the grid (not narrowed by the scan), focus the current store's cell, clear the box for the next scan.
+    if (scan) {
+      // A scan: jump to its row in the grid (not narrowed by the scan), focus the chosen store's cell, clear the box for the next scan.
       setText('');
-      void s.locate(value);
+      void s.locate(scan.code.trim(), { scan: true });
       return;
     }
     // Typed by hand: the grid shows the matches; Enter goes to the first one.
@@ -90,6 +93,7 @@ function SearchBox() {
         placeholder={w.t('search.placeholder')}
         autoComplete="off"
         spellCheck={false}
+        data-scan-target
         onChange={(e) => onChange(e.target.value)}
         onKeyDown={onKeyDown}
       />
@@ -154,7 +158,19 @@ function Filters() {
           />
         </label>
       </span>
-      {current ? <span className="current-store">{w.t('filter.currentStore', { store: current.label })}</span> : null}
+      {stores.length > 0 ? (
+        <label className="current-store">
+          {w.t('scanner.store')}{' '}
+          <select value={current?.key ?? ''} onChange={(e) => store.getState().setCurrentStore(e.target.value)}>
+            {current ? null : <option value="" />}
+            {stores.map((c) => (
+              <option key={c.key} value={c.key}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
     </div>
   );
 }
@@ -178,6 +194,7 @@ function Actions() {
       <button type="button" onClick={() => store.getState().setDialog('listing')}>
         {w.t('listing.new')}
       </button>
+      <CountButton />
     </div>
   );
 }
@@ -255,6 +272,11 @@ export function StockScreen() {
   const status = useStock((s) => s.status);
   const conflict = useStock((s) => s.conflict);
   const dialog = useStock((s) => s.dialog);
+  const transferFrom = useStock((s) => s.transferFrom);
+  const failedAt = useStock((s) => s.failedAt);
+  const counting = useCountOpen();
+  useScanCapture(store);
+  useCountShortcut();
 
   useEffect(() => {
     const s = store.getState();
@@ -272,12 +294,22 @@ export function StockScreen() {
         <SearchBox />
         <Actions />
       </div>
-      <Filters />
-      <NoticeLine />
-      <Body />
+      {counting ? (
+        <CountArea />
+      ) : (
+        <>
+          <Filters />
+          <GridTools />
+          <EditTools />
+          <NoticeLine />
+          <Body />
+        </>
+      )}
       {conflict ? <ConflictDialog /> : null}
       {dialog === 'import' ? <ImportDialog /> : null}
       {dialog === 'listing' ? <ListingDialog /> : null}
+      {transferFrom ? <TransferDialog /> : null}
+      {failedAt ? <FailedDialog /> : null}
     </section>
   );
 }

@@ -1,13 +1,20 @@
-/** Export of the grid as it is filtered now: read from the core in pages (progress in the status bar), one CSV file. */
+/**
+ * Export of the grid as it is filtered and sorted now: CSV read from the core in pages (progress in
+ * the status bar) with the list separator of the person's language (`;` for es and pt-BR), or an
+ * .xlsx workbook in the bulk editor's layout, made in the main process (stock.exportXlsx).
+ */
 import type { GridColumnView, GridRowView } from '../../preload/contract.js';
-import { gridCsv } from './csv.js';
+import { useI18nStore } from '../i18n/index.js';
+import { csvDelimiter, gridCsv } from './csv.js';
+import { queryPayload } from './page-cache.js';
 import { type StockStore, visibleColumns } from './store.js';
 
 export const EXPORT_PAGE = 200;
 
-/** Offers `text` as a file download (works in a browser and in Electron's renderer). */
-export function download(name: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob(['\ufeff', text], { type }));
+/** Offers `data` as a file download (works in a browser and in Electron's renderer); text gets a BOM for Excel. */
+export function download(name: string, data: string | Uint8Array, type = 'text/csv;charset=utf-8'): void {
+  const parts: BlobPart[] = typeof data === 'string' ? ['\ufeff', data] : [data as Uint8Array<ArrayBuffer>];
+  const url = URL.createObjectURL(new Blob(parts, { type }));
   const a = document.createElement('a');
   a.href = url;
   a.download = name;
@@ -21,12 +28,7 @@ export function download(name: string, text: string, type = 'text/csv;charset=ut
 export async function exportCsv(store: StockStore, save: (name: string, text: string) => void = download): Promise<boolean> {
   const s = store.getState();
   const q = s.query;
-  const filters = {
-    ...(q.search.trim() !== '' ? { search: q.search.trim() } : {}),
-    ...(q.filter !== 'all' ? { filter: q.filter } : {}),
-    ...(q.store !== null ? { store: q.store } : {}),
-    ...(q.lowStock !== null ? { lowStock: q.lowStock } : {}),
-  };
+  const filters = queryPayload(q);
   const rows: GridRowView[] = [];
   let columns: GridColumnView[] = visibleColumns(s);
   let total = s.total;
@@ -45,8 +47,26 @@ export async function exportCsv(store: StockStore, save: (name: string, text: st
       if (r.value.rows.length === 0) break;
     }
     const day = new Date().toISOString().slice(0, 10);
-    save(`stock-${day}.csv`, gridCsv(columns, rows));
+    save(`stock-${day}.csv`, gridCsv(columns, rows, csvDelimiter(useI18nStore.getState().language)));
     store.getState().say('csv.exported', { count: rows.length });
+    return true;
+  } finally {
+    store.getState().setActivity(null);
+  }
+}
+
+/** The grid as filtered and sorted now, as an .xlsx workbook written by the main process. */
+export async function exportXlsx(store: StockStore, save: (name: string, bytes: Uint8Array, type: string) => void = download): Promise<boolean> {
+  const s = store.getState();
+  s.setActivity({ kind: 'export', done: 0, total: s.total });
+  try {
+    const r = await s.api.stock.exportXlsx(queryPayload(s.query));
+    if (!r.ok) {
+      s.say('error', { message: r.error.message }, 'error');
+      return false;
+    }
+    save(r.value.name, r.value.bytes, r.value.type);
+    store.getState().say('csv.exported', { count: store.getState().total });
     return true;
   } finally {
     store.getState().setActivity(null);

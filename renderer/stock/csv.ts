@@ -3,14 +3,19 @@
  *
  * Import formats (header row required, any column order, case-insensitive names):
  * - long: `user_product_id` (or `item_id`), `store` (a store id or name, or `selling_address`),
- *   and `count` (absolute), `adjustment` (a delta: `5`, `+5`, `-2`) or `value` (the grid's rule:
- *   a bare number is a count, a signed one an adjustment);
+ *   and `count` / `quantity` (a bare number is a count; `+n` / `-n` there are adjustments, as the
+ *   help says), `adjustment` (a delta: `5`, `+5`, `-2`) or `value` (the grid's rule);
  * - wide (what the export writes): `user_product_id`, then one column per location headed
  *   `<name> [<key>]` (or the bare key); each non-empty cell follows the grid's rule, cells equal to
  *   the current stock are unchanged, `total` and the read-only columns are ignored unless changed.
  *
  * The preview (`diffImport`) lists every change (line, product, store, old, new, kind) and every
  * rejected line with its reason; nothing is queued until the person applies it.
+ *
+ * The same plan reads a CSV (any of `,` `;` tab `|`, detected) or an .xlsx sheet (its cells as
+ * text, read by the main process). The export writes the person's locale's list separator: `;`
+ * where the decimal separator is a comma (es, pt-BR), `,` elsewhere; quantities are whole numbers
+ * written without thousands separators, so they read back in any locale.
  */
 import Papa from 'papaparse';
 import type { CellView, GridColumnView, GridRowView, RowsView } from '../../preload/contract.js';
@@ -68,17 +73,32 @@ export interface Diff {
 }
 
 const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, '_');
+/** Columns of the exports (CSV and the .xlsx bulk-editor layout) that are not locations. */
+const WIDE_NOT_LOCATIONS = ['title', 'titulo', 'título', 'item_ids', 'item_id', 'user_product_id', 'sku', 'seller_sku', 'total'];
 const ID_HEADERS = ['user_product_id', 'item_id', 'id', 'product_id', 'sku'];
 
 /** The header of a location column in the export: `Depósito Palermo [64712]`. */
 export const columnHeader = (c: GridColumnView) => `${c.label} [${c.key}]`;
 const KEY_IN_HEADER = /\[([^\]]+)\]\s*$/;
 
-/** Reads the file into planned edits (and the lines that cannot be read at all). */
-export function planImport(text: string): Plan | { error: Reason } {
-  const parsed = Papa.parse<string[]>(text.replace(/^\ufeff/, ''), { header: false, skipEmptyLines: 'greedy' });
+/** The delimiters a CSV import recognises (Papa Parse guesses among them from the first lines). */
+export const CSV_DELIMITERS = [',', ';', '\t', '|'];
+
+/** A CSV's text as rows of cells, its delimiter detected. */
+export function csvRows(text: string): string[][] | { error: Reason } {
+  const parsed = Papa.parse<string[]>(text.replace(/^\ufeff/, ''), { header: false, skipEmptyLines: 'greedy', delimitersToGuess: CSV_DELIMITERS });
   if (parsed.errors.length > 0 && parsed.data.length === 0) return { error: { key: 'csv.err.parse', vars: { message: parsed.errors[0]!.message } } };
-  const rows = parsed.data;
+  return parsed.data;
+}
+
+/** Reads a CSV file into planned edits (and the lines that cannot be read at all). */
+export function planImport(text: string): Plan | { error: Reason } {
+  const rows = csvRows(text);
+  return 'error' in rows ? rows : planRows(rows);
+}
+
+/** Reads a table (a CSV's rows, an .xlsx sheet's cells as text) into planned edits. */
+export function planRows(rows: string[][]): Plan | { error: Reason } {
   if (rows.length < 2) return { error: { key: 'csv.err.empty' } };
   if (rows.length - 1 > MAX_IMPORT_ROWS) return { error: { key: 'csv.err.tooMany', vars: { max: MAX_IMPORT_ROWS } } };
   const header = rows[0]!.map(norm);
@@ -117,7 +137,7 @@ export function planImport(text: string): Plan | { error: Reason } {
   rows[0]!.forEach((h, index) => {
     if (index === idCol) return;
     const n = norm(h);
-    if (['title', 'titulo', 'título', 'item_ids', 'item_id', 'total'].includes(n)) return;
+    if (WIDE_NOT_LOCATIONS.includes(n)) return;
     const key = KEY_IN_HEADER.exec(h.trim())?.[1]?.trim() ?? h.trim();
     if (key === '') return;
     locations.push({ index, key, readOnly: key === 'platform_facility' });
@@ -163,7 +183,7 @@ function readValue(e: PlannedEdit): Edit | Reason {
     if (edit.reason === 'range') return { key: 'csv.err.range' };
     return { key: 'csv.err.value', vars: { value: e.value.slice(0, 40) } };
   }
-  if (e.as === 'count' && edit.kind !== 'count') return { key: 'csv.err.value', vars: { value: e.value.slice(0, 40) } };
+  // A signed number in a count column is an adjustment (the help text says so): `+5` received.
   return edit;
 }
 
@@ -242,8 +262,14 @@ export function diffImport(
   return { changes, rejected, unchanged };
 }
 
-/** The grid as CSV: id, title, item ids, one column per location (what it shows), total. */
-export function gridCsv(columns: GridColumnView[], rows: GridRowView[]): string {
+/** The list separator of a locale: `;` where a comma is the decimal separator (es-AR, pt-BR), else `,`. */
+export function csvDelimiter(locale: string): ',' | ';' {
+  const decimal = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value;
+  return decimal === ',' ? ';' : ',';
+}
+
+/** The grid as CSV: id, title, item ids, one column per location (what it shows), total; `delimiter` by locale. */
+export function gridCsv(columns: GridColumnView[], rows: GridRowView[], delimiter: ',' | ';' = ','): string {
   const data = rows.map((r) => [
     r.userProductId,
     r.title ?? '',
@@ -253,5 +279,5 @@ export function gridCsv(columns: GridColumnView[], rows: GridRowView[]): string 
   ]);
   const fields = ['user_product_id', 'title', 'item_ids', ...columns.map(columnHeader), 'total'];
   // A formula-looking title (=, +, -, @) is not run by a spreadsheet.
-  return Papa.unparse({ fields, data }, { newline: '\r\n', escapeFormulae: true });
+  return Papa.unparse({ fields, data }, { newline: '\r\n', escapeFormulae: true, delimiter });
 }

@@ -1,13 +1,15 @@
 /**
  * The active cell of the stock grid: moving it (clamped to the grid, asking the grid to focus it),
- * and the store a scan lands in (the last store column visited).
+ * and the store a scan lands in. That store is chosen on purpose (the "Scans go to" selector, the
+ * store filter): moving through the grid never changes it, so a scan after a look at another
+ * column still counts where the person said.
  */
 import { clamp, visibleColumns } from './selectors.js';
 import type { StockKit, StockState } from './state.js';
 
-export function cursorActions({ set, get }: StockKit): Pick<StockState, 'moveTo' | 'focusStoreCell'> {
+export function cursorActions({ set, get }: StockKit): Pick<StockState, 'moveTo' | 'focusStoreCell' | 'setCurrentStore'> {
   return {
-    focusStoreCell(row) {
+    focusStoreCell(row, focus = true) {
       const t = get();
       const cols = visibleColumns(t);
       const storeCol = cols.findIndex((c) => c.key === t.currentStore);
@@ -18,20 +20,19 @@ export function cursorActions({ set, get }: StockKit): Pick<StockState, 'moveTo'
               0,
               cols.findIndex((c) => c.type === 'seller_warehouse'),
             );
-      t.moveTo(row, col);
+      t.moveTo(row, col, focus);
       t.ensureRows(row, row);
+    },
+
+    setCurrentStore(key) {
+      if (get().allColumns.some((c) => c.key === key && c.type === 'seller_warehouse')) set({ currentStore: key });
     },
 
     moveTo(row, col, focus = true) {
       const s = get();
       const cols = visibleColumns(s);
       const next = { row: clamp(row, 0, Math.max(0, s.total - 1)), col: clamp(col, 0, Math.max(0, cols.length - 1)) };
-      const column = cols[next.col];
-      set({
-        active: next,
-        ...(focus ? { focusSeq: s.focusSeq + 1 } : {}),
-        ...(column?.type === 'seller_warehouse' ? { currentStore: column.key } : {}),
-      });
+      set({ active: next, ...(focus ? { focusSeq: s.focusSeq + 1 } : {}) });
     },
   };
 }

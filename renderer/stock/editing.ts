@@ -19,6 +19,8 @@ export function editingActions({ set, get, api }: StockKit): Pick<StockState, 's
         s.openConflict({ userProductId: at.row.userProductId, column: at.column.key });
         return;
       }
+      // Enter (no text typed) on a failed cell opens the failed edit: Retry, Discard or Edit (issue 14 §7).
+      if (cell?.state === 'failed' && text === undefined && s.openFailed({ userProductId: at.row.userProductId, column: at.column.key })) return;
       const lock = lockOf(at.column, cell, at.row);
       if (lock) {
         s.say('lock.why', { reason: lockText(lock, at.column) }, 'error');
@@ -82,7 +84,9 @@ export function editingActions({ set, get, api }: StockKit): Pick<StockState, 's
       set((t) => ({ editing: null, saving: { ...t.saving, [key]: true } }));
       moveAfter();
       const r: { ok: true; value: QueueResultView } | { ok: false; error: ApiError } =
-        edit.kind === 'count' ? await api.stock.count({ ...ref, quantity: edit.quantity }) : await api.stock.adjust({ ...ref, delta: edit.delta });
+        edit.kind === 'count'
+          ? await api.stock.count({ ...ref, quantity: edit.quantity })
+          : await api.stock.adjust({ ...ref, delta: edit.delta, reason: get().reason });
       set((t) => {
         const saving = { ...t.saving };
         delete saving[key];

@@ -31,7 +31,7 @@ export interface GridKeyState {
 }
 
 /** Moves are not clamped here: the store's moveTo keeps them on the grid. */
-export type GridKeyAction = { kind: 'move'; row: number; col: number } | { kind: 'edit'; text?: string };
+export type GridKeyAction = { kind: 'move'; row: number; col: number } | { kind: 'edit'; text?: string } | { kind: 'undo' } | { kind: 'transfer' };
 
 export function gridKeyAction(e: KeyPress, s: GridKeyState): GridKeyAction | null {
   if (s.editing || e.altKey) return null;
@@ -68,6 +68,13 @@ export function gridKeyAction(e: KeyPress, s: GridKeyState): GridKeyAction | nul
     case 'Enter':
     case 'F2':
       return { kind: 'edit' };
+    // Ctrl+Z (Cmd+Z) undoes the person's last edit; Ctrl+M (Cmd+M) opens a transfer from the focused cell.
+    case 'z':
+    case 'Z':
+      return mod && !e.shiftKey ? { kind: 'undo' } : null;
+    case 'm':
+    case 'M':
+      return mod && !e.shiftKey ? { kind: 'transfer' } : null;
     default:
       if (!mod && startsEdit(e.key)) return { kind: 'edit', text: e.key };
       return null;

@@ -18,12 +18,15 @@ export const CHANGE_SETTLE_MS = 100;
 
 const columnKeyOf = (c: Pick<CellView, 'type' | 'storeId'>) => (c.type === 'seller_warehouse' ? (c.storeId ?? '') : c.type);
 
-function queryPayload(q: StockQuery) {
+/** The grid call's filters and order for a query (the export and locate send the same). */
+export function queryPayload(q: StockQuery) {
   return {
     ...(q.search.trim() !== '' ? { search: q.search.trim() } : {}),
     ...(q.filter !== 'all' ? { filter: q.filter } : {}),
     ...(q.store !== null ? { store: q.store } : {}),
     ...(q.lowStock !== null ? { lowStock: q.lowStock } : {}),
+    ...(q.belowReorder ? { belowReorder: true } : {}),
+    ...(q.sort ? { sort: q.sort } : {}),
   };
 }
 
@@ -96,8 +99,14 @@ export function pageCache({ set, get, api }: StockKit): { requery: Requery; acti
           changed = new Set();
           set({ stockSeq: s.stockSeq + 1 });
           const pages = Object.keys(s.pages).map(Number);
-          const narrowed = s.query.filter !== 'all' || s.query.lowStock !== null || s.query.store !== null || s.query.search !== '';
-          // Filtered views can gain or lose rows anywhere: read their loaded pages again.
+          const narrowed =
+            s.query.filter !== 'all' ||
+            s.query.lowStock !== null ||
+            s.query.store !== null ||
+            s.query.search !== '' ||
+            s.query.belowReorder === true ||
+            (s.query.sort ?? null) !== null;
+          // Filtered and sorted views can gain, lose or move rows anywhere: read their loaded pages again.
           const stale = wanted === null || narrowed ? pages : pages.filter((p) => s.pages[p]!.some((r) => wanted.has(r.userProductId)));
           for (const p of stale) void fetchPage(p, s.generation);
         }, CHANGE_SETTLE_MS);

@@ -2,7 +2,7 @@
  * What the grid shows: the search, the filters and the low-stock threshold (each change reads the
  * rows again from the first page), and locating a scanned or typed product in the grid.
  */
-import { rowAt } from './selectors.js';
+import { columnLabel, rowAt, visibleColumns } from './selectors.js';
 import type { Requery, StockKit, StockState } from './state.js';
 
 export function queryActions(
@@ -32,7 +32,7 @@ export function queryActions(
       void get().setQuery({ filter: 'conflict' });
     },
 
-    async locate(text) {
+    async locate(text, opts) {
       const s = get();
       const q = s.query;
       const r = await api.stock.locate({
@@ -40,6 +40,8 @@ export function queryActions(
         ...(q.filter !== 'all' ? { filter: q.filter } : {}),
         ...(q.store !== null ? { store: q.store } : {}),
         ...(q.lowStock !== null ? { lowStock: q.lowStock } : {}),
+        ...(q.belowReorder ? { belowReorder: true } : {}),
+        ...(q.sort ? { sort: q.sort } : {}),
       });
       if (!r.ok) {
         s.say('error', { message: r.error.message }, 'error');
@@ -58,9 +60,16 @@ export function queryActions(
         // The scan is located in the grid without the typed words: drop them first.
         await requery({ query: { ...q, search: '' } });
       }
-      get().focusStoreCell(index);
-      const row = rowAt(get(), index);
-      if (row) get().say('search.jumped', { id: userProductId, title: row.title ?? '' });
+      const focus = opts?.focus ?? true;
+      get().focusStoreCell(index, focus);
+      // Named from the answer, not from a loaded row (its page may still be on the way): the
+      // confirmation always replaces an earlier notice, such as a stale "Nothing matches".
+      const title = r.value.title ?? rowAt(get(), index)?.title ?? userProductId;
+      const t = get();
+      const column = visibleColumns(t)[t.active.col];
+      if (opts?.scan) {
+        t.say(focus ? 'scanner.found' : 'scanner.foundBehind', { code: text, title, id: userProductId, store: column ? columnLabel(column) : '' });
+      } else t.say('search.jumped', { id: userProductId, title });
       return true;
     },
   };

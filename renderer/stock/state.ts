@@ -5,8 +5,12 @@
  */
 import type { StoreApi } from 'zustand';
 import type { StockroomApi } from '../../preload/api.js';
-import type { ApiError, CellView, GridColumnView, GridRowView } from '../../preload/contract.js';
+import type { ApiError, CellView, GridColumnView, GridRowView, GridSortView } from '../../preload/contract.js';
 import type { StockKey } from './words.js';
+import type { PICKABLE_REASONS } from '../../common/stock-reasons.js';
+
+/** A reason the person picks for + / − adjustments (issue 14 §6). */
+export type PickableReason = (typeof PICKABLE_REASONS)[number];
 
 export type StateFilter = 'all' | 'pending' | 'conflict' | 'failed';
 
@@ -16,8 +20,12 @@ export interface StockQuery {
   filter: StateFilter;
   /** One store: its rows and its column only. */
   store: string | null;
-  /** Low stock at or under this quantity, or null. */
+  /** Low stock at or under this quantity, or null (a cell with a reorder point uses its point). */
   lowStock: number | null;
+  /** Only the products with a cell at or under its reorder point. */
+  belowReorder?: boolean;
+  /** The order; null or absent: by product id. */
+  sort?: GridSortView | null;
 }
 
 export const PAGE_SIZE = 50;
@@ -69,7 +77,7 @@ export interface StockState {
   editing: Editing | null;
   /** Cells waiting for the core's answer to an edit (cell key → true). */
   saving: Record<string, true>;
-  /** The store a scan lands in (the store filter, else the last store column visited). */
+  /** The store a scan lands in: chosen in the "Scans go to" selector or by the store filter (default: the first store). */
   currentStore: string | null;
   conflict: CellAddress | null;
   historyOpen: boolean;
@@ -78,12 +86,19 @@ export interface StockState {
   notice: Notice | null;
   activity: Activity | null;
   dialog: 'import' | 'listing' | null;
+  /** The cell a transfer leaves from (its dialog is open), and the cell whose failed edit is open (dialogs.ts). */
+  transferFrom: CellAddress | null;
+  failedAt: CellAddress | null;
+  /** The reason of + / − adjustments: the last one picked (a count is always 'count'). */
+  reason: PickableReason;
 
   // actions
   load(): Promise<void>;
   setQuery(patch: Partial<StockQuery>): Promise<void>;
   /** Focuses the current store's cell of a row (a scan's landing place). */
-  focusStoreCell(row: number): void;
+  focusStoreCell(row: number, focus?: boolean): void;
+  /** Chooses the store scans go to (the visible "Scans go to" selector; moving in the grid does not change it). */
+  setCurrentStore(key: string): void;
   setLowStockThreshold(n: number): void;
   clearFilters(): void;
   showConflicts(): void;
@@ -94,7 +109,11 @@ export interface StockState {
   setEditText(text: string): void;
   cancelEdit(): void;
   commitEdit(move?: 'down' | 'right' | 'left' | 'none'): Promise<boolean>;
-  locate(text: string): Promise<boolean>;
+  /**
+   * Finds a product by id, code or title words and goes to its row. `scan`: a scanner's code (the
+   * confirmation names what it found); `focus: false` moves the grid without taking focus (a dialog is open).
+   */
+  locate(text: string, opts?: { scan?: boolean; focus?: boolean }): Promise<boolean>;
   openConflict(address?: CellAddress): void;
   closeConflict(): void;
   resolveConflict(
@@ -105,6 +124,21 @@ export interface StockState {
   say(key: StockKey, vars?: Record<string, string | number>, tone?: Notice['tone'], action?: Notice['action']): void;
   setActivity(a: Activity | null): void;
   setDialog(d: StockState['dialog']): void;
+  /** Transfers (§5), reasons and undo (§6), failed edits (§7): dialogs.ts. */
+  openTransfer(address?: CellAddress): void;
+  closeTransfer(): void;
+  transfer(toStoreId: string, units: number): Promise<ApiError | null>;
+  /** Opens the failed edit of a cell (the active one by default); false when the cell has none. */
+  openFailed(address?: CellAddress): boolean;
+  closeFailed(): void;
+  retryFailed(entryId: number): Promise<ApiError | null>;
+  discardFailed(entryId: number): Promise<ApiError | null>;
+  /** Closes the failed edit's dialog and opens the cell's count editor. */
+  editFailed(): void;
+  /** The grid filtered to failed edits, the first one's dialog open (the status bar's "N failed"). */
+  showFailed(): Promise<void>;
+  setReason(reason: PickableReason): void;
+  undo(): Promise<void>;
   /** Replaces one cell in the loaded pages (after an edit or a resolution). */
   putCell(cell: CellView): void;
 }

@@ -54,6 +54,9 @@ export function createStockStore(api: StockroomApi) {
       notice: null,
       activity: null,
       dialog: null,
+      transferFrom: null,
+      failedAt: null,
+      reason: 'correction',
 
       ...queryActions(kit, pages.requery),
       ...pages.actions,

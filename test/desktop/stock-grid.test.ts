@@ -57,18 +57,24 @@ describe('stock grid calls', () => {
   });
 
   it('locates a scan (item id, user product id, inventory id) or title words, within the filters', async () => {
-    expect(value(await api.stock.locate({ search: demo.items.canasta }))).toEqual({ userProductId: demo.userProducts.canasta, index: 4, total: 5 });
+    // The answer names what matched and the product's title, for the scan's confirmation.
+    expect(value(await api.stock.locate({ search: demo.items.canasta }))).toMatchObject({ userProductId: demo.userProducts.canasta, index: 4, total: 5 });
+    expect(value(await api.stock.locate({ search: demo.items.canasta })).title).toEqual(expect.any(String));
     expect(value(await api.stock.locate({ search: demo.userProducts.mate.toLowerCase() }))).toMatchObject({ userProductId: demo.userProducts.mate, index: 1 });
     expect(value(await api.stock.locate({ search: 'MATE0002' }))).toMatchObject({ userProductId: demo.userProducts.mate, index: 1 });
     expect(value(await api.stock.locate({ search: 'yerba 1kg' }))).toMatchObject({ userProductId: demo.userProducts.yerba, index: 2 });
     // With the low-stock filter the canasta is the third row; the termo is hidden by it.
-    expect(value(await api.stock.locate({ search: demo.items.canasta, lowStock: 5 }))).toEqual({
+    expect(value(await api.stock.locate({ search: demo.items.canasta, lowStock: 5 }))).toMatchObject({
       userProductId: demo.userProducts.canasta,
       index: 2,
       total: 3,
     });
-    expect(value(await api.stock.locate({ search: demo.items.termo, lowStock: 5 }))).toEqual({ userProductId: demo.userProducts.termo, index: null, total: 3 });
-    expect(value(await api.stock.locate({ search: 'MLA9999999999' }))).toEqual({ userProductId: null, index: null, total: 5 });
+    expect(value(await api.stock.locate({ search: demo.items.termo, lowStock: 5 }))).toMatchObject({
+      userProductId: demo.userProducts.termo,
+      index: null,
+      total: 3,
+    });
+    expect(value(await api.stock.locate({ search: 'MLA9999999999' }))).toMatchObject({ userProductId: null, index: null, total: 5 });
     // Another seller's product is not found.
     expect(value(await api.stock.locate({ search: 'MLAU200000001' })).userProductId).toBeNull();
     expect(failure(await api.stock.locate({ search: '   ' })).code).toBe('bad_request');

@@ -60,14 +60,16 @@ describe('stock screens on the local demo data', () => {
     await panel.getByRole('row').nth(2).waitFor();
     const rows = await panel.getByRole('row').allTextContents();
     expect(rows[1]).toMatch(/DEPOSITO_NORTE\s*count\s*17 → 20$/);
-    expect(rows[2]).toMatch(/DEPOSITO_NORTE\s*adjustment \(\+5\)\s*12 → 17$/);
+    expect(rows[2]).toMatch(/DEPOSITO_NORTE\s*adjustment \(\+5\)\s*correction\s*12 → 17$/);
     await app.screenshot('stock-history');
     await page.getByRole('button', { name: 'Hide history' }).first().click();
   });
 
   it('a barcode scan jumps to the row and focuses the current store cell', async () => {
     const { page } = app;
-    await cell(page, 'Depósito Avellaneda').click();
+    // The store a scan goes to is chosen on purpose, not the last column touched.
+    await page.getByRole('combobox', { name: 'Scans go to' }).selectOption({ label: 'Depósito Avellaneda' });
+    await cell(page, 'Depósito Palermo').click();
     await page.keyboard.press('Control+f');
     await page.keyboard.type('MLA1400000005');
     await page.keyboard.press('Enter');
@@ -98,7 +100,7 @@ describe('stock screens on the local demo data', () => {
       'MLAU100000004,selling_address,3,',
       'MLAU999,64712,1,',
     ].join('\n');
-    await dialog.getByLabel('Choose a CSV file').setInputFiles({ name: 'conteo.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+    await dialog.getByLabel('Choose a CSV or .xlsx file').setInputFiles({ name: 'conteo.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
     const preview = dialog.getByRole('table', { name: 'Changes to apply' });
     await preview.waitFor();
     expect(await preview.getByRole('row').allTextContents()).toEqual([

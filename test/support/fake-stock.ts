@@ -5,7 +5,7 @@
  *
  * No Node or DOM types here: the renderer's component tests compile this file too.
  */
-import type { CellView, GridColumnView, GridRowView, HistoryEntryView, QueueResultView, Result, StoreView } from '../../preload/contract.js';
+import type { CellView, GridColumnView, GridRowView, HistoryEntryView, QueueResultView, Result, SavedGridViewView, StoreView } from '../../preload/contract.js';
 import { type Answer, type FakeApi, fakeApi, ok } from './fake-api.js';
 
 export const COLUMNS: GridColumnView[] = [
@@ -63,6 +63,9 @@ export interface FakeStockroom extends FakeApi {
   columns: GridColumnView[];
   history: HistoryEntryView[];
   stores: StoreView[];
+  views: SavedGridViewView[];
+  /** A line `stock.importApply` refuses (the whole import with it), or null. */
+  refuseLine: number | null;
 }
 
 /** A fake whose stock calls answer from an in-memory grid of `rows` (edits change it; other areas are not faked). */
@@ -134,6 +137,40 @@ export function fakeStockroom(rows: GridRowView[] = sampleRows(5)): FakeStockroo
         }
       return { ok: false, error: { code: 'not_found', message: `Outbox entry ${p.entryId} not found`, status: 404 } };
     },
+    // One call for a whole import: all applied, or (refuseLine) none, naming the line.
+    'stock.importApply': (payload) => {
+      const p = payload as {
+        changes: ({ userProductId: string; type: string; storeId?: string; line: number } & (
+          { kind: 'count'; quantity: number } | { kind: 'adjust'; delta: number }
+        ))[];
+      };
+      const bad = p.changes.find((c) => c.line === f.refuseLine);
+      if (bad)
+        return { ok: false, error: { code: 'bad_request', message: `Line ${bad.line}: refused`, status: 400, cause: [{ code: 'line', line: bad.line }] } };
+      for (const c of p.changes) queue(c, (s) => (c.kind === 'count' ? c.quantity : s + c.delta));
+      return ok({ applied: p.changes.length });
+    },
+    'stock.views': () => ok(f.views),
+    'stock.saveView': (payload) => {
+      const p = payload as { name: string; query: FakeStockroom['views'][number]['query'] };
+      f.views = [...f.views.filter((v) => v.name !== p.name), { id: f.views.length + 1, name: p.name, query: p.query }];
+      return ok(f.views);
+    },
+    'stock.deleteView': (payload) => {
+      f.views = f.views.filter((v) => v.id !== (payload as { id: number }).id);
+      return ok(f.views);
+    },
+    'stock.setReorderPoint': (payload) => {
+      const p = payload as { userProductId: string; type: string; storeId?: string; point: number | null };
+      const { row, key } = find(p);
+      if (row) {
+        const reorder = { ...row.reorder };
+        if (p.point === null) delete reorder[key];
+        else reorder[key] = p.point;
+        row.reorder = reorder;
+      }
+      return ok({ point: p.point });
+    },
     'stock.stores': () => ok(f.stores),
     'stock.createListing': () => ok({ id: 'MLA1400000099', user_product_id: 'MLAU100000099' }),
   };
@@ -142,6 +179,8 @@ export function fakeStockroom(rows: GridRowView[] = sampleRows(5)): FakeStockroo
     rows,
     columns: COLUMNS,
     history: [] as HistoryEntryView[],
+    views: [] as SavedGridViewView[],
+    refuseLine: null as number | null,
     stores: [
       { id: '64712', user_id: '1', description: 'Depósito Palermo', status: 'active', location: {}, tags: ['stock_location'], network_node_id: 'ARBA01P' },
       { id: '64713', user_id: '1', description: 'Depósito Avellaneda', status: 'active', location: {}, tags: ['stock_location'], network_node_id: 'ARBA02A' },

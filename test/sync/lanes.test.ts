@@ -66,3 +66,26 @@ describe('laneCounts', () => {
     expect(laneCounts([message('pending'), message('failed'), message('pending'), message('pending')]).blocked).toBe(2);
   });
 });
+
+describe('a transfer holds and is held by both of its cells (issue 14 §5)', () => {
+  const transfer = (state: LaneEntry['state'], at = 0): LaneEntry => ({ ...stock('a', state, at), cell2: 'b' });
+  const c = (state: LaneEntry['state']): LaneEntry => ({ ...stock('a', state), cell: 'c' });
+
+  it('waits behind a failed entry of its second cell, and then holds its first cell too', () => {
+    const rows = [stock('b', 'failed'), transfer('pending'), stock('a', 'pending'), c('pending')];
+    // The transfer is held by b; a later entry of a must not overtake it; c goes on.
+    expect(laneHead(rows, NOW)).toEqual({ type: 'ready', row: rows[3] });
+    expect(laneCounts(rows)).toMatchObject({ failed: 1, pending: 3, blocked: 2 });
+  });
+
+  it('a failed transfer holds both cells; entries of other cells go on', () => {
+    const rows = [transfer('failed'), stock('a', 'pending'), stock('b', 'pending'), c('pending')];
+    expect(laneHead(rows, NOW)).toEqual({ type: 'ready', row: rows[3] });
+    expect(laneCounts(rows)).toMatchObject({ failed: 1, blocked: 2 });
+  });
+
+  it('a transfer backing off holds both cells', () => {
+    const rows = [transfer('pending', NOW + 500), stock('b', 'pending'), stock('a', 'pending')];
+    expect(laneHead(rows, NOW)).toEqual({ type: 'wait', at: NOW + 500 });
+  });
+});

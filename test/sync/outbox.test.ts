@@ -258,8 +258,10 @@ describe('failed entries', () => {
     const a = outbox.adjust(termoPalermo, 4);
     outbox.repo.claim(a.entryId!, clock.now());
     outbox.repo.markFailed(a.entryId!, 400, 'Store is not configured to be a stock location', clock.now());
+    // A failed edit is not part of the quantity shown (issue 14 §7): 12, not 16.
     expect(cellView(replica.db, termoPalermo)).toMatchObject({
       state: 'failed',
+      shown: 12,
       error: { entryId: a.entryId, status: 400, message: 'Store is not configured to be a stock location' },
     });
     engine.retry(a.entryId!);
@@ -268,7 +270,7 @@ describe('failed entries', () => {
     outbox.repo.markFailed(a.entryId!, 400, 'again', clock.now());
     engine.discard(a.entryId!, { author: 'ana' });
     expect(outbox.repo.byId(a.entryId!)).toBeUndefined();
-    expect(history(replica.db, termoPalermo)[0]).toMatchObject({ kind: 'discarded', from_quantity: 16, to_quantity: 12, author: 'ana' });
+    expect(history(replica.db, termoPalermo)[0]).toMatchObject({ kind: 'discarded', from_quantity: 12, to_quantity: 12, author: 'ana' });
   });
 
   it('a count supersedes a failed adjustment, and replaces (and retries) a failed count', () => {

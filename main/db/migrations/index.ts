@@ -9,6 +9,11 @@ import { productCountsMigration } from './008-product-counts.js';
 import { unreadIndexMigration } from './009-unread-index.js';
 import { outboxKeysMigration } from './010-outbox-keys.js';
 import { passwordsMigration } from './011-passwords.js';
+import { itemCodesMigration } from './012-item-codes.js';
+import { reasonsTransfersMigration } from './013-reasons-transfers.js';
+import { countSessionsMigration } from './014-count-sessions.js';
+import { gridViewsMigration } from './015-grid-views.js';
+import { orderDetailsMigration } from './016-order-details.js';
 
 export interface Migration {
   version: number;
@@ -30,4 +35,9 @@ export const migrations: Migration[] = [
   unreadIndexMigration,
   outboxKeysMigration,
   passwordsMigration,
+  itemCodesMigration,
+  reasonsTransfersMigration,
+  countSessionsMigration,
+  gridViewsMigration,
+  orderDetailsMigration,
 ];

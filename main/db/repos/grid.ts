@@ -25,15 +25,72 @@ export interface ProductPosition {
 
 /** Which of the seller's user products a filtered grid keeps. */
 export interface ProductFilter {
-  /** Title words, a user product id or an item id, trimmed; '' keeps every product. */
+  /** Title words, a user product id, an item id or a code (barcode, SKU, inventory id), trimmed; '' keeps every product. */
   search: string;
   /** States of an active stock entry of the product in the outbox; null for any product. */
   states: readonly string[] | null;
   /** Only the products stocked in this store (a location there, or an edit of it queued). */
   store?: string | undefined;
-  /** Only the products with a seller-managed location (a store, the selling address) at or under this quantity. */
+  /**
+   * Only the products with a seller-managed location (a store, the selling address) at or under
+   * this quantity; a cell with a reorder point is low at or under its point instead.
+   */
   lowStock?: number | undefined;
+  /** Only the products with a cell at or under its reorder point (a missing location counts as 0). */
+  belowReorder?: boolean | undefined;
+  /** The order; absent: by user product id (the covering index, no sort). */
+  sort?: GridSort | undefined;
 }
+
+/** `product` (by id), `title`, `total`, `selling_address`, `platform_facility`, or a store id. */
+export interface GridSort {
+  key: string;
+  dir: 'asc' | 'desc';
+}
+
+export interface ReorderPointRow {
+  user_product_id: string;
+  cell_type: 'seller_warehouse' | 'selling_address';
+  store_key: string;
+  point: number;
+}
+
+/** A cell's reorder point when it has one, for a location `sl`. */
+const POINT_OF = `(SELECT rp.point FROM reorder_points rp WHERE rp.user_product_id = sl.user_product_id AND rp.cell_type = sl.type AND rp.store_key = sl.store_key)`;
+
+/** The expression a sort orders by, with its parameters (NULL, a missing cell, sorts last). */
+function sortKey(sort: GridSort): { sql: string; params: string[] } {
+  switch (sort.key) {
+    case 'product':
+      return { sql: 'r.id', params: [] };
+    case 'title':
+      return { sql: '(SELECT min(i.title) FROM items i WHERE i.user_product_id = r.id)', params: [] };
+    case 'total':
+      return { sql: '(SELECT sum(sl.quantity) FROM stock_locations sl WHERE sl.user_product_id = r.id)', params: [] };
+    case 'selling_address':
+    case 'platform_facility':
+      return { sql: `(SELECT sl.quantity FROM stock_locations sl WHERE sl.user_product_id = r.id AND sl.type = ? AND sl.store_key = '')`, params: [sort.key] };
+    default:
+      return {
+        sql: `(SELECT sl.quantity FROM stock_locations sl WHERE sl.user_product_id = r.id AND sl.type = 'seller_warehouse' AND sl.store_key = ?)`,
+        params: [sort.key],
+      };
+  }
+}
+
+/**
+ * A scanned or typed code as migration 012 stores it: trimmed, upper case, and an all-digit
+ * EAN-8, UPC-A, EAN-13 or GTIN-14 left-padded with zeros to 14 digits (a UPC read as 12 digits
+ * finds the GTIN kept as 13).
+ */
+export function normalizeCode(text: string): string {
+  const t = text.trim();
+  if (/^\d+$/.test(t) && [8, 12, 13, 14].includes(t.length)) return t.padStart(14, '0');
+  return t.toUpperCase();
+}
+
+/** How a code matched an item (migration 012's kinds). */
+export type CodeKind = 'gtin' | 'seller_sku' | 'inventory';
 
 /** `%`, `_` and `\` typed by a person are literal characters, not patterns. */
 const likeText = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -59,14 +116,28 @@ export function gridRepo(db: Db) {
   const conflictTimes = db.prepare<[string], ConflictTimes>('SELECT id, created_at, updated_at FROM sync_outbox WHERE id IN (SELECT value FROM json_each(?))');
   const productById = db.prepare<[string, number], { id: string }>('SELECT id FROM user_products WHERE id = ? AND user_id = ?');
   const productOfItem = db.prepare<[string, number], { id: string }>('SELECT user_product_id AS id FROM items WHERE id = ? AND seller_id = ?');
-  const productOfInventory = db.prepare<[string, number], { id: string }>(
-    'SELECT user_product_id AS id FROM items WHERE inventory_id = ? AND seller_id = ? ORDER BY id LIMIT 1',
+  // One seek in item_codes' primary key (seller, code); a barcode before a SKU before an inventory id.
+  const productOfCode = db.prepare<[number, string], { id: string; kind: CodeKind }>(
+    `SELECT i.user_product_id AS id, c.kind FROM item_codes c JOIN items i ON i.id = c.item_id
+      WHERE c.seller_id = ? AND c.code = ?
+      ORDER BY CASE c.kind WHEN 'gtin' THEN 0 WHEN 'seller_sku' THEN 1 ELSE 2 END, c.item_id LIMIT 1`,
   );
+  const titleOf = db.prepare<[string], { title: string }>('SELECT title FROM items WHERE user_product_id = ? ORDER BY id LIMIT 1');
   const productCount = db.prepare<[number], { n: number }>('SELECT n FROM user_product_counts WHERE user_id = ?');
   const productsBefore = db.prepare<[number, string], { n: number }>('SELECT count(*) AS n FROM user_products WHERE user_id = ? AND id < ?');
   const productsIn = db.prepare<[number, string], { id: string }>('SELECT id FROM user_products WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))');
   const itemsIn = db.prepare<[number, string], { id: string; user_product_id: string }>(
     'SELECT id, user_product_id FROM items WHERE seller_id = ? AND id IN (SELECT value FROM json_each(?))',
+  );
+  const reorderIn = db.prepare<[string], ReorderPointRow>(
+    'SELECT user_product_id, cell_type, store_key, point FROM reorder_points WHERE user_product_id IN (SELECT value FROM json_each(?))',
+  );
+  // The seller's SKU: the item's SELLER_SKU attribute (the marketplace's attribute list form).
+  const skus = db.prepare<[string], { id: string; sku: string | null }>(
+    `SELECT i.user_product_id AS id,
+       (SELECT a.value ->> '$.value_name' FROM json_each(CASE WHEN json_valid(i.attributes) AND json_type(i.attributes) = 'array' THEN i.attributes ELSE '[]' END) a
+         WHERE a.value ->> '$.id' = 'SELLER_SKU') AS sku
+     FROM items i WHERE i.user_product_id IN (SELECT value FROM json_each(?)) ORDER BY i.id`,
   );
   const positionsIn = db.prepare<[number, string], ProductPosition>(
     `WITH r AS (SELECT id, ROW_NUMBER() OVER (ORDER BY id) - 1 AS pos FROM user_products WHERE user_id = ?)
@@ -83,10 +154,13 @@ export function gridRepo(db: Db) {
     /** The items of these user products, by item id. */
     itemFacts: (userProductIds: string[]) => itemFacts.all(JSON.stringify(userProductIds)),
     conflictTimes: (entryIds: number[]) => conflictTimes.all(JSON.stringify(entryIds)),
-    /** The seller's user product with this id, by id, item id or inventory id. */
+    /** The seller's user product with this id, or the one of an item id. */
     productById: (id: string, sellerId: number) => productById.get(id, sellerId)?.id,
     productOfItem: (itemId: string, sellerId: number) => productOfItem.get(itemId, sellerId)?.id,
-    productOfInventory: (inventoryId: string, sellerId: number) => productOfInventory.get(inventoryId, sellerId)?.id,
+    /** The seller's user product with this barcode, seller SKU or inventory id (any case; see normalizeCode), and how it matched. */
+    productOfCode: (code: string, sellerId: number) => productOfCode.get(sellerId, normalizeCode(code)),
+    /** The title of a user product's first item (null when it has none). */
+    titleOf: (userProductId: string) => titleOf.get(userProductId)?.title ?? null,
     /** Rows of the seller's unfiltered grid (migration 008 keeps the count). */
     productCount: (sellerId: number) => productCount.get(sellerId)?.n ?? 0,
     /** The position of a user product of the seller's in the unfiltered grid. */
@@ -97,11 +171,21 @@ export function gridRepo(db: Db) {
     itemsIn: (sellerId: number, ids: string[]) => itemsIn.all(sellerId, JSON.stringify(ids)),
     /** These user products of the seller's with their positions in the unfiltered grid, by id. */
     positionsOf: (sellerId: number, userProductIds: string[]) => positionsIn.all(sellerId, JSON.stringify(userProductIds)),
+    /** The first SKU of each of these user products' items. */
+    skusOf(userProductIds: string[]): Map<string, string> {
+      const out = new Map<string, string>();
+      for (const r of skus.all(JSON.stringify(userProductIds))) if (r.sku && !out.has(r.id)) out.set(r.id, r.sku);
+      return out;
+    },
+    /** The reorder points of these user products' cells. */
+    reorderPointsOf: (userProductIds: string[]) => reorderIn.all(JSON.stringify(userProductIds)),
+    /** A number that changes whenever anything was written to the database (this connection or another): cached reads compare it. */
+    writeStamp: () => `${(db.prepare('SELECT total_changes() AS n').get() as { n: number }).n}:${db.pragma('data_version', { simple: true }) as number}`,
 
     /**
-     * The user products the filter keeps, in grid order, each with its position in the unfiltered
-     * grid (the read model pages by position). One read over the seller's products; the statement
-     * depends on the filter, so it is prepared for each call.
+     * The user products the filter keeps, in grid order (or the sort's, ties by id), each with its
+     * position in the unfiltered grid (the read model pages by position). One read over the
+     * seller's products; the statement depends on the filter, so it is prepared for each call.
      */
     matches(sellerId: number, f: ProductFilter): ProductPosition[] {
       const where: string[] = [];
@@ -109,8 +193,10 @@ export function gridRepo(db: Db) {
       if (f.search !== '') {
         const words = f.search.split(/\s+/).slice(0, 8);
         const titleMatch = words.map(() => `i.title LIKE ? ESCAPE '\\'`).join(' AND ');
-        where.push(`(upper(r.id) = upper(?) OR EXISTS (SELECT 1 FROM items i WHERE i.user_product_id = r.id AND (upper(i.id) = upper(?) OR (${titleMatch}))))`);
-        params.push(f.search, f.search, ...words.map(likeText));
+        // A code (barcode, SKU, inventory id) is one seek in item_codes, evaluated once for the whole read.
+        where.push(`(upper(r.id) = upper(?) OR EXISTS (SELECT 1 FROM items i WHERE i.user_product_id = r.id AND (upper(i.id) = upper(?) OR (${titleMatch})))
+      OR r.id IN (SELECT i.user_product_id FROM item_codes c JOIN items i ON i.id = c.item_id WHERE c.seller_id = ? AND c.code = ?))`);
+        params.push(f.search, f.search, ...words.map(likeText), sellerId, normalizeCode(f.search));
       }
       if (f.states !== null) {
         // lane + state <> 'done' reach the outbox's partial index of active entries.
@@ -126,13 +212,23 @@ export function gridRepo(db: Db) {
       }
       if (f.lowStock !== undefined) {
         const inStore = f.store !== undefined ? `sl.type = 'seller_warehouse' AND sl.store_key = ?` : `sl.type IN ('seller_warehouse', 'selling_address')`;
-        where.push(`EXISTS (SELECT 1 FROM stock_locations sl WHERE sl.user_product_id = r.id AND ${inStore} AND sl.quantity <= ?)`);
+        where.push(`EXISTS (SELECT 1 FROM stock_locations sl WHERE sl.user_product_id = r.id AND ${inStore} AND sl.quantity <= coalesce(${POINT_OF}, ?))`);
         if (f.store !== undefined) params.push(f.store);
         params.push(f.lowStock);
       }
+      if (f.belowReorder) {
+        where.push(`EXISTS (SELECT 1 FROM reorder_points rp WHERE rp.user_product_id = r.id ${f.store !== undefined ? `AND rp.cell_type = 'seller_warehouse' AND rp.store_key = ?` : ''}
+      AND coalesce((SELECT sl.quantity FROM stock_locations sl WHERE sl.user_product_id = rp.user_product_id AND sl.type = rp.cell_type AND sl.store_key = rp.store_key), 0) <= rp.point)`);
+        if (f.store !== undefined) params.push(f.store);
+      }
+      const sort = f.sort && f.sort.key !== 'product' ? sortKey(f.sort) : null;
+      const dir = f.sort?.dir === 'desc' ? 'DESC' : 'ASC';
+      const order = sort ? `k IS NULL, k ${dir}, r.id` : `r.id ${dir}`;
       const sql = `WITH r AS (SELECT id, ROW_NUMBER() OVER (ORDER BY id) - 1 AS pos FROM user_products WHERE user_id = ?)
-    SELECT r.id, r.pos FROM r ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY r.id`;
-      return db.prepare<(string | number)[], ProductPosition>(sql).all(...params);
+    SELECT r.id, r.pos${sort ? `, ${sort.sql} AS k` : ''} FROM r ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order}`;
+      // The sort key's parameters come first: it is in the SELECT list, before the WHERE clause.
+      const all = sort ? [params[0]!, ...sort.params, ...params.slice(1)] : params;
+      return db.prepare<(string | number)[], ProductPosition>(sql).all(...all);
     },
   };
 }

@@ -7,22 +7,36 @@ export type HistoryKind = HistoryRow['kind'];
 export type NewHistory = Omit<HistoryRow, 'id'>;
 
 /**
- * Who changed which stock cell, when, how, from what to what (migration 007's
- * `sync_cell_history`). Written in the same transaction as the change it describes: by the outbox
- * for queued edits, by the stock service for edits applied where it is the marketplace, by the
- * sync for what the marketplace changed.
+ * Who changed which stock cell, when, how, why, from what to what (migration 007's
+ * `sync_cell_history`, with 013's reason, undo and transfer link). Written in the same transaction
+ * as the change it describes: by the outbox for queued edits, by the stock service for edits
+ * applied where it is the marketplace, by the sync for what the marketplace changed.
  */
 export function historyRepo(db: Db) {
-  const insert = db.prepare<[NewHistory]>(
-    `INSERT INTO sync_cell_history (cell, user_product_id, cell_type, store_key, kind, author, at, from_quantity, to_quantity, delta, entry_id, ref, note)
-     VALUES (@cell, @user_product_id, @cell_type, @store_key, @kind, @author, @at, @from_quantity, @to_quantity, @delta, @entry_id, @ref, @note)`,
+  const insert = db.prepare<[Required<NewHistory>]>(
+    `INSERT INTO sync_cell_history (cell, user_product_id, cell_type, store_key, kind, author, at, from_quantity, to_quantity, delta, entry_id, ref, note, reason, undoes, link)
+     VALUES (@cell, @user_product_id, @cell_type, @store_key, @kind, @author, @at, @from_quantity, @to_quantity, @delta, @entry_id, @ref, @note, @reason, @undoes, @link)`,
   );
   // Newest first, paged by id (a keyset: page 40 costs what page 1 does).
   const page = db.prepare<[string, number, number], HistoryRow>('SELECT * FROM sync_cell_history WHERE cell = ? AND id < ? ORDER BY id DESC LIMIT ?');
+  const byId = db.prepare<[number], HistoryRow>('SELECT * FROM sync_cell_history WHERE id = ?');
+  const linked = db.prepare<[number], HistoryRow>('SELECT * FROM sync_cell_history WHERE link = ? ORDER BY id LIMIT 1');
+  // An author's newest edit not undone yet: an undo itself, and a transfer's second row, are not edits of their own.
+  const lastEdit = db.prepare<[string], HistoryRow>(
+    `SELECT h.* FROM sync_cell_history h
+      WHERE h.author = ? AND h.kind IN ('adjustment', 'count') AND h.undoes IS NULL AND h.link IS NULL
+        AND NOT EXISTS (SELECT 1 FROM sync_cell_history u WHERE u.undoes = h.id)
+      ORDER BY h.id DESC LIMIT 1`,
+  );
   return {
-    insert: (h: NewHistory) => Number(insert.run(h).lastInsertRowid),
+    insert: (h: NewHistory) => Number(insert.run({ reason: null, undoes: null, link: null, ...h }).lastInsertRowid),
     /** `limit` rows of the cell, newest first, older than the row `before` when given. */
     of: (cell: string, limit: number, before?: number) => page.all(cell, before ?? Number.MAX_SAFE_INTEGER, limit),
+    byId: (id: number) => byId.get(id),
+    /** A transfer's second row (the destination cell), from its first. */
+    linkedTo: (id: number) => linked.get(id),
+    /** The author's newest edit (an adjustment, a count, a transfer's first row) that no undo took back yet. */
+    lastEditOf: (author: string) => lastEdit.get(author),
   };
 }
 export type HistoryRepo = ReturnType<typeof historyRepo>;

@@ -24,6 +24,28 @@ export type MirrorMessage = Omit<MessageRow, 'status' | 'text_hash' | 'seq' | 'm
 /** An attachment of a pulled message: the row without its content hash (the bytes come on demand), always linked. */
 export type MirrorAttachment = Omit<AttachmentRow, 'sha256' | 'message_id' | 'position'> & { message_id: string; position: number };
 
+/** An item of the replica's mirror (logistics facts are not in the remote's answer). */
+export interface MirrorItem {
+  id: string;
+  site_id: string;
+  title: string;
+  seller_id: number;
+  category_id: string;
+  user_product_id: string;
+  price: number;
+  base_price: number;
+  currency_id: string;
+  listing_type_id: string;
+  /** JSON array. */
+  channels: string;
+  official_store_id: number | null;
+  available_quantity: number | null;
+  inventory_id: string | null;
+  /** JSON object: `{ attributes?: [...], seller_custom_field?: string | null }`. */
+  attributes: string;
+  date_created: string;
+}
+
 /**
  * Writes of the desktop replica into the service tables (the MIRROR of the remote marketplace):
  * only the pull and the outbox completions write here; what the person meant lives in the outbox.
@@ -72,10 +94,10 @@ export function mirrorRepo(db: Db) {
        listing_type_id, channels, official_store_id, logistic_type, local_delivery, inventory_id, full_inbound_done,
        available_quantity, attributes, date_created)
      VALUES (@id, @site_id, @title, @seller_id, @category_id, @user_product_id, @price, @base_price, @currency_id,
-       @listing_type_id, @channels, @official_store_id, 'unknown', 0, NULL, 0, @available_quantity, '{}', @date_created)
+       @listing_type_id, @channels, @official_store_id, 'unknown', 0, @inventory_id, 0, @available_quantity, @attributes, @date_created)
      ON CONFLICT (id) DO UPDATE SET title = excluded.title, price = excluded.price, base_price = excluded.base_price,
        channels = excluded.channels, official_store_id = excluded.official_store_id,
-       available_quantity = excluded.available_quantity`,
+       available_quantity = excluded.available_quantity, inventory_id = excluded.inventory_id, attributes = excluded.attributes`,
   );
   const upsertOrder = db.prepare(
     `INSERT INTO orders (id, pack_id, seller_id, buyer_id, site_id, status, logistic_type, delivered, mediation_in_process, status_date)
@@ -165,7 +187,11 @@ export function mirrorRepo(db: Db) {
       upsertStore.run({ ...s, tags: JSON.stringify(s.tags), location: JSON.stringify(s.location) }),
     deleteStoresExcept: (userId: string, keep: string[]) => deleteStoresExcept.run(userId, JSON.stringify(keep)).changes,
     itemExists: (id: string) => itemExists.get(id) !== undefined,
-    upsertItem: (i: Record<string, unknown>) => upsertItem.run(i),
+    /**
+     * An item as the remote answered it; `attributes` is the JSON object of its publishing-flow
+     * attributes and `seller_custom_field` (the codes a scan finds it by: migration 012's triggers).
+     */
+    upsertItem: (i: MirrorItem) => upsertItem.run(i),
     upsertOrder: (o: Record<string, unknown>) => upsertOrder.run(o),
     packKeysOf: (sellerId: number) => packKeysOf.all(sellerId).map((r) => r.pack_key),
     messageState: (id: string) => messageState.get(id),

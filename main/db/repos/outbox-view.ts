@@ -19,6 +19,9 @@ export interface OutboxViewRow {
   payload: string | null;
   last_status: number | null;
   last_error: string | null;
+  reason: string | null;
+  /** A transfer's destination store (migration 013). */
+  store_key2: string | null;
 }
 
 /** Entries of one kind and/or state (null: any). */
@@ -28,7 +31,7 @@ export interface OutboxFilter {
 }
 
 const COLUMNS = `id, kind, lane, state, attempts, next_attempt_at, created_at, updated_at, user_product_id, cell_type, store_key,
-  op, delta, quantity, payload, last_status, last_error`;
+  op, delta, quantity, payload, last_status, last_error, reason, store_key2`;
 
 /**
  * Read-only queries of the outbox for the screens (main/desktop/outbox-view.ts): the active

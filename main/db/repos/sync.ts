@@ -1,4 +1,5 @@
 import { userProductOfCell } from '../../../common/cells.js';
+import type { StockReason } from '../../../common/stock-reasons.js';
 import type { Db } from '../open.js';
 import { type HistoryKind, type HistoryRow, type NewHistory, historyRepo } from './history.js';
 
@@ -46,6 +47,13 @@ export interface OutboxRow {
   key_used: number;
   /** 1 when the remote refused the last request (409) and the next attempt must read the stock first. */
   needs_read: number;
+  /** Why (migration 013); null on rows queued before it. */
+  reason: StockReason | null;
+  /** A transfer: the destination cell and store (the entry adds -delta there); null otherwise. */
+  cell2: string | null;
+  store_key2: string | null;
+  /** A transfer's request on the wire: the destination's quantity. */
+  sent_quantity2: number | null;
 }
 
 export interface NewEntry {
@@ -63,6 +71,9 @@ export interface NewEntry {
   base_version?: bigint | null;
   base_quantity?: number | null;
   payload?: string | null;
+  reason?: StockReason | null;
+  cell2?: string | null;
+  store_key2?: string | null;
 }
 
 /** What the scheduler keeps in memory per active entry. */
@@ -71,6 +82,8 @@ export interface LaneEntry {
   kind: EntryKind;
   state: EntryState;
   cell: string | null;
+  /** A transfer's second cell (it holds and is held by both). */
+  cell2?: string | null;
   next_attempt_at: number;
   /** 1 when a stock request of the entry is outstanding (sent, outcome unknown). */
   on_wire: number;
@@ -81,26 +94,29 @@ const COLUMNS = `id, kind, lane, state, idempotency_key, attempts, next_attempt_
   CAST(base_version AS TEXT) AS base_version, base_quantity,
   CAST(sent_version AS TEXT) AS sent_version, sent_quantity, sent_at,
   CAST(remote_version AS TEXT) AS remote_version, remote_quantity,
-  CAST(result_version AS TEXT) AS result_version, payload, result, last_status, last_error, key_used, needs_read`;
+  CAST(result_version AS TEXT) AS result_version, payload, result, last_status, last_error, key_used, needs_read,
+  reason, cell2, store_key2, sent_quantity2`;
 
 /** The outbox, the cell history and the small sync state (migration 007). */
 export function syncRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO sync_outbox (kind, lane, state, idempotency_key, attempts, next_attempt_at, created_at, updated_at,
-       user_product_id, cell_type, store_key, cell, op, delta, quantity, base_version, base_quantity, payload)
+       user_product_id, cell_type, store_key, cell, op, delta, quantity, base_version, base_quantity, payload, reason, cell2, store_key2)
      VALUES (@kind, @lane, 'pending', @idempotency_key, 0, @now, @now, @now,
-       @user_product_id, @cell_type, @store_key, @cell, @op, @delta, @quantity, @base_version, @base_quantity, @payload)`,
+       @user_product_id, @cell_type, @store_key, @cell, @op, @delta, @quantity, @base_version, @base_quantity, @payload, @reason, @cell2, @store_key2)`,
   );
   const byId = db.prepare<[number], OutboxRow>(`SELECT ${COLUMNS} FROM sync_outbox WHERE id = ?`);
-  const activeOfCell = db.prepare<[string, string], OutboxRow>(
-    `SELECT ${COLUMNS} FROM sync_outbox WHERE lane = ? AND cell = ? AND state <> 'done' ORDER BY id`,
+  // A transfer is an entry of both its cells.
+  const activeOfCell = db.prepare<[string, string, string, string], OutboxRow>(
+    `SELECT ${COLUMNS} FROM sync_outbox WHERE lane = ? AND cell = ? AND state <> 'done'
+     UNION ALL SELECT ${COLUMNS} FROM sync_outbox WHERE lane = ? AND cell2 = ? AND state <> 'done' AND cell2 IS NOT NULL ORDER BY id`,
   );
   const activeAll = db.prepare<[], OutboxRow>(`SELECT ${COLUMNS} FROM sync_outbox WHERE state <> 'done' ORDER BY id`);
   const activeOfLane = db.prepare<[string], LaneEntry>(
-    `SELECT id, kind, state, cell, next_attempt_at, sent_version IS NOT NULL AS on_wire FROM sync_outbox WHERE lane = ? AND state <> 'done' ORDER BY id`,
+    `SELECT id, kind, state, cell, cell2, next_attempt_at, sent_version IS NOT NULL AS on_wire FROM sync_outbox WHERE lane = ? AND state <> 'done' ORDER BY id`,
   );
   const activeLanes = db.prepare<[], LaneEntry & { lane: string }>(
-    `SELECT lane, id, kind, state, cell, next_attempt_at, sent_version IS NOT NULL AS on_wire FROM sync_outbox WHERE state <> 'done' ORDER BY id`,
+    `SELECT lane, id, kind, state, cell, cell2, next_attempt_at, sent_version IS NOT NULL AS on_wire FROM sync_outbox WHERE state <> 'done' ORDER BY id`,
   );
   const activeOfProducts = db.prepare<[string], OutboxRow>(
     `SELECT ${COLUMNS} FROM sync_outbox WHERE state <> 'done' AND user_product_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
@@ -119,19 +135,24 @@ export function syncRepo(db: Db) {
       WHERE id = ? AND state = 'pending' RETURNING ${COLUMNS}`,
   );
   // A new request: once a key may have reached the remote, new content never goes out under it.
-  const setSent = db.prepare<[{ id: number; version: bigint; quantity: number; now: number; fresh: string }], { idempotency_key: string }>(
-    `UPDATE sync_outbox SET sent_version = @version, sent_quantity = @quantity, sent_at = @now, updated_at = @now,
+  const setSent = db.prepare<
+    [{ id: number; version: bigint; quantity: number; quantity2: number | null; now: number; fresh: string }],
+    { idempotency_key: string }
+  >(
+    `UPDATE sync_outbox SET sent_version = @version, sent_quantity = @quantity, sent_quantity2 = @quantity2, sent_at = @now, updated_at = @now,
        idempotency_key = CASE WHEN key_used = 1 THEN @fresh ELSE idempotency_key END, key_used = 1, needs_read = 0
      WHERE id = @id RETURNING idempotency_key`,
   );
-  const clearSent = db.prepare<[number]>('UPDATE sync_outbox SET sent_version = NULL, sent_quantity = NULL, sent_at = NULL WHERE id = ?');
+  const clearSent = db.prepare<[number]>(
+    'UPDATE sync_outbox SET sent_version = NULL, sent_quantity = NULL, sent_quantity2 = NULL, sent_at = NULL WHERE id = ?',
+  );
   const markRefused = db.prepare<[number, number]>(
-    'UPDATE sync_outbox SET sent_version = NULL, sent_quantity = NULL, sent_at = NULL, needs_read = 1, updated_at = ? WHERE id = ?',
+    'UPDATE sync_outbox SET sent_version = NULL, sent_quantity = NULL, sent_quantity2 = NULL, sent_at = NULL, needs_read = 1, updated_at = ? WHERE id = ?',
   );
   const setNextAttempt = db.prepare<[number, number]>('UPDATE sync_outbox SET next_attempt_at = ? WHERE id = ?');
   const markDone = db.prepare<[{ id: number; result_version: bigint | null; result: string | null; status: number; now: number }]>(
     `UPDATE sync_outbox SET state = 'done', attempts = attempts + 1, result_version = @result_version, result = @result, last_status = @status,
-       last_error = NULL, sent_version = NULL, sent_quantity = NULL, sent_at = NULL, updated_at = @now WHERE id = @id`,
+       last_error = NULL, sent_version = NULL, sent_quantity = NULL, sent_quantity2 = NULL, sent_at = NULL, updated_at = @now WHERE id = @id`,
   );
   const reschedule = db.prepare<[{ id: number; next: number; status: number | null; error: string; charge: number; now: number }]>(
     `UPDATE sync_outbox SET state = 'pending', next_attempt_at = @next, last_status = @status, last_error = @error,
@@ -139,7 +160,7 @@ export function syncRepo(db: Db) {
   );
   const markConflict = db.prepare<[{ id: number; remote_version: bigint; remote_quantity: number; now: number }]>(
     `UPDATE sync_outbox SET state = 'conflict', attempts = attempts + 1, remote_version = @remote_version, remote_quantity = @remote_quantity,
-       sent_version = NULL, sent_quantity = NULL, sent_at = NULL, last_status = 409,
+       sent_version = NULL, sent_quantity = NULL, sent_quantity2 = NULL, sent_at = NULL, last_status = 409,
        last_error = 'The marketplace quantity changed since the count', needs_read = 0, updated_at = @now WHERE id = @id`,
   );
   // The request on the wire is kept: its outcome may be unknown, and a plain retry resends exactly
@@ -180,12 +201,18 @@ export function syncRepo(db: Db) {
           base_version: null,
           base_quantity: null,
           payload: null,
+          reason: null,
+          cell2: null,
+          store_key2: null,
           ...e,
         }).lastInsertRowid,
       ),
     byId: (id: number) => byId.get(id),
-    /** Active entries of a stock cell (`<user product>|<type>|<store>`), oldest first. */
-    activeOfCell: (cell: string) => activeOfCell.all(`up:${userProductOfCell(cell)}`, cell),
+    /** Active entries of a stock cell (`<user product>|<type>|<store>`), oldest first; a transfer is in both of its cells. */
+    activeOfCell: (cell: string) => {
+      const lane = `up:${userProductOfCell(cell)}`;
+      return activeOfCell.all(lane, cell, lane, cell);
+    },
     activeAll: () => activeAll.all(),
     /** The scheduler's view of a lane: its active entries, oldest first. */
     activeOfLane: (lane: string) => activeOfLane.all(lane),
@@ -199,8 +226,8 @@ export function syncRepo(db: Db) {
     remove: (id: number) => remove.run(id).changes === 1,
     claim: (id: number, now: number) => claim.get(now, id),
     /** Persists a new request; returns the key it goes out under (fresh when the old one may have reached the remote). */
-    setSent: (id: number, version: bigint, quantity: number, now: number, fresh: string): string =>
-      setSent.get({ id, version, quantity, now, fresh })!.idempotency_key,
+    setSent: (id: number, version: bigint, quantity: number, now: number, fresh: string, quantity2: number | null = null): string =>
+      setSent.get({ id, version, quantity, quantity2, now, fresh })!.idempotency_key,
     clearSent: (id: number) => clearSent.run(id),
     /** The remote refused the request on the wire (409): drop it, and read the stock before the next one. */
     markRefused: (id: number, now: number) => markRefused.run(now, id),
@@ -228,6 +255,9 @@ export function syncRepo(db: Db) {
 
     insertHistory: history.insert,
     historyOf: history.of,
+    historyById: history.byId,
+    historyLinkedTo: history.linkedTo,
+    lastEditOf: history.lastEditOf,
 
     getState: (key: string) => getState.get(key)?.value,
     setState: (key: string, value: string) => setState.run(key, value),

@@ -1,6 +1,7 @@
 import { appHandlers } from './app.js';
 import { brandsHandlers } from './brands.js';
 import type { HandlerContext } from './context.js';
+import { countsHandlers } from './counts.js';
 import { messagesHandlers } from './messages.js';
 import { outboxHandlers } from './outbox.js';
 import { sessionHandlers } from './session.js';
@@ -25,5 +26,6 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     brands: brandsHandlers(ctx),
     sync: syncHandlers(ctx),
     updates: updatesHandlers(ctx),
+    counts: countsHandlers(ctx),
   } satisfies Handlers;
 }

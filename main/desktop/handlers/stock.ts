@@ -8,6 +8,12 @@ import { enrichOneCell, gridPage, invalidateGrid, locate, rowsByIds } from '../g
 import type { Profile } from '../profile.js';
 import type { HandlerContext } from './context.js';
 import type { AreaHandlers } from './types.js';
+import { exportXlsx } from '../grid-export.js';
+import { deleteView, saveView, savedViews, setReorderPoint } from '../grid-prefs.js';
+import { applyImport } from '../import.js';
+import { readWorkbook } from '../xlsx.js';
+import { transfer, undo, withReason } from '../stock-undo-transfer.js';
+import type { StockReason } from '../../../common/stock-reasons.js';
 
 const DEFAULT_GRID_LIMIT = 100;
 
@@ -36,13 +42,20 @@ function remoteOnline(p: Profile, what: string) {
  * One stock edit. The local profile is the marketplace itself: the edit is the service's own
  * write (its rules, history row, version and jobs in one transaction). A replica queues it.
  */
-async function edit(ctx: StockContext, p: Profile, target: CellTarget, change: { delta: number } | { quantity: number }, ref: string | undefined) {
+async function edit(
+  ctx: StockContext,
+  p: Profile,
+  target: CellTarget,
+  change: { delta: number } | { quantity: number },
+  ref: string | undefined,
+  reason?: StockReason,
+) {
   let result: QueueResultView;
   if (p.kind === 'local') {
-    const done = await p.service.localEdits.edit(p.principal, target, change, { author: p.author, ref });
+    const done = await p.service.localEdits.edit(p.principal, target, change, withReason({ author: p.author, ref }, reason));
     result = { entryId: null, how: 'queued', shown: done.shown, historyId: done.historyId };
   } else {
-    const meta = { author: p.author, ...(ref ? { ref } : {}) };
+    const meta = withReason({ author: p.author, ...(ref ? { ref } : {}) }, reason);
     result =
       'delta' in change
         ? p.engine.queueAdjustment({ ...target, delta: change.delta, ...meta })
@@ -77,8 +90,32 @@ export function stockHandlers(ctx: StockContext) {
       const p = await ctx.current();
       return cellHistory(p.db, ownedCell(p, input), input.limit ?? 50, input.before);
     },
-    adjust: async ({ userProductId, type, storeId, delta, ref }) => edit(ctx, await ctx.current(), { userProductId, type, storeId }, { delta }, ref),
+    adjust: async ({ userProductId, type, storeId, delta, ref, reason }) =>
+      edit(ctx, await ctx.current(), { userProductId, type, storeId }, { delta }, ref, reason),
+    transfer: async (input) => transfer(ctx, await ctx.current(), input),
+    undo: async () => undo(ctx, await ctx.current()),
     count: async ({ userProductId, type, storeId, quantity, ref }) => edit(ctx, await ctx.current(), { userProductId, type, storeId }, { quantity }, ref),
+    importApply: async (input) => {
+      const p = await ctx.current();
+      const result = await applyImport(p, input);
+      ctx.feed.stockChanged([...new Set(input.changes.map((c) => c.userProductId))]);
+      ctx.feed.scheduleStatus();
+      return result;
+    },
+    readWorkbook: async ({ bytes }) => ({ rows: await readWorkbook(bytes) }),
+    exportXlsx: async (filters) => {
+      const p = await ctx.current();
+      return exportXlsx(p.db, p.sellerId, filters, { authority: p.kind === 'local' }, new Date().toISOString().slice(0, 10));
+    },
+    setReorderPoint: async ({ point, ...cell }) => {
+      const p = await ctx.current();
+      const r = setReorderPoint(p.db, ownedCell(p, cell), point);
+      ctx.feed.stockChanged([cell.userProductId]);
+      return r;
+    },
+    views: async () => savedViews((await ctx.current()).db),
+    saveView: async (input) => saveView((await ctx.current()).db, input, Date.now()),
+    deleteView: async ({ id }) => deleteView((await ctx.current()).db, id),
     resolveConflict: async ({ entryId, resolution }) => {
       const p = await ctx.current();
       const up = p.outbox.productOf(entryId);

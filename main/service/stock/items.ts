@@ -18,6 +18,7 @@ import { type StoresService, storeErrors } from './stores.js';
  */
 export const ORDINARY_ITEM_ATTRIBUTES = [
   'attributes',
+  'seller_custom_field',
   'buying_mode',
   'catalog_listing',
   'catalog_product_id',
@@ -37,6 +38,27 @@ export const REQUIRED = ['title', 'category_id', 'price', 'currency_id', 'listin
 const KNOWN = new Set<string>([...REQUIRED, 'channels', 'stock_locations', 'available_quantity', ...ORDINARY_ITEM_ATTRIBUTES]);
 
 const text = (max: number) => z.string().trim().min(1, 'cannot be empty').max(max);
+
+/**
+ * An attribute as the publishing flow takes it: an `id` (GTIN, SELLER_SKU, BRAND...) with its
+ * value as `value_name` and/or `value_id`; the flow's other keys (`values`, `name`...) are kept
+ * as sent. GTIN and SELLER_SKU are what a barcode scan finds the item by (migration 012).
+ */
+export const itemAttribute = z.looseObject({
+  id: z.string().trim().min(1, 'cannot be empty').max(64),
+  value_name: z.string().max(255).nullable().optional(),
+  value_id: z
+    .union([z.string().max(64), z.number()])
+    .nullable()
+    .optional(),
+});
+
+/** The attributes kept in `items.attributes` (a JSON object of the body's ordinary attributes). */
+const storedAttributes = z.object({
+  attributes: z.array(itemAttribute).optional().catch(undefined),
+  seller_custom_field: z.string().nullable().optional().catch(undefined),
+});
+
 export const itemBody = z.object({
   title: text(255),
   category_id: z.string().regex(/^[A-Z]{3}[0-9]{1,12}$/, 'expected a category id such as MLA1902'),
@@ -50,6 +72,8 @@ export const itemBody = z.object({
     .optional(),
   site_id: z.string().optional(),
   official_store_id: z.number().int().positive().optional(),
+  attributes: z.array(itemAttribute).max(200).optional(),
+  seller_custom_field: z.string().max(255).nullable().optional(),
   stock_locations: z
     .array(
       z.strictObject({
@@ -86,7 +110,22 @@ export function toItemView(r: ItemRow): ItemView {
     date_created: r.date_created,
   };
   if (r.official_store_id !== null) view.official_store_id = r.official_store_id;
+  // The codes a scanner reads, as the marketplace's item carries them.
+  const stored = storedOf(r.attributes);
+  view.inventory_id = r.inventory_id;
+  view.attributes = stored.attributes ?? [];
+  view.seller_custom_field = stored.seller_custom_field ?? null;
   return view;
+}
+
+/** The stored ordinary attributes of an item row (a row that does not parse has none). */
+function storedOf(json: string): z.infer<typeof storedAttributes> {
+  try {
+    const r = storedAttributes.safeParse(JSON.parse(json));
+    return r.success ? r.data : {};
+  } catch {
+    return {};
+  }
 }
 
 /** The ordinary attributes of a listing body that are stored as given (all but the columns). */

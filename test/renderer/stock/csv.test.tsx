@@ -5,7 +5,7 @@ import Papa from 'papaparse';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { exportCsv } from '../../../renderer/stock/csv-export.js';
-import { type Plan, diffImport, gridCsv, planImport } from '../../../renderer/stock/csv.js';
+import { type Plan, csvDelimiter, diffImport, gridCsv, planImport, planRows } from '../../../renderer/stock/csv.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { lockText } from '../../../renderer/stock/store.js';
 import { COLUMNS, fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
@@ -139,14 +139,14 @@ describe('CSV import dialog', () => {
     const user = userEvent.setup();
     render(<StockTab store={store} />);
     await screen.findByRole('grid');
-    await user.click(screen.getByRole('button', { name: 'Import CSV' }));
+    await user.click(screen.getByRole('button', { name: 'Import CSV / Excel' }));
     const dialog = screen.getByRole('dialog', { name: 'Import counts or adjustments' });
     const file = new File(
       [['user_product_id,store,count,adjustment', `${id(0)},64712,40,`, `${id(1)},64713,,+5`, 'MLAU999,64712,1,'].join('\n')],
       'conteo.csv',
       { type: 'text/csv' },
     );
-    await user.upload(within(dialog).getByLabelText('Choose a CSV file'), file);
+    await user.upload(within(dialog).getByLabelText('Choose a CSV or .xlsx file'), file);
     const preview = await within(dialog).findByRole('table', { name: 'Changes to apply' });
     const cells = within(preview)
       .getAllByRole('row')
@@ -160,14 +160,43 @@ describe('CSV import dialog', () => {
     expect(within(rejected).getAllByRole('row')[1]!.textContent).toBe('4MLAU99964712unknown product MLAU999');
     // The dry run asked the core for the rows only.
     expect(f.callsTo('stock.rows')).toEqual([{ ids: [id(0), id(1), 'MLAU999'] }]);
-    expect(f.callsTo('stock.count')).toEqual([]);
-    expect(f.callsTo('stock.adjust')).toEqual([]);
+    expect(f.callsTo('stock.importApply')).toEqual([]);
     await user.click(within(dialog).getByRole('button', { name: 'Apply 2 changes' }));
     await within(dialog).findByText('Applied 2 changes.');
-    expect(f.callsTo('stock.count')).toEqual([
-      { userProductId: id(0), type: 'seller_warehouse', storeId: '64712', quantity: 40, ref: 'CSV conteo.csv line 2' },
+    // One call for the whole file (one transaction in the core), never one per change.
+    expect(f.callsTo('stock.importApply')).toEqual([
+      {
+        name: 'conteo.csv',
+        changes: [
+          { userProductId: id(0), type: 'seller_warehouse', storeId: '64712', line: 2, kind: 'count', quantity: 40 },
+          { userProductId: id(1), type: 'seller_warehouse', storeId: '64713', line: 3, kind: 'adjust', delta: 5 },
+        ],
+      },
     ]);
-    expect(f.callsTo('stock.adjust')).toEqual([{ userProductId: id(1), type: 'seller_warehouse', storeId: '64713', delta: 5, ref: 'CSV conteo.csv line 3' }]);
+    expect(f.callsTo('stock.count')).toEqual([]);
+    expect(f.callsTo('stock.adjust')).toEqual([]);
+  });
+
+  it('a refused import applies nothing and says which line, with the preview kept to fix it', async () => {
+    const f = fakeStockroom();
+    f.refuseLine = 3;
+    const store = createStockStore(f.api);
+    const user = userEvent.setup();
+    render(<StockTab store={store} />);
+    await screen.findByRole('grid');
+    await user.click(screen.getByRole('button', { name: 'Import CSV / Excel' }));
+    const dialog = screen.getByRole('dialog');
+    await user.upload(
+      within(dialog).getByLabelText('Choose a CSV or .xlsx file'),
+      new File([`user_product_id;store;count\n${id(0)};64712;40\n${id(1)};64713;+5`], 'conteo.csv', { type: 'text/csv' }),
+    );
+    await user.click(await within(dialog).findByRole('button', { name: 'Apply 2 changes' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Nothing was applied: Line 3: refused');
+    const preview = within(dialog).getByRole('table', { name: 'Changes to apply' });
+    // The refused line comes first, with its reason.
+    expect(within(preview).getAllByRole('row')[1]!.textContent).toContain('! refused: Line 3: refused');
+    expect(f.rows[0]!.cells['64712']?.shown).not.toBe(40);
+    expect(within(dialog).getByRole('button', { name: 'Apply 2 changes' })).toBeTruthy();
   });
 
   it('Cancel closes without queuing anything, and a bad file is refused in words', async () => {
@@ -176,17 +205,78 @@ describe('CSV import dialog', () => {
     const user = userEvent.setup();
     render(<StockTab store={store} />);
     await screen.findByRole('grid');
-    await user.click(screen.getByRole('button', { name: 'Import CSV' }));
+    await user.click(screen.getByRole('button', { name: 'Import CSV / Excel' }));
     const dialog = screen.getByRole('dialog');
-    await user.upload(within(dialog).getByLabelText('Choose a CSV file'), new File(['a,b\n1,2'], 'x.csv', { type: 'text/csv' }));
+    await user.upload(within(dialog).getByLabelText('Choose a CSV or .xlsx file'), new File(['a,b\n1,2'], 'x.csv', { type: 'text/csv' }));
     await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toContain('Missing columns'));
     await user.upload(
-      within(dialog).getByLabelText('Choose a CSV file'),
+      within(dialog).getByLabelText('Choose a CSV or .xlsx file'),
       new File([`user_product_id,store,count\n${id(0)},64712,3`], 'y.csv', { type: 'text/csv' }),
     );
     await within(dialog).findByRole('table', { name: 'Changes to apply' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(f.callsTo('stock.count')).toEqual([]);
+    expect(f.callsTo('stock.importApply')).toEqual([]);
+  });
+});
+
+describe('delimiters, locales and signed counts', () => {
+  it('reads a semicolon, tab or comma file alike (the delimiter is detected)', () => {
+    for (const sep of [';', '\t', ',']) {
+      const csv = ['user_product_id', 'store', 'count'].join(sep) + '\n' + [id(0), '64712', '40'].join(sep) + '\n' + [id(1), '64713', '1.200'].join(sep);
+      const d = diffImport(plan(csv), lookup(), words);
+      expect(d.changes.map((c) => [c.userProductId, c.column.key, c.new])).toEqual([
+        [id(0), '64712', 40],
+        [id(1), '64713', 1200],
+      ]);
+    }
+  });
+
+  it('+n / -n in a count column are adjustments, a bare number a count', () => {
+    const csv = ['user_product_id;store;quantity', `${id(1)};64713;+5`, `${id(1)};64712;-1`, `${id(3)};64713;7`].join('\n');
+    const d = diffImport(plan(csv), lookup(), words);
+    expect(d.changes.map((c) => [c.line, c.edit, c.old, c.new])).toEqual([
+      [2, { kind: 'adjust', delta: 5 }, 11, 16],
+      [3, { kind: 'adjust', delta: -1 }, 1, 0],
+      [4, { kind: 'count', quantity: 7 }, 13, 7],
+    ]);
+    expect(d.rejected).toEqual([]);
+  });
+
+  it('exports with the list separator of the language: ; for es and pt-BR, , for en', () => {
+    expect([csvDelimiter('es'), csvDelimiter('es-AR'), csvDelimiter('pt-BR'), csvDelimiter('en')]).toEqual([';', ';', ';', ',']);
+    const text = gridCsv(COLUMNS, sampleRows(2), ';');
+    expect(text.split('\r\n')[0]).toBe(
+      'user_product_id;title;item_ids;Depósito Palermo [64712];Depósito Avellaneda [64713];Selling address [selling_address];Platform fulfillment [platform_facility];total',
+    );
+    // And it reads back: the delimiter is detected.
+    expect(diffImport(plan(text), lookup(sampleRows(2)), words).changes).toEqual([]);
+  });
+
+  it('exports as CSV with ; when the app is in Spanish', async () => {
+    act(() => useI18nStore.getState().setLanguage('es'));
+    const f = fakeStockroom(sampleRows(3));
+    const store = createStockStore(f.api);
+    await store.getState().load();
+    let saved = '';
+    expect(await exportCsv(store, (_name, text) => (saved = text))).toBe(true);
+    expect(saved.split('\r\n')[1]!.split(';')[0]).toBe(id(0));
+  });
+});
+
+describe('an .xlsx sheet (its cells as text, read by the main process)', () => {
+  it('plans the bulk-editor layout: item id, user product id, SKU and title are not locations; +n is an adjustment', () => {
+    const rows = [
+      ['Item ID', 'User product ID', 'SKU', 'Title', 'Depósito Palermo [64712]', 'Depósito Avellaneda [64713]', 'Total'],
+      ['MLA1400000001', id(0), 'SKU-1', 'Producto 0', '7', '+3', '10'],
+    ];
+    const p = planRows(rows);
+    if ('error' in p) throw new Error(p.error.key);
+    const d = diffImport(p, lookup(), words);
+    expect(d.changes.map((c) => [c.userProductId, c.column.key, c.old, c.new, c.edit.kind])).toEqual([
+      [id(0), '64712', 0, 7, 'count'],
+      [id(0), '64713', 10, 13, 'adjust'],
+    ]);
+    expect(d.rejected).toEqual([]);
   });
 });

@@ -85,7 +85,9 @@ describe('stock grid', () => {
     const { user, f } = renderStock();
     await user.click(await screen.findByRole('gridcell', { name: /^Depósito Palermo, Producto 1:/ }));
     await user.keyboard('+12{Enter}');
-    await waitFor(() => expect(f.callsTo('stock.adjust')).toEqual([{ userProductId: id(1), type: 'seller_warehouse', storeId: '64712', delta: 12 }]));
+    await waitFor(() =>
+      expect(f.callsTo('stock.adjust')).toEqual([{ userProductId: id(1), type: 'seller_warehouse', storeId: '64712', delta: 12, reason: 'correction' }]),
+    );
     const edited = cellOf('Depósito Palermo', 'Producto 1');
     await waitFor(() => expect(edited.getAttribute('data-state')).toBe('pending'));
     expect(edited.textContent).toContain('13');
@@ -214,7 +216,11 @@ describe('conflict dialog', () => {
       ),
     );
     expect(within(dialog).getByText('Before your count').nextElementSibling?.textContent).toBe('35');
-    expect(document.activeElement?.textContent).toBe('Keep my count (40)');
+    // Every choice changes stock: the dialog itself has focus, and a stray Enter (a scanner's) resolves nothing.
+    expect(document.activeElement).toBe(dialog);
+    await user.keyboard('{Enter}');
+    expect(f.callsTo('stock.resolveConflict')).toEqual([]);
+    expect(screen.getByRole('dialog')).toBe(dialog);
     await user.click(within(dialog).getByRole('button', { name: 'Keep my count (40)' }));
     await waitFor(() => expect(f.callsTo('stock.resolveConflict')).toEqual([{ entryId: 9, resolution: { action: 'keep_mine' } }]));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -257,17 +263,22 @@ describe('conflict dialog', () => {
 });
 
 describe('search, scanner, history, status bar', () => {
-  it('a scan (fast keys ending in Enter) jumps to the row and focuses the current store cell', async () => {
+  it('a scan (fast keys ending in Enter) jumps to the row and focuses the cell of the store chosen for scans', async () => {
     const f = fakeStockroom(sampleRows(300));
     const { user } = renderStock(f);
     await screen.findByRole('grid');
-    // The current store follows the last store column visited.
-    await user.click(cellOf('Depósito Avellaneda', 'Producto 0'));
+    // Scans go to the store chosen on purpose; visiting another store's column does not change it.
+    const scanStore = screen.getByRole('combobox', { name: 'Scans go to' }) as HTMLSelectElement;
+    expect(scanStore.value).toBe('64712');
+    await user.selectOptions(scanStore, '64713');
+    await user.click(cellOf('Depósito Palermo', 'Producto 0'));
+    expect(scanStore.value).toBe('64713');
     await user.click(screen.getByRole('searchbox', { name: 'Search or scan' }));
     await user.keyboard('MLA1400000251{Enter}');
     await waitFor(() => expect(f.callsTo('stock.locate')).toEqual([{ search: 'MLA1400000251' }]));
     await waitFor(() => expect(at()).toBe('252,3'));
     expect(focused().getAttribute('aria-label')).toBe('Depósito Avellaneda, Producto 250: 260, synced');
+    expect(document.querySelector('.notice-line')!.textContent).toMatch(/^Scanned MLA1400000251: .+ · Depósito Avellaneda$/);
     // The box is empty for the next scan, and the grid was not narrowed.
     expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe('');
     expect(f.callsTo('stock.grid').every((q) => (q as { search?: string }).search === undefined)).toBe(true);
@@ -299,7 +310,17 @@ describe('search, scanner, history, status bar', () => {
     };
     f.history = [
       { ...base, id: 3, kind: 'synced', author: 'sync', at: Date.UTC(2026, 10, 21, 15, 0), from_quantity: 12, to_quantity: 17, delta: null },
-      { ...base, id: 2, kind: 'adjustment', author: 'DEPOSITO_NORTE', at: Date.UTC(2026, 10, 21, 14, 0), from_quantity: 12, to_quantity: 17, delta: 5 },
+      {
+        ...base,
+        id: 2,
+        kind: 'adjustment',
+        author: 'DEPOSITO_NORTE',
+        at: Date.UTC(2026, 10, 21, 14, 0),
+        from_quantity: 12,
+        to_quantity: 17,
+        delta: 5,
+        reason: 'received',
+      },
       {
         ...base,
         id: 1,
@@ -317,9 +338,10 @@ describe('search, scanner, history, status bar', () => {
     const panel = await screen.findByRole('complementary', { name: 'History of Depósito Palermo, Producto 0' });
     const rows = await within(panel).findAllByRole('row');
     expect(rows.slice(1).map((r) => [...r.querySelectorAll('td')].slice(1).map((td) => td.textContent))).toEqual([
-      ['marketplace', 'synced from the marketplace', '12 → 17'],
-      ['DEPOSITO_NORTE', 'adjustment (+5)', '12 → 17'],
-      ['DEPOSITO_NORTE', 'conflict resolution', '40 → 31'],
+      ['marketplace', 'synced from the marketplace', '', '12 → 17'],
+      // The reason column (issue 14 §6).
+      ['DEPOSITO_NORTE', 'adjustment (+5)', 'received', '12 → 17'],
+      ['DEPOSITO_NORTE', 'conflict resolution', '', '40 → 31'],
     ]);
     expect(f.callsTo('stock.history')).toContainEqual({ userProductId: id(0), type: 'seller_warehouse', storeId: '64712', limit: 50 });
   });

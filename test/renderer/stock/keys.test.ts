@@ -91,3 +91,18 @@ describe('the stock grid keys, in a cell editor', () => {
     for (const key of ['7', '+', '-', 'ArrowDown', 'ArrowLeft', 'Backspace']) expect(editorKeyAction(press(key))).toBeNull();
   });
 });
+
+describe('undo and transfer keys (issue 14 §5, §6)', () => {
+  const at = { editing: false, active: { row: 3, col: 1 }, lastRow: 9, lastCol: 2, rowsPerPage: () => 5 };
+  const press = (key: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean }> = {}) =>
+    gridKeyAction({ key, shiftKey: false, ctrlKey: false, metaKey: false, altKey: false, ...mods }, at);
+  it('Ctrl+Z / Cmd+Z undo, Ctrl+M / Cmd+M transfer; plain letters and the editor are left alone', () => {
+    expect(press('z', { ctrlKey: true })).toEqual({ kind: 'undo' });
+    expect(press('z', { metaKey: true })).toEqual({ kind: 'undo' });
+    expect(press('m', { ctrlKey: true })).toEqual({ kind: 'transfer' });
+    expect(press('z')).toBeNull();
+    expect(press('m')).toBeNull();
+    expect(press('Z', { ctrlKey: true, shiftKey: true })).toBeNull();
+    expect(gridKeyAction({ key: 'z', shiftKey: false, ctrlKey: true, metaKey: false, altKey: false }, { ...at, editing: true })).toBeNull();
+  });
+});

@@ -1,0 +1,352 @@
+/**
+ * Count sessions (cycle counts, issue 14 §4): count one store's products (all, or those a filter
+ * keeps), by scan or typed quantity, optionally blind; review the variances; apply every counted
+ * difference at once as counts at their bases. The session and its lines live in the profile's
+ * database (migration 014), so a count left half-done is still there after a restart.
+ *
+ * Applying goes through the same edit paths as the grid: a replica queues the counts in the
+ * outbox (SyncEngine.queueStockBatch), the local profile writes them through the service
+ * (localEdits.editMany); either way every line and the session's own state are one transaction,
+ * so a crash or a reload mid-apply leaves all of it or none.
+ *
+ * The base of a count is the quantity shown when the line was counted. When the cell has moved
+ * since (another workstation's change came with a pull), the queued count's base is moved back by
+ * as much, so that the marketplace's quantity no longer matches it when it is sent: the count
+ * becomes a conflict for the person, as any count whose cell moved does (main/sync/stock-push.ts).
+ */
+import type { CountLineView, CountReviewView, CountScanView, CountSessionPageView, CountSessionView, CountVarianceView } from '../../common/count-views.js';
+import type { Db } from '../db/open.js';
+import { type CountLineRow, type CountSessionRow, type CountSessionsRepo, countSessionsRepo } from '../db/repos/count-sessions.js';
+import { type MirrorRepo, mirrorRepo } from '../db/repos/mirror.js';
+import { type SyncRepo, syncRepo } from '../db/repos/sync.js';
+import { ServiceError, badRequest, isServiceError } from '../service/errors.js';
+import { checkCount } from '../service/stock/cells.js';
+import { BatchEditError } from '../service/stock/local-edits.js';
+import { assertPairing } from '../service/stock/locations.js';
+import { cellKey, overlay } from '../sync/outbox.js';
+import { gridPage, locate } from './grid.js';
+import type { Profile } from './profile.js';
+
+export type CountProfile = Pick<Profile, 'kind' | 'db' | 'sellerId' | 'principal' | 'author' | 'engine' | 'service'>;
+
+/** Most lines one session holds: a cycle count is a part of the shop; a filter narrows a bigger store. */
+export const MAX_COUNT_LINES = 20_000;
+const PAGE = 1000;
+
+export const countErrors = {
+  notFound: (id: number) => new ServiceError(404, 'not_found', `Count session ${id} not found`),
+  notOpen: (id: number, state: string) => new ServiceError(409, 'conflict', `Count session ${id} is ${state}: it can no longer change`),
+  unknownCode: (code: string) => new ServiceError(404, 'not_found', `Nothing matches the code ${code}`),
+  notAStore: (storeId: string) => badRequest(`Store ${storeId} is not one of your stock locations`),
+  tooMany: (n: number) =>
+    badRequest(
+      `A count holds at most ${MAX_COUNT_LINES.toLocaleString('en')} products; this one would hold ${n.toLocaleString('en')}: narrow it with a filter`,
+    ),
+};
+
+/** The statements of one database, prepared once (preparing them per line costs milliseconds). */
+const repos = new WeakMap<Db, { counts: CountSessionsRepo; mirror: MirrorRepo; sync: SyncRepo }>();
+function reposOf(db: Db) {
+  let r = repos.get(db);
+  if (!r) repos.set(db, (r = { counts: countSessionsRepo(db), mirror: mirrorRepo(db), sync: syncRepo(db) }));
+  return r;
+}
+const repoOf = (db: Db): CountSessionsRepo => reposOf(db).counts;
+
+/** The history's ref of a session's counts. */
+export const countRef = (sessionId: number) => `count session ${sessionId}`;
+
+function sessionView(repo: CountSessionsRepo, s: CountSessionRow): CountSessionView {
+  return {
+    id: s.id,
+    storeId: s.store_id,
+    storeLabel: repo.storeLabel(s.store_id),
+    filter: s.filter === null ? null : (JSON.parse(s.filter) as CountSessionView['filter']),
+    blind: s.blind === 1,
+    state: s.state,
+    author: s.author,
+    createdAt: s.created_at,
+    updatedAt: s.updated_at,
+    appliedAt: s.applied_at,
+    lines: s.lines,
+    counted: s.counted,
+  };
+}
+
+function lineView(s: CountSessionRow, l: CountLineRow): CountLineView {
+  const hidden = s.blind === 1 && s.state === 'open';
+  return {
+    userProductId: l.user_product_id,
+    title: l.title,
+    position: l.position,
+    counted: l.counted,
+    expected: hidden ? null : (l.base_quantity ?? l.start_quantity),
+    countedAt: l.counted_at,
+    outcome: l.outcome,
+  };
+}
+
+/**
+ * The store cell of a product as the grid shows it now (main/sync/read-model.ts's rule: the mirror
+ * quantity with the cell's active outbox entries applied), and the product's version.
+ */
+function shownNow(db: Db, storeId: string, userProductId: string): { shown: number; version: string | null } {
+  const { mirror, sync } = reposOf(db);
+  const entries = sync.activeOfCell(cellKey(userProductId, 'seller_warehouse', storeId));
+  const version = mirror.product(userProductId)?.version.toString() ?? null;
+  return { shown: overlay(mirror.cellQuantity(userProductId, 'seller_warehouse', storeId) ?? 0, entries), version };
+}
+
+function requireSession(p: CountProfile, id: number): CountSessionRow {
+  const s = repoOf(p.db).session(id, p.sellerId);
+  if (!s) throw countErrors.notFound(id);
+  return s;
+}
+
+function requireOpen(p: CountProfile, id: number): CountSessionRow {
+  const s = requireSession(p, id);
+  if (s.state !== 'open') throw countErrors.notOpen(id, s.state);
+  return s;
+}
+
+/** A count of a line: its quantity, and its base (taken when the line is first counted, kept after). */
+function count(p: CountProfile, s: CountSessionRow, line: CountLineRow, counted: number | null): CountLineRow {
+  const repo = repoOf(p.db);
+  const now = p.service.clock.now();
+  let next: Pick<CountLineRow, 'counted' | 'counted_at' | 'base_version' | 'base_quantity'>;
+  if (counted === null) next = { counted: null, counted_at: null, base_version: null, base_quantity: null };
+  else if (line.counted !== null) next = { counted, counted_at: now, base_version: line.base_version, base_quantity: line.base_quantity };
+  else {
+    const cell = shownNow(p.db, s.store_id, line.user_product_id);
+    next = { counted, counted_at: now, base_version: cell.version, base_quantity: cell.shown };
+  }
+  repo.setCounted(s.id, line.user_product_id, { counted: next.counted, at: next.counted_at, version: next.base_version, quantity: next.base_quantity });
+  repo.touch(s.id, now);
+  return { ...line, ...next };
+}
+
+function variance(db: Db, storeId: string, l: CountLineRow & { counted: number }): CountVarianceView {
+  const expected = l.base_quantity ?? l.start_quantity;
+  const current = shownNow(db, storeId, l.user_product_id).shown;
+  return {
+    userProductId: l.user_product_id,
+    title: l.title,
+    counted: l.counted,
+    expected,
+    difference: l.counted - expected,
+    current,
+    moved: current !== expected,
+    outcome: l.outcome,
+  };
+}
+
+const isCounted = (l: CountLineRow): l is CountLineRow & { counted: number } => l.counted !== null;
+
+/** A failed line of a batch in words: which product, and the marketplace's reason. */
+function lineError(e: unknown, lines: CountLineRow[]): unknown {
+  if (!(e instanceof BatchEditError)) return e;
+  const up = lines[e.index]?.user_product_id ?? '?';
+  const cause = e.cause;
+  if (isServiceError(cause))
+    return new ServiceError(cause.status, cause.error, `${up}: ${cause.message}`, [{ code: 'line', userProductId: up }, ...cause.cause]);
+  return cause;
+}
+
+export const countSessions = {
+  /** The seller's sessions, open ones first (at most `limit`). */
+  list(p: CountProfile, limit = 20): CountSessionView[] {
+    const repo = repoOf(p.db);
+    return repo.recent(p.sellerId, limit).map((s) => sessionView(repo, s));
+  },
+
+  /** A new session of one store: a line per product the filters keep, with the quantity shown now. */
+  start(
+    p: CountProfile,
+    input: { storeId: string; blind?: boolean | undefined; search?: string | undefined; lowStock?: number | undefined },
+  ): CountSessionView {
+    const repo = repoOf(p.db);
+    const filter = {
+      ...(input.search !== undefined && input.search.trim() !== '' ? { search: input.search.trim() } : {}),
+      ...(input.lowStock !== undefined ? { lowStock: input.lowStock } : {}),
+    };
+    const o = { authority: p.kind === 'local' };
+    const id = p.db.transaction(() => {
+      const lines: { user_product_id: string; title: string | null; start_quantity: number }[] = [];
+      for (let offset = 0; ; offset += PAGE) {
+        const page = gridPage(p.db, p.sellerId, { store: input.storeId, ...filter, limit: PAGE, offset }, o);
+        if (offset === 0) {
+          if (!page.columns.some((c) => c.type === 'seller_warehouse' && c.storeId === input.storeId)) throw countErrors.notAStore(input.storeId);
+          if (page.total > MAX_COUNT_LINES) throw countErrors.tooMany(page.total);
+        }
+        for (const r of page.rows) lines.push({ user_product_id: r.userProductId, title: r.title, start_quantity: r.cells[input.storeId]?.shown ?? 0 });
+        if (page.rows.length < PAGE) break;
+      }
+      return repo.create(
+        {
+          seller_id: p.sellerId,
+          store_id: input.storeId,
+          filter: Object.keys(filter).length === 0 ? null : JSON.stringify(filter),
+          blind: input.blind === true,
+          author: p.author,
+          now: p.service.clock.now(),
+        },
+        lines,
+      );
+    })();
+    return sessionView(repo, requireSession(p, id));
+  },
+
+  /** The session and a page of its lines (expected quantities hidden while a blind session is open). */
+  page(p: CountProfile, id: number, limit: number, offset: number): CountSessionPageView {
+    const repo = repoOf(p.db);
+    return p.db.transaction(() => {
+      const s = requireSession(p, id);
+      return { session: sessionView(repo, s), total: s.lines, lines: repo.lines(id, limit, offset).map((l) => lineView(s, l)) };
+    })();
+  },
+
+  /**
+   * A scanned (or typed) code: the product is found as the grid's scan finds it (stock.locate), and
+   * its line counts `quantity` more (one by default). A product the session did not list gets a
+   * line of its own; an unknown code changes nothing.
+   */
+  scan(p: CountProfile, id: number, code: string, quantity = 1): CountScanView {
+    const repo = repoOf(p.db);
+    return p.db.transaction((): CountScanView => {
+      const s = requireOpen(p, id);
+      const found = locate(p.db, p.sellerId, { search: code }).userProductId;
+      if (found === null) throw countErrors.unknownCode(code.trim());
+      let line = repo.line(id, found);
+      const added = !line;
+      if (!line) {
+        // Only a product that may keep stock in a store (SPEC 2.5's pairs) can be counted in one.
+        assertPairing(
+          found,
+          reposOf(p.db)
+            .mirror.cells(found)
+            .map((c) => c.type)
+            .concat('seller_warehouse'),
+        );
+        repo.addLine(id, { user_product_id: found, title: repo.titleOf(found), start_quantity: shownNow(p.db, s.store_id, found).shown });
+        line = repo.line(id, found)!;
+      }
+      const previous = line.counted;
+      const next = checkCount((previous ?? 0) + quantity);
+      const counted = count(p, s, line, next);
+      return { line: lineView(s, counted), added, previous };
+    })();
+  },
+
+  /** Sets a line's count (null: not counted); the product must be a line of the session. */
+  set(p: CountProfile, id: number, userProductId: string, counted: number | null): CountLineView {
+    const repo = repoOf(p.db);
+    return p.db.transaction(() => {
+      const s = requireOpen(p, id);
+      const line = repo.line(id, userProductId);
+      if (!line) throw new ServiceError(404, 'not_found', `${userProductId} is not in count session ${id}`);
+      return lineView(s, count(p, s, line, counted === null ? null : checkCount(counted)));
+    })();
+  },
+
+  /** The variances of the counted lines: counted, expected (the base), the difference, and whether the cell moved since. */
+  review(p: CountProfile, id: number): CountReviewView {
+    const repo = repoOf(p.db);
+    return p.db.transaction((): CountReviewView => {
+      const s = requireSession(p, id);
+      const lines = repo.countedLines(id).map((l) => variance(p.db, s.store_id, l as CountLineRow & { counted: number }));
+      return {
+        session: sessionView(repo, s),
+        lines,
+        uncounted: s.lines - s.counted,
+        totals: {
+          over: lines.filter((l) => l.difference > 0).length,
+          under: lines.filter((l) => l.difference < 0).length,
+          matched: lines.filter((l) => l.difference === 0).length,
+          moved: lines.filter((l) => l.moved).length,
+        },
+      };
+    })();
+  },
+
+  /**
+   * Applies the session: every counted line that differs from its base becomes a count of the
+   * store's cell, all in one transaction with the session's own state (applied once: a second
+   * apply is refused). Lines that match are recorded as unchanged, lines not counted as skipped.
+   */
+  async apply(p: CountProfile, id: number): Promise<CountReviewView> {
+    const repo = repoOf(p.db);
+    const s = requireOpen(p, id);
+    const counted = repo.countedLines(id).filter(isCounted);
+    const changes = counted.filter((l) => l.counted !== l.base_quantity);
+    const ref = countRef(id);
+    const target = (l: CountLineRow) => ({ userProductId: l.user_product_id, type: 'seller_warehouse', storeId: s.store_id });
+    /** The session's own writes, in the same transaction as the edits. */
+    const record = (outcomes: { entry_id: number | null; history_id: number | null; outcome: CountLineRow['outcome'] & string }[]) => {
+      changes.forEach((l, i) => repo.setOutcome(id, l.user_product_id, outcomes[i]!));
+      for (const l of counted)
+        if (l.counted === l.base_quantity) repo.setOutcome(id, l.user_product_id, { entry_id: null, history_id: null, outcome: 'unchanged' });
+      repo.skipUncounted(id);
+      if (!repo.close(id, 'applied', p.service.clock.now())) throw countErrors.notOpen(id, requireSession(p, id).state);
+    };
+    try {
+      if (p.kind === 'local') {
+        await p.service.localEdits.editMany(
+          p.principal,
+          changes.map((l) => ({ target: target(l), change: { quantity: l.counted }, meta: { author: p.author, ref } })),
+          (results) => record(results.map((r) => ({ entry_id: null, history_id: r.historyId, outcome: 'applied' }))),
+        );
+      } else {
+        const outbox = p.engine.outbox;
+        p.db
+          .transaction(() => {
+            requireOpen(p, id);
+            // What each cell shows now, before the counts: a cell that moved since it was counted.
+            const shift = changes.map((l) => shownNow(p.db, s.store_id, l.user_product_id).shown - (l.base_quantity ?? 0));
+            const results =
+              changes.length === 0 ? [] : p.engine.queueStockBatch(changes.map((l) => ({ ...target(l), quantity: l.counted, author: p.author, ref })));
+            const now = p.service.clock.now();
+            results.forEach((r, i) => {
+              const l = changes[i]!;
+              const entry = r.how === 'queued' && r.entryId !== null && shift[i] !== 0 ? outbox.repo.byId(r.entryId) : undefined;
+              if (entry) {
+                outbox.repo.updateIntent(
+                  entry.id,
+                  {
+                    op: 'count',
+                    delta: null,
+                    quantity: entry.quantity,
+                    base_version: l.base_version === null ? null : BigInt(l.base_version),
+                    base_quantity: (entry.base_quantity ?? 0) - shift[i]!,
+                  },
+                  now,
+                );
+              }
+            });
+            record(results.map((r) => ({ entry_id: r.entryId, history_id: r.historyId, outcome: r.how === 'cancelled' ? 'merged' : r.how })));
+          })
+          .immediate();
+      }
+    } catch (e) {
+      throw lineError(e, changes);
+    }
+    return countSessions.review(p, id);
+  },
+
+  /** Drops an open session: nothing of it is applied; it stays listed as cancelled. */
+  cancel(p: CountProfile, id: number): CountSessionView {
+    const repo = repoOf(p.db);
+    return p.db.transaction(() => {
+      requireOpen(p, id);
+      repo.close(id, 'cancelled', p.service.clock.now());
+      return sessionView(repo, requireSession(p, id));
+    })();
+  },
+
+  /** The user products a session's apply changed (for the grid's stock.changed). */
+  changedProducts(p: CountProfile, id: number): string[] {
+    return repoOf(p.db)
+      .countedLines(id)
+      .filter((l) => l.outcome !== null && l.outcome !== 'unchanged' && l.outcome !== 'skipped')
+      .map((l) => l.user_product_id);
+  },
+};

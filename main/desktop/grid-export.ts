@@ -1,0 +1,23 @@
+/** The grid as an .xlsx workbook (`stock.exportXlsx`): read in pages in the main process, written by xlsx.ts. */
+import type { FileBytesView, GridColumnView, GridRowView } from '../../preload/contract.js';
+import type { Db } from '../db/open.js';
+import { gridRepo } from '../db/repos/grid.js';
+import { type GridFilters, type GridOptions, gridPage } from './grid.js';
+import { gridWorkbook } from './xlsx.js';
+
+const PAGE = 1000;
+
+export async function exportXlsx(db: Db, sellerId: number, filters: GridFilters, o: GridOptions, day: string): Promise<FileBytesView> {
+  const rows: GridRowView[] = [];
+  let columns: GridColumnView[];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = gridPage(db, sellerId, { ...filters, limit: PAGE, offset }, o);
+    columns = page.columns;
+    rows.push(...page.rows);
+    if (page.rows.length < PAGE || rows.length >= page.total) break;
+  }
+  const shown = filters.store !== undefined ? columns.filter((c) => c.key === filters.store) : columns;
+  const skus = gridRepo(db).skusOf(rows.map((r) => r.userProductId));
+  const bytes = await gridWorkbook(shown, rows, skus);
+  return { name: `stock-${day}.xlsx`, type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', bytes };
+}

@@ -1,0 +1,56 @@
+/** Reorder points and saved views of the grid (migration 015), over the profile's database. */
+import { z } from 'zod';
+import type { InputOf, SavedGridViewView } from '../../preload/contract.js';
+import type { Db } from '../db/open.js';
+import { type GridPrefsRepo, gridPrefsRepo } from '../db/repos/grid-prefs.js';
+import { badRequest } from '../service/errors.js';
+
+const repos = new WeakMap<Db, GridPrefsRepo>();
+function repoOf(db: Db): GridPrefsRepo {
+  let repo = repos.get(db);
+  if (!repo) repos.set(db, (repo = gridPrefsRepo(db)));
+  return repo;
+}
+
+/** What a stored view must be to be shown (a row written by a later version is skipped, not trusted). */
+const storedQuery = z.strictObject({
+  search: z.string().max(200),
+  filter: z.enum(['all', 'pending', 'conflict', 'failed']),
+  store: z.string().max(64).nullable(),
+  lowStock: z.number().int().min(0).max(1_000_000).nullable(),
+  belowReorder: z.boolean(),
+  sort: z.strictObject({ key: z.string().max(64), dir: z.enum(['asc', 'desc']) }).nullable(),
+});
+
+export function savedViews(db: Db): SavedGridViewView[] {
+  return repoOf(db)
+    .views()
+    .flatMap((v) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(v.query);
+      } catch {
+        return [];
+      }
+      const query = storedQuery.safeParse(json);
+      return query.success ? [{ id: v.id, name: v.name, query: query.data }] : [];
+    });
+}
+
+export function saveView(db: Db, input: InputOf<'stock', 'saveView'>, now: number): SavedGridViewView[] {
+  repoOf(db).saveView(input.name.trim(), JSON.stringify(input.query), now);
+  return savedViews(db);
+}
+
+export function deleteView(db: Db, id: number): SavedGridViewView[] {
+  repoOf(db).deleteView(id);
+  return savedViews(db);
+}
+
+/** A cell's reorder point (the cell is an owned user product's; checked by the caller). */
+export function setReorderPoint(db: Db, cell: { userProductId: string; type: string; storeKey: string }, point: number | null): { point: number | null } {
+  if (cell.type !== 'seller_warehouse' && cell.type !== 'selling_address') throw badRequest('Only a store or the selling address has a reorder point');
+  if (cell.type === 'seller_warehouse' && cell.storeKey === '') throw badRequest('A store cell needs its store id');
+  repoOf(db).setReorderPoint({ userProductId: cell.userProductId, type: cell.type, storeKey: cell.storeKey }, point);
+  return { point };
+}

@@ -1,0 +1,75 @@
+/**
+ * A failed edit of a cell (issue 14 §7): what the person asked, the marketplace's reason in
+ * words, and Retry / Discard / Edit. Opened by Enter or a click on a failed cell, or by the status
+ * bar's "N failed". No choice has focus when it opens (the dialog itself has): a stray Enter changes nothing.
+ */
+import { useState } from 'react';
+import { entryText } from './GridCell.js';
+import { Modal } from './Modal.js';
+import { columnLabel, findRow, useStock, useStockStore } from './store.js';
+import { useStockWords } from './words.js';
+
+export function FailedDialog() {
+  const store = useStockStore();
+  const w = useStockWords();
+  const at = useStock((s) => s.failedAt);
+  const pages = useStock((s) => s.pages);
+  const columns = useStock((s) => s.allColumns);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const column = at ? columns.find((c) => c.key === at.column) : undefined;
+  const row = at ? findRow({ pages }, at.userProductId)?.row : undefined;
+  if (!at || !column) return null;
+  const cell = row?.cells[column.key];
+  const entry = cell?.entries.find((e) => e.id === cell.error?.entryId) ?? cell?.entries.find((e) => e.state === 'failed');
+  const close = () => store.getState().closeFailed();
+  const title = w.t('failed.title', { column: columnLabel(column, w.t), product: row?.title ?? at.userProductId });
+  const storeName = (id: string) => columns.find((c) => c.storeId === id)?.label ?? id;
+  const act = async (run: () => Promise<{ message: string } | null>) => {
+    setBusy(true);
+    const failed = await run();
+    setBusy(false);
+    if (failed) setError(failed.message);
+  };
+  if (!cell || !entry || !cell.error) {
+    return (
+      <Modal title={title} onClose={close}>
+        <p>{w.t('conflict.gone')}</p>
+        <div className="modal-actions">
+          <button type="button" onClick={close}>
+            {w.t('close')}
+          </button>
+        </div>
+      </Modal>
+    );
+  }
+  const entryId = entry.id;
+  return (
+    <Modal title={title} onClose={close} className="failed-dialog" initialFocus="dialog">
+      <p>{w.t('failed.what', { op: entryText(w, entry, cell, storeName) })}</p>
+      <h3 className="failed-why">{w.t('failed.why')}</h3>
+      <p className="failed-message">{cell.error.message}</p>
+      <p className="failed-status">{cell.error.status === null ? w.t('failed.noStatus') : w.t('failed.status', { status: cell.error.status })}</p>
+      <p>{w.t('failed.notShown')}</p>
+      {error ? (
+        <p role="alert" className="form-error">
+          {error}
+        </p>
+      ) : null}
+      <div className="modal-actions">
+        <button type="button" className="primary" disabled={busy} onClick={() => void act(() => store.getState().retryFailed(entryId))}>
+          {w.t('failed.retry')}
+        </button>
+        <button type="button" disabled={busy} onClick={() => void act(() => store.getState().discardFailed(entryId))}>
+          {w.t('failed.discard')}
+        </button>
+        <button type="button" disabled={busy} onClick={() => store.getState().editFailed()}>
+          {w.t('failed.edit')}
+        </button>
+        <button type="button" onClick={close}>
+          {w.t('close')}
+        </button>
+      </div>
+    </Modal>
+  );
+}

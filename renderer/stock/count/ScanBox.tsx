@@ -1,0 +1,57 @@
+/**
+ * The scan box of the Count area: every Enter is a code (a scanner's or one typed), sent on and
+ * cleared at once so the next scan can follow; focus stays here (and comes back after a button).
+ * `data-scan-target` tells the grid's scanner detector that this box takes scans itself.
+ */
+import { type KeyboardEvent, type RefObject, useEffect } from 'react';
+import { useStockWords } from '../words.js';
+
+export function ScanBox({
+  id,
+  onScan,
+  inputRef,
+  disabled,
+}: {
+  id: string;
+  onScan: (code: string) => void;
+  inputRef: RefObject<HTMLInputElement | null>;
+  disabled?: boolean;
+}) {
+  const w = useStockWords();
+  useEffect(() => inputRef.current?.focus(), [inputRef]);
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key !== 'Enter') return;
+    e.preventDefault();
+    e.stopPropagation();
+    const code = e.currentTarget.value;
+    e.currentTarget.value = '';
+    if (code.trim() !== '') onScan(code);
+  };
+  return (
+    <div className="count-scan-box">
+      <label htmlFor={id}>{w.t('count.scanLabel')}</label>
+      <input
+        ref={inputRef}
+        id={id}
+        type="text"
+        inputMode="text"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={w.t('count.scanPlaceholder')}
+        data-scan-target="count"
+        disabled={disabled}
+        onKeyDown={onKeyDown}
+      />
+    </div>
+  );
+}
+
+/** The last confirmation or error, read out by screen readers (one line per scan). */
+export function CountStatus({ text, tone, seq }: { text: string | undefined; tone: 'ok' | 'error' | undefined; seq: number | undefined }) {
+  return (
+    <p className="count-status" role="status" aria-live="polite" aria-atomic="true" data-tone={tone} data-seq={seq}>
+      {tone === 'error' ? <span aria-hidden="true">! </span> : null}
+      {text ?? ''}
+    </p>
+  );
+}

@@ -1,0 +1,371 @@
+/**
+ * The Count area's state (zustand): scan-count mode (each scan of a product adds units to one
+ * store's cell as an adjustment, through the same `stock.adjust` as the grid) and count sessions
+ * (`counts.*`: start, count, review, apply). One store per API object, kept while the window
+ * lives, so leaving the area and coming back keeps the running list.
+ *
+ * Scans are received goods (reason 'received'); an undo takes the units back under the same
+ * reason, so a scan still pending in the outbox and its undo cancel out instead of going out twice.
+ *
+ * Scans are handled one at a time in the order they came (a scanner is faster than the core's
+ * answers): the list, the undo and the running totals always follow the scans' order.
+ */
+import { createStore } from 'zustand';
+import type { StockroomApi } from '../../../preload/api.js';
+import type { CountReviewView, CountSessionPageView, CountSessionView } from '../../../preload/contract.js';
+import { tr } from '../selectors.js';
+import type { StockKey } from '../words.js';
+import { type Beep, beep } from './sound.js';
+
+/** One scan of scan-count mode, as the running list shows it. */
+export interface ScanLine {
+  seq: number;
+  code: string;
+  userProductId: string;
+  title: string | null;
+  /** Units the scan added. */
+  delta: number;
+  /** The cell's quantity after it. */
+  shown: number;
+  undone: boolean;
+}
+
+export interface CountNotice {
+  text: string;
+  tone: 'ok' | 'error';
+  seq: number;
+}
+
+export type CountView = 'scan' | 'sessions';
+
+export interface CountState {
+  api: StockroomApi;
+  /** Which part of the area is shown; null: the area is closed (the grid shows). */
+  view: CountView | null;
+  muted: boolean;
+  /** The store scan-count mode adds to, chosen on purpose (never moved by the grid). */
+  storeId: string | null;
+  /** Units each scan adds (typed once, kept until changed). */
+  quantity: number;
+  /** The session's scans, newest first. */
+  scans: ScanLine[];
+  notice: CountNotice | null;
+  /** Scans waiting for the core (shown as "working"). */
+  queued: number;
+
+  sessions: CountSessionView[];
+  current: CountSessionPageView | null;
+  review: CountReviewView | null;
+  /** The last scan of the open session, for its undo. */
+  lastSessionScan: { userProductId: string; previous: number | null } | null;
+  busy: boolean;
+
+  open(view: CountView): void;
+  close(): void;
+  setMuted(muted: boolean): void;
+  setStore(storeId: string | null): void;
+  setQuantity(n: number): void;
+  scan(code: string): Promise<void>;
+  undoLast(): Promise<void>;
+
+  loadSessions(): Promise<void>;
+  startSession(input: { storeId: string; blind: boolean; search?: string; lowStock?: number }): Promise<boolean>;
+  openSession(id: number, more?: boolean): Promise<void>;
+  leaveSession(): void;
+  sessionScan(code: string): Promise<void>;
+  undoSessionScan(): Promise<void>;
+  setCounted(userProductId: string, counted: number | null): Promise<boolean>;
+  loadReview(): Promise<void>;
+  apply(): Promise<boolean>;
+  cancelSession(): Promise<void>;
+}
+
+const MUTE_KEY = 'stockroom.count.muted';
+export const SESSION_PAGE = 200;
+
+function storedMute(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(MUTE_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export interface CountStoreOptions {
+  /** Plays a confirmation (WebAudio beeps by default; tests record them). */
+  sound?: (kind: Beep) => void;
+}
+
+export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
+  const play = o.sound ?? beep;
+  let seq = 0;
+  let chain: Promise<unknown> = Promise.resolve();
+  /** Runs `fn` after every scan and undo before it (the list keeps the scans' order). */
+  const inOrder = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = chain.then(fn, fn);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+
+  return createStore<CountState>()((set, get) => {
+    const say = (key: StockKey, vars: Record<string, string | number>, tone: CountNotice['tone'], sound: Beep) => {
+      if (!get().muted) play(sound);
+      set({ notice: { text: tr(key, vars), tone, seq: ++seq } });
+    };
+    const failed = (message: string) => say('count.failed', { message }, 'error', 'error');
+
+    /** A code to its user product and title, as the grid's scan finds it; null (said) when nothing matches. */
+    const lookup = async (code: string): Promise<{ userProductId: string; title: string | null } | null> => {
+      const found = await api.stock.locate({ search: code });
+      if (!found.ok) {
+        failed(found.error.message);
+        return null;
+      }
+      const id = found.value.userProductId;
+      if (id === null) {
+        say('count.unknown', { code }, 'error', 'error');
+        return null;
+      }
+      const rows = await api.stock.rows({ ids: [id] });
+      return { userProductId: id, title: rows.ok ? (rows.value.rows[0]?.title ?? null) : null };
+    };
+
+    const refreshSession = async (id: number) => {
+      const [page, list] = await Promise.all([api.counts.get({ sessionId: id, limit: SESSION_PAGE }), api.counts.list()]);
+      if (page.ok) set({ current: page.value });
+      if (list.ok) set({ sessions: list.value });
+    };
+
+    return {
+      api,
+      view: null,
+      muted: storedMute(),
+      storeId: null,
+      quantity: 1,
+      scans: [],
+      notice: null,
+      queued: 0,
+      sessions: [],
+      current: null,
+      review: null,
+      lastSessionScan: null,
+      busy: false,
+
+      open: (view) => set({ view }),
+      close: () => set({ view: null }),
+      setMuted(muted) {
+        set({ muted });
+        try {
+          globalThis.localStorage?.setItem(MUTE_KEY, muted ? '1' : '0');
+        } catch {
+          // No storage (a locked-down profile): the choice lasts this window.
+        }
+      },
+      setStore: (storeId) => set({ storeId }),
+      setQuantity: (n) => set({ quantity: Number.isInteger(n) && n >= 1 && n <= 1_000_000 ? n : 1 }),
+
+      scan(raw) {
+        const code = raw.trim();
+        if (code === '') return Promise.resolve();
+        const { storeId, quantity } = get();
+        if (storeId === null) {
+          say('count.chooseStore', {}, 'error', 'error');
+          return Promise.resolve();
+        }
+        set((s) => ({ queued: s.queued + 1 }));
+        return inOrder(async () => {
+          try {
+            const found = await lookup(code);
+            if (!found) return;
+            const r = await api.stock.adjust({
+              userProductId: found.userProductId,
+              type: 'seller_warehouse',
+              storeId,
+              delta: quantity,
+              ref: `scan ${code}`.slice(0, 200),
+              reason: 'received',
+            });
+            if (!r.ok) {
+              failed(r.error.message);
+              return;
+            }
+            const line: ScanLine = {
+              seq: ++seq,
+              code,
+              userProductId: found.userProductId,
+              title: found.title,
+              delta: quantity,
+              shown: r.value.shown,
+              undone: false,
+            };
+            set((s) => ({ scans: [line, ...s.scans] }));
+            say('count.added', { delta: quantity, product: found.title ?? found.userProductId, shown: r.value.shown }, 'ok', 'ok');
+          } finally {
+            set((s) => ({ queued: s.queued - 1 }));
+          }
+        });
+      },
+
+      undoLast() {
+        return inOrder(async () => {
+          const line = get().scans.find((l) => !l.undone);
+          if (!line) return;
+          const storeId = get().storeId;
+          if (storeId === null) return;
+          const r = await api.stock.adjust({
+            userProductId: line.userProductId,
+            type: 'seller_warehouse',
+            storeId,
+            delta: -line.delta,
+            ref: `undo scan ${line.code}`.slice(0, 200),
+            reason: 'received',
+          });
+          if (!r.ok) {
+            failed(r.error.message);
+            return;
+          }
+          set((s) => ({ scans: s.scans.map((l) => (l.seq === line.seq ? { ...l, undone: true } : l)) }));
+          say('count.undone', { delta: line.delta, product: line.title ?? line.userProductId, shown: r.value.shown }, 'ok', 'undo');
+        });
+      },
+
+      async loadSessions() {
+        const r = await api.counts.list();
+        if (r.ok) set({ sessions: r.value });
+        else failed(r.error.message);
+      },
+
+      async startSession(input) {
+        set({ busy: true });
+        try {
+          const r = await api.counts.start(input);
+          if (!r.ok) {
+            failed(r.error.message);
+            return false;
+          }
+          set({ review: null, lastSessionScan: null });
+          await refreshSession(r.value.id);
+          return true;
+        } finally {
+          set({ busy: false });
+        }
+      },
+
+      async openSession(id, more = false) {
+        const shown = more ? (get().current?.lines.length ?? 0) : 0;
+        const r = await api.counts.get({ sessionId: id, limit: SESSION_PAGE, offset: shown });
+        if (!r.ok) {
+          failed(r.error.message);
+          return;
+        }
+        const before = more ? (get().current?.lines ?? []) : [];
+        set({ current: { ...r.value, lines: [...before, ...r.value.lines] }, review: null, lastSessionScan: more ? get().lastSessionScan : null });
+        if (r.value.session.state !== 'open') await get().loadReview();
+      },
+
+      leaveSession: () => set({ current: null, review: null, lastSessionScan: null }),
+
+      sessionScan(raw) {
+        const code = raw.trim();
+        const current = get().current;
+        if (code === '' || !current) return Promise.resolve();
+        set((s) => ({ queued: s.queued + 1 }));
+        return inOrder(async () => {
+          try {
+            const r = await api.counts.scan({ sessionId: current.session.id, code, quantity: get().quantity });
+            if (!r.ok) {
+              if (r.error.code === 'not_found') say('count.unknown', { code }, 'error', 'error');
+              else failed(r.error.message);
+              return;
+            }
+            const { line, previous } = r.value;
+            set({ lastSessionScan: { userProductId: line.userProductId, previous } });
+            say('count.scanned', { product: line.title ?? line.userProductId, counted: line.counted ?? 0 }, 'ok', 'ok');
+            await refreshSession(current.session.id);
+          } finally {
+            set((s) => ({ queued: s.queued - 1 }));
+          }
+        });
+      },
+
+      undoSessionScan() {
+        return inOrder(async () => {
+          const last = get().lastSessionScan;
+          const current = get().current;
+          if (!last || !current) return;
+          const r = await api.counts.set({ sessionId: current.session.id, userProductId: last.userProductId, counted: last.previous });
+          if (!r.ok) {
+            failed(r.error.message);
+            return;
+          }
+          set({ lastSessionScan: null });
+          say('count.sessionUndone', { product: r.value.title ?? r.value.userProductId }, 'ok', 'undo');
+          await refreshSession(current.session.id);
+        });
+      },
+
+      async setCounted(userProductId, counted) {
+        const current = get().current;
+        if (!current) return false;
+        const r = await api.counts.set({ sessionId: current.session.id, userProductId, counted });
+        if (!r.ok) {
+          failed(r.error.message);
+          return false;
+        }
+        set((s) => (s.current ? { current: { ...s.current, lines: s.current.lines.map((l) => (l.userProductId === userProductId ? r.value : l)) } } : {}));
+        await refreshSession(current.session.id);
+        return true;
+      },
+
+      async loadReview() {
+        const current = get().current;
+        if (!current) return;
+        const r = await api.counts.review({ sessionId: current.session.id });
+        if (r.ok) set({ review: r.value });
+        else failed(r.error.message);
+      },
+
+      async apply() {
+        const current = get().current;
+        if (!current) return false;
+        set({ busy: true });
+        try {
+          const r = await api.counts.apply({ sessionId: current.session.id });
+          if (!r.ok) {
+            failed(r.error.message);
+            return false;
+          }
+          set({ review: r.value });
+          const changed = r.value.lines.filter((l) => l.outcome !== 'unchanged').length;
+          say('count.applied', { count: changed }, 'ok', 'ok');
+          await refreshSession(current.session.id);
+          return true;
+        } finally {
+          set({ busy: false });
+        }
+      },
+
+      async cancelSession() {
+        const current = get().current;
+        if (!current) return;
+        const r = await api.counts.cancel({ sessionId: current.session.id });
+        if (!r.ok) {
+          failed(r.error.message);
+          return;
+        }
+        set({ current: null, review: null, lastSessionScan: null });
+        await get().loadSessions();
+      },
+    };
+  });
+}
+
+export type CountStore = ReturnType<typeof createCountStore>;
+
+const stores = new WeakMap<StockroomApi, CountStore>();
+/** The window's Count store for this API (created at first use). */
+export function countStoreFor(api: StockroomApi): CountStore {
+  let s = stores.get(api);
+  if (!s) stores.set(api, (s = createCountStore(api)));
+  return s;
+}

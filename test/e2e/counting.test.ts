@@ -1,0 +1,168 @@
+/**
+ * Counting end to end (issue 14 §3, §4): real headless Chromium, the browser mode's server and the
+ * real desktop core. Scan-count mode on the local demo data (codes typed at scanner speed into the
+ * scan box); a count session against a second real server playing the marketplace, its variances
+ * reviewed and applied, checked in the cells, the outbox and on the remote.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demo } from '../support/fixtures.js';
+import { type TestServer, startTestServer } from '../support/server.js';
+import { FAST_RETRY } from '../support/sync-harness.js';
+import { waitFor } from '../support/wait.js';
+import { type BrowserApp, startBrowserApp } from './support/browser.js';
+
+const TERMO = 'Termo acero inoxidable 1L';
+const SCANNER_DELAY_MS = 5;
+const termoCell = (app: BrowserApp, storeId: string) => app.core.api.stock.cell({ userProductId: demo.userProducts.termo, type: 'seller_warehouse', storeId });
+const shown = async (app: BrowserApp, storeId: string) => {
+  const r = await termoCell(app, storeId);
+  return r.ok ? r.value.shown : null;
+};
+const status = (page: Page) => page.locator('.count-area [role=status]').first();
+
+async function scan(page: Page, code: string) {
+  await page.keyboard.type(code, { delay: SCANNER_DELAY_MS });
+  await page.keyboard.press('Enter');
+}
+
+describe('scan-count mode on the local demo data', () => {
+  let app: BrowserApp;
+  beforeAll(async () => {
+    app = await startBrowserApp();
+  }, 120_000);
+  afterAll(() => app?.close());
+
+  it('each scan adds one to the chosen store; an unknown code changes nothing; undo takes back the last', async () => {
+    const { page } = app;
+    await page.getByRole('grid', { name: 'Stock per store' }).waitFor();
+    await page.getByRole('button', { name: 'Count', exact: true }).click();
+    await page.getByRole('combobox', { name: 'Store' }).selectOption({ label: 'Depósito Palermo' });
+    const box = page.getByLabel('Scan or type a code, then Enter');
+    await box.focus();
+
+    for (let i = 0; i < 3; i++) await scan(page, demo.items.termo);
+    const lines = page.getByRole('list', { name: 'Scans of this session' }).getByRole('listitem');
+    await waitFor(async () => (await lines.count()) === 3, 'three scan lines');
+    await waitFor(async () => (await status(page).textContent()) === `+1 ${TERMO}: now 15.`, 'the last confirmation');
+    expect(await shown(app, demo.stores.palermo)).toBe(15);
+    expect(await page.evaluate(`document.activeElement?.id`)).toBe('count-scan-input');
+    await app.screenshot('count-scan');
+
+    await scan(page, '0000000000000');
+    await waitFor(async () => (await status(page).textContent())?.includes('Nothing matches the code 0000000000000'), 'the unknown code message');
+    expect(await lines.count()).toBe(3);
+    expect(await shown(app, demo.stores.palermo)).toBe(15);
+
+    await page.getByRole('button', { name: 'Undo last scan' }).click();
+    await waitFor(async () => (await shown(app, demo.stores.palermo)) === 14, 'the undo on the cell');
+    await waitFor(async () => (await lines.first().textContent())?.includes('(undone)'), 'the undone line');
+    expect(await page.evaluate(`document.activeElement?.id`)).toBe('count-scan-input');
+    // The history has the scans and the undo as adjustments.
+    const history = await app.core.api.stock.history({
+      userProductId: demo.userProducts.termo,
+      type: 'seller_warehouse',
+      storeId: demo.stores.palermo,
+      limit: 4,
+    });
+    expect(history.ok && history.value.map((h) => [h.delta, h.ref, h.reason])).toEqual([
+      [-1, `undo scan ${demo.items.termo}`, 'received'],
+      [1, `scan ${demo.items.termo}`, 'received'],
+      [1, `scan ${demo.items.termo}`, 'received'],
+      [1, `scan ${demo.items.termo}`, 'received'],
+    ]);
+    expect(app.errors).toEqual([]);
+  });
+});
+
+describe('a count session against a remote marketplace', () => {
+  let remote: TestServer;
+  let app: BrowserApp;
+  beforeAll(async () => {
+    remote = await startTestServer();
+    app = await startBrowserApp({ core: { engine: { pollIntervalMs: 0, retry: FAST_RETRY } } });
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+    await remote?.close();
+  });
+
+  const remoteQuantity = async (storeId: string) => {
+    const res = await remote.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
+    return (res.body as { locations: { store_id?: string; quantity: number }[] }).locations.find((l) => l.store_id === storeId)!.quantity;
+  };
+
+  async function countSession(page: Page, store: string, counted: string) {
+    await page.getByRole('tab', { name: 'Count sessions' }).click();
+    await page.getByRole('combobox', { name: 'Store' }).selectOption({ label: store });
+    await page.getByRole('button', { name: 'Start' }).click();
+    const input = page.getByRole('textbox', { name: `Counted: ${TERMO}` });
+    await input.fill(counted);
+    await input.press('Enter');
+    await waitFor(async () => (await page.getByText(/1 of 1 product counted/).count()) > 0, 'the line counted');
+  }
+
+  it('reviews the variances, then applies them as counts at their bases: one synced, one a conflict because the cell moved', async () => {
+    const { page } = app;
+    const api = app.core.api;
+    const saved = await api.settings.update({
+      baseUrl: remote.url,
+      applicationId: demo.app,
+      userId: demo.seller.id,
+      accessToken: demo.seller.token,
+      mode: 'online',
+    });
+    expect(saved.ok).toBe(true);
+    await waitFor(async () => {
+      const c = await termoCell(app, demo.stores.avellaneda);
+      return c.ok && c.value.shown === 30 && c.value.state === 'synced';
+    }, 'the replica pulled');
+    await page.getByRole('tab', { name: 'Stock' }).click();
+    await page.getByRole('button', { name: 'Count', exact: true }).click();
+
+    // Avellaneda: 28 counted where 30 are expected.
+    await countSession(page, 'Depósito Avellaneda', '28');
+    await page.getByRole('button', { name: 'Review the differences' }).click();
+    const variances = page.getByRole('table', { name: 'Counted, expected and difference' });
+    await waitFor(async () => (await variances.getByRole('row').nth(1).textContent()) === `${TERMO}2830-2`, 'the variance row');
+    // Nothing is queued before the apply.
+    const before = await api.outbox.list();
+    expect(before.ok && before.value.total).toBe(0);
+    await app.screenshot('count-review');
+    await page.getByRole('button', { name: 'Apply 1 difference' }).click();
+    await waitFor(async () => (await remoteQuantity(demo.stores.avellaneda)) === 28, 'the count on the remote');
+    await waitFor(async () => (await termoCell(app, demo.stores.avellaneda)).ok && (await shown(app, demo.stores.avellaneda)) === 28, 'the cell');
+    await page.getByRole('heading', { name: 'Count report' }).waitFor();
+
+    // Palermo: counted 9 (12 expected), then another workstation sells one (12 → 11) and the pull brings it.
+    await page.getByRole('button', { name: 'All counts' }).click();
+    await countSession(page, 'Depósito Palermo', '9');
+    const read = await remote.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
+    const put = await remote.as(demo.seller.token).put(
+      `/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`,
+      {
+        locations: [
+          { store_id: demo.stores.palermo, quantity: 11 },
+          { store_id: demo.stores.avellaneda, quantity: 28 },
+        ],
+      },
+      { 'x-version': read.headers.get('x-version')! },
+    );
+    expect(put.status).toBe(200);
+    expect((await api.sync.pullNow()).ok).toBe(true);
+    await waitFor(async () => (await shown(app, demo.stores.palermo)) === 11, 'the pulled sale');
+    await page.getByRole('button', { name: 'Review the differences' }).click();
+    await waitFor(async () => (await variances.getByRole('row').nth(1).textContent()) === `${TERMO}912-3changed since counted (now 11) `, 'the moved row');
+    await page.getByRole('button', { name: 'Apply 1 difference' }).click();
+
+    // Counted against 12: the marketplace's 11 does not match, so the count waits as a conflict for the person.
+    await waitFor(async () => {
+      const c = await termoCell(app, demo.stores.palermo);
+      return c.ok && c.value.state === 'conflict' ? c.value : null;
+    }, 'the conflict').then((c) => expect(c.conflict).toMatchObject({ base: { quantity: 12 }, local: 9, remote: { quantity: 11 } }));
+    const conflicts = await api.outbox.list({ state: 'conflict' });
+    expect(conflicts.ok && conflicts.value.entries.map((e) => e.stock)).toEqual([expect.objectContaining({ op: 'count', quantity: 9 })]);
+    expect(await remoteQuantity(demo.stores.palermo)).toBe(11);
+    await app.screenshot('count-conflict');
+  });
+});

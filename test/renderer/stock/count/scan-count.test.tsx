@@ -1,0 +1,179 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CountReviewView, CountSessionView } from '../../../../preload/contract.js';
+import { useI18nStore } from '../../../../renderer/i18n/index.js';
+import { CountStoreContext } from '../../../../renderer/stock/count/context.js';
+import type { Beep } from '../../../../renderer/stock/count/sound.js';
+import { createCountStore } from '../../../../renderer/stock/count/store.js';
+import { StockTab, createStockStore } from '../../../../renderer/stock/StockTab.js';
+import { ok } from '../../../support/fake-api.js';
+import { fakeStockroom, giveGridASize } from '../../../support/fake-stock.js';
+
+beforeAll(() => giveGridASize());
+beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
+afterEach(() => cleanup());
+
+function renderCount(f = fakeStockroom()) {
+  const sounds: Beep[] = [];
+  const count = createCountStore(f.api, { sound: (k) => sounds.push(k) });
+  const store = createStockStore(f.api);
+  render(
+    <CountStoreContext.Provider value={count}>
+      <StockTab store={store} />
+    </CountStoreContext.Provider>,
+  );
+  return { f, count, sounds, user: userEvent.setup() };
+}
+
+const status = () => document.querySelector('.count-status')!.textContent;
+const scanLines = () =>
+  within(screen.getByRole('list', { name: 'Scans of this session' }))
+    .queryAllByRole('listitem')
+    .map((li) => li.textContent);
+
+describe('scan-count mode', () => {
+  it('adds one unit per scan to the chosen store, lists the scans, undoes the last, and changes nothing for an unknown code', async () => {
+    const { f, sounds, user } = renderCount();
+    await screen.findByRole('grid', { name: 'Stock per store' });
+    await user.click(screen.getByRole('button', { name: 'Count' }));
+    const box = await screen.findByLabelText('Scan or type a code, then Enter');
+    expect(document.activeElement).toBe(box);
+    // Two stores: nothing is counted until one is chosen on purpose.
+    await user.type(box, 'MLA1400000001{Enter}');
+    await waitFor(() => expect(status()).toContain('Choose the store to count first.'));
+    expect(f.callsTo('stock.adjust')).toEqual([]);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Store' }), 'Depósito Palermo');
+
+    await user.click(box);
+    await user.type(box, 'MLA1400000001{Enter}MLA1400000001{Enter}MLAU100000002{Enter}');
+    await waitFor(() => expect(scanLines()).toHaveLength(3));
+    expect(scanLines()).toEqual(['+1 Producto 1 MLAU100000002 now 2', '+1 Producto 0 MLA1400000001 now 2', '+1 Producto 0 MLA1400000001 now 1']);
+    expect(f.callsTo('stock.adjust')).toEqual([
+      { userProductId: 'MLAU100000001', type: 'seller_warehouse', storeId: '64712', delta: 1, ref: 'scan MLA1400000001', reason: 'received' },
+      { userProductId: 'MLAU100000001', type: 'seller_warehouse', storeId: '64712', delta: 1, ref: 'scan MLA1400000001', reason: 'received' },
+      { userProductId: 'MLAU100000002', type: 'seller_warehouse', storeId: '64712', delta: 1, ref: 'scan MLAU100000002', reason: 'received' },
+    ]);
+    expect(document.querySelector('.count-status')!.getAttribute('role')).toBe('status');
+    expect(status()).toBe('+1 Producto 1: now 2.');
+    expect(sounds.filter((s) => s === 'ok')).toHaveLength(3);
+    expect(document.activeElement).toBe(box);
+
+    // Unknown: an error sound, a message, no edit.
+    await user.type(box, 'NOPE00000{Enter}');
+    await waitFor(() => expect(status()).toBe('! Nothing matches the code NOPE00000. Nothing was changed.'));
+    expect(sounds.at(-1)).toBe('error');
+    expect(f.callsTo('stock.adjust')).toHaveLength(3);
+    expect(scanLines()).toHaveLength(3);
+
+    // Undo the last scan: an inverse adjustment, the line struck through, focus back in the box.
+    await user.click(screen.getByRole('button', { name: 'Undo last scan' }));
+    await waitFor(() => expect(status()).toBe('Undone: −1 Producto 1, now 1.'));
+    expect(f.callsTo('stock.adjust').at(-1)).toEqual({
+      userProductId: 'MLAU100000002',
+      type: 'seller_warehouse',
+      storeId: '64712',
+      delta: -1,
+      ref: 'undo scan MLAU100000002',
+      reason: 'received',
+    });
+    expect(scanLines()[0]).toBe('+1 Producto 1 MLAU100000002 now 2 (undone)');
+    expect(sounds.at(-1)).toBe('undo');
+    expect(document.activeElement).toBe(box);
+    expect(screen.getByText('2 scans, 2 units')).toBeTruthy();
+
+    // Units per scan typed once; muted: no sound.
+    const perScan = screen.getByRole('spinbutton', { name: 'Units per scan' });
+    await user.clear(perScan);
+    await user.type(perScan, '6{Enter}');
+    expect(document.activeElement).toBe(box);
+    await user.click(screen.getByRole('checkbox', { name: 'Sound' }));
+    const heard = sounds.length;
+    await user.click(box);
+    await user.type(box, 'MLA1400000003{Enter}');
+    await waitFor(() => expect(status()).toBe('+6 Producto 2: now 6.'));
+    expect(sounds).toHaveLength(heard);
+  });
+
+  it('closes back to the grid with Escape and opens again with Alt+Shift+C', async () => {
+    const { user } = renderCount();
+    await screen.findByRole('grid', { name: 'Stock per store' });
+    await user.keyboard('{Alt>}{Shift>}C{/Shift}{/Alt}');
+    const box = await screen.findByLabelText('Scan or type a code, then Enter');
+    expect(document.activeElement).toBe(box);
+    await user.keyboard('{Escape}');
+    await screen.findByRole('grid', { name: 'Stock per store' });
+    expect(screen.queryByLabelText('Scan or type a code, then Enter')).toBeNull();
+  });
+});
+
+describe('count sessions', () => {
+  it('a blind session hides the expected column; the review shows the variances before Apply', async () => {
+    const f = fakeStockroom();
+    const session: CountSessionView = {
+      id: 3,
+      storeId: '64712',
+      storeLabel: 'Depósito Palermo',
+      filter: null,
+      blind: true,
+      state: 'open',
+      author: 'me',
+      createdAt: 0,
+      updatedAt: 0,
+      appliedAt: null,
+      lines: 1,
+      counted: 0,
+    };
+    let counted: number | null = null;
+    const review = (): CountReviewView => ({
+      session: { ...session, counted: counted === null ? 0 : 1 },
+      lines:
+        counted === null
+          ? []
+          : [{ userProductId: 'MLAU100000001', title: 'Producto 0', counted, expected: 4, difference: counted - 4, current: 4, moved: false, outcome: null }],
+      uncounted: counted === null ? 1 : 0,
+      totals: { over: 0, under: 1, matched: 0, moved: 0 },
+    });
+    f.on({
+      counts: {
+        list: () => ok([session]),
+        start: () => ok(session),
+        get: () =>
+          ok({
+            session,
+            total: 1,
+            lines: [{ userProductId: 'MLAU100000001', title: 'Producto 0', position: 0, counted, expected: null, countedAt: null, outcome: null }],
+          }),
+        set: (p) => {
+          counted = p.counted;
+          return ok({ userProductId: 'MLAU100000001', title: 'Producto 0', position: 0, counted, expected: null, countedAt: 1, outcome: null });
+        },
+        review: () => ok(review()),
+        apply: () => ok(review()),
+      },
+    });
+    const { user } = renderCount(f);
+    await screen.findByRole('grid', { name: 'Stock per store' });
+    await user.click(screen.getByRole('button', { name: 'Count' }));
+    await user.click(screen.getByRole('tab', { name: 'Count sessions' }));
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Store' }), 'Depósito Palermo');
+    await user.click(screen.getByRole('checkbox', { name: 'Blind count (hide the expected quantities)' }));
+    await user.click(screen.getByRole('button', { name: 'Start' }));
+    expect(f.callsTo('counts.start')).toEqual([{ storeId: '64712', blind: true }]);
+    const table = await screen.findByRole('table', { name: 'Products to count in Depósito Palermo' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Product', 'Counted']);
+    await user.type(screen.getByRole('textbox', { name: 'Counted: Producto 0' }), '3{Enter}');
+    await waitFor(() => expect(f.callsTo('counts.set')).toEqual([{ sessionId: 3, userProductId: 'MLAU100000001', counted: 3 }]));
+    await user.click(screen.getByRole('button', { name: 'Review the differences' }));
+    const variances = await screen.findByRole('table', { name: 'Counted, expected and difference' });
+    expect(within(variances).getAllByRole('row')[1]!.textContent).toBe('Producto 0'.concat('3', '4', '-1'));
+    expect(f.callsTo('counts.apply')).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Apply 1 difference' }));
+    await waitFor(() => expect(f.callsTo('counts.apply')).toEqual([{ sessionId: 3 }]));
+  });
+});

@@ -1,0 +1,116 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useI18nStore } from '../../../renderer/i18n/index.js';
+import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
+import { fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
+
+/**
+ * Issue 14 §1: a scan is recognised wherever focus is (renderer/stock/scanner.ts's window-wide
+ * capture) and goes to the lookup, never into a quantity. The keys' times are the feature, so the
+ * clock is ours: jsdom stamps an event with Date.now(), which stands still while a "scanner" types
+ * (0 ms apart) and moves 150 ms before each key of a "person" (and before a scan begins).
+ */
+const PERSON_GAP_MS = 150;
+beforeAll(() => giveGridASize());
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  act(() => useI18nStore.getState().setLanguage('en'));
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const later = () => vi.setSystemTime(Date.now() + PERSON_GAP_MS);
+
+function renderStock() {
+  const f = fakeStockroom(sampleRows(20));
+  const store = createStockStore(f.api);
+  render(<StockTab store={store} />);
+  const user = userEvent.setup();
+  return {
+    f,
+    store,
+    user,
+    /** Keys at a scanner's speed (user-event's keyboard syntax). */
+    async scan(keys: string) {
+      later();
+      await user.keyboard(keys);
+    },
+    /** Keys at a person's speed, one at a time. */
+    async type(keys: string[]) {
+      for (const k of keys) {
+        later();
+        await user.keyboard(k);
+      }
+    },
+  };
+}
+const cellOf = (column: string, product: string) => screen.getByRole('gridcell', { name: new RegExp(`^${column}, ${product}:`) });
+const edits = (f: ReturnType<typeof fakeStockroom>) => [...f.callsTo('stock.count'), ...f.callsTo('stock.adjust')];
+const notice = () => document.querySelector('.notice-line')!.textContent;
+
+describe('a scan wherever focus is', () => {
+  it('on a focused cell: no edit, the scanned product is focused and named', async () => {
+    const { f, user, scan } = renderStock();
+    await user.click(await screen.findByRole('gridcell', { name: /^Depósito Palermo, Producto 0:/ }));
+    // Digits first: the first key opens the cell's editor, as a person's would.
+    await scan('1400000006{Enter}');
+    await waitFor(() => expect(f.callsTo('stock.locate')).toContainEqual({ search: '1400000006' }));
+    expect(edits(f)).toEqual([]);
+    // Letters and digits of an item id.
+    await scan('MLA1400000006{Enter}');
+    await waitFor(() => expect(f.callsTo('stock.locate')).toContainEqual({ search: 'MLA1400000006' }));
+    await waitFor(() => expect(document.activeElement?.getAttribute('aria-label')).toBe('Depósito Palermo, Producto 5: 5, synced'));
+    expect(notice()).toBe(`Scanned MLA1400000006: Producto 5 (${id(5)}) · Depósito Palermo`);
+    expect(screen.queryByRole('textbox', { name: /Producto/ })).toBeNull();
+    expect(edits(f)).toEqual([]);
+  });
+
+  it('in an open cell editor: the typed text is dropped, nothing is saved, and a stale "nothing matches" goes', async () => {
+    const { f, user, scan, type } = renderStock();
+    await user.click(await screen.findByRole('gridcell', { name: /^Depósito Palermo, Producto 1:/ }));
+    await scan('UNKNOWN1{Enter}');
+    await waitFor(() => expect(notice()).toContain('Nothing matches “UNKNOWN1”.'));
+    // The person opens the editor and starts a count; a scan comes before their Enter.
+    await type(['{Enter}', '4']);
+    const editor = screen.getByRole('textbox', { name: /Producto 1/ }) as HTMLInputElement;
+    expect(editor.value).toBe('14');
+    await scan('00123457{Enter}');
+    await waitFor(() => expect(f.callsTo('stock.locate')).toContainEqual({ search: '00123457' }));
+    expect(editor.isConnected).toBe(false);
+    expect(edits(f)).toEqual([]);
+    expect(cellOf('Depósito Palermo', 'Producto 1').getAttribute('aria-label')).toBe('Depósito Palermo, Producto 1: 1, synced');
+    await scan(`${id(7)}{Enter}`);
+    await waitFor(() => expect(notice()).toBe(`Scanned ${id(7)}: Producto 7 (${id(7)}) · Depósito Palermo`));
+    expect(edits(f)).toEqual([]);
+  });
+
+  it('a count typed by hand still saves', async () => {
+    const { f, user, type } = renderStock();
+    await user.click(await screen.findByRole('gridcell', { name: /^Depósito Avellaneda, Producto 3:/ }));
+    await type(['1', '2', '3', '4', '{Enter}']);
+    await waitFor(() => expect(f.callsTo('stock.count')).toEqual([{ userProductId: id(3), type: 'seller_warehouse', storeId: '64713', quantity: 1234 }]));
+    expect(f.callsTo('stock.locate')).toEqual([]);
+  });
+
+  it('in a dialog: the field keeps what the person typed, no button is pressed, and the grid moves behind it', async () => {
+    const { f, store, user, scan, type } = renderStock();
+    await screen.findByRole('grid');
+    await user.click(screen.getByRole('button', { name: 'New listing' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New listing with stock per store' });
+    const title = within(dialog).getByLabelText('Title') as HTMLInputElement;
+    await user.click(title);
+    await type([...'Termo']);
+    await scan('MLA1400000010{Enter}');
+    await waitFor(() => expect(f.callsTo('stock.locate')).toContainEqual({ search: 'MLA1400000010' }));
+    expect(title.value).toBe('Termo');
+    expect(screen.getByRole('dialog', { name: 'New listing with stock per store' })).toBe(dialog);
+    expect(document.activeElement).toBe(title);
+    await waitFor(() => expect(store.getState().active.row).toBe(9));
+    expect(notice()).toBe(`Scanned MLA1400000010: Producto 9 (${id(9)}) · Depósito Palermo. Close the dialog to work on it.`);
+    expect(f.callsTo('stock.createListing')).toEqual([]);
+  });
+});
