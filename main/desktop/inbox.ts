@@ -1,5 +1,6 @@
 import type { Db } from '../db/open.js';
 import { inboxRepo } from '../db/repos/inbox.js';
+import { conversationOrders } from './conversation-orders.js';
 import type { MessagesRepo } from '../db/repos/messages.js';
 import { resolvePack, sendBlock } from '../service/messages/orders.js';
 import type { ConversationView, ConversationsView } from '../../preload/contract.js';
@@ -12,6 +13,7 @@ import type { ConversationView, ConversationsView } from '../../preload/contract
  */
 export function inboxReader(db: Db, mediationSite: string, repo: MessagesRepo) {
   const reads = inboxRepo(db);
+  const orderContext = conversationOrders(db);
 
   return {
     /** Conversations with unread buyer messages: what the dock or taskbar badge shows. */
@@ -34,10 +36,13 @@ export function inboxReader(db: Db, mediationSite: string, repo: MessagesRepo) {
         matching.sort((a, b) => (b.last?.date_created ?? '').localeCompare(a.last?.date_created ?? '') || b.p.pack_key - a.p.pack_key);
         const conversations = matching.slice(opts.offset, opts.offset + opts.limit).map(({ p, last }): ConversationView => {
           const pack = resolvePack(repo, p.pack_key);
+          const order = orderContext(p.pack_key);
           return {
             packId: p.pack_key,
             siteId: p.site_id,
-            buyer: { id: p.buyer_id, nickname: p.nickname },
+            buyer: { id: p.buyer_id, nickname: p.nickname, firstName: order.firstName, lastName: order.lastName },
+            product: order.product,
+            orders: order.orders,
             orderIds: p.order_ids
               .split(',')
               .map(Number)

@@ -6,6 +6,7 @@ import { oauthRepo } from '../db/repos/oauth.js';
 import { brandsRepo } from '../db/repos/brands.js';
 import { listingRepo } from '../db/repos/listing.js';
 import { messagesRepo } from '../db/repos/messages.js';
+import { ordersRepo } from '../db/repos/orders.js';
 import { historyRepo } from '../db/repos/history.js';
 import { stockRepo } from '../db/repos/stock.js';
 import { usersRepo } from '../db/repos/users.js';
@@ -77,10 +78,11 @@ export function createService(db: Db, options: ServiceOptions = {}) {
     siteOf: (userId) => repos.users.byId(userId)?.site_id,
   });
   const messagesData = messagesRepo(db);
-  const orders = ordersService(messagesData);
+  const orderDetails = ordersRepo(db);
+  const orders = ordersService(messagesData, orderDetails);
   const listing = listingRepo(db);
   const itemSearch = itemSearchService(listing, repos.users);
-  const orderSearch = orderSearchService(listing);
+  const orderSearch = orderSearchService(listing, orderDetails);
   const idempotency = idempotencyService(db, clock, jobs);
   const messages = messagesService({ db, repo: messagesData, auth, attachments, jobs, writes, clock, mediationSite: options.mediationSite });
 

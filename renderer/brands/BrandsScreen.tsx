@@ -1,8 +1,9 @@
 import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { StockroomApi } from '../../preload/api.js';
-import type { BrandDetailView, BrandListEntryView, PictureView } from '../../preload/contract.js';
+import type { BrandAccountView, BrandDetailView, BrandListEntryView, PictureView } from '../../preload/contract.js';
 import { type I18n, useI18n } from '../i18n/index.js';
+import { categoryName } from './categories.js';
 import { BACKGROUND_NAMES, LOGO_NAMES, initials, pictureByNames, pictureUrl } from './pictures.js';
 import { type BrandsStore, createBrandsStore } from './store.js';
 import './brands.css';
@@ -13,7 +14,11 @@ export function BrandsScreen({ api }: { api: StockroomApi }) {
   const open = useStore(store, (s) => s.open);
   useEffect(() => {
     void store.getState().load();
-    const off = api.subscribe('session.changed', () => void store.getState().load());
+    void store.getState().loadAccounts();
+    const off = api.subscribe('session.changed', () => {
+      void store.getState().load(null);
+      void store.getState().loadAccounts();
+    });
     return off;
   }, [store, api]);
   return <div className="brands">{open ? <Profile store={store} /> : <BrandList store={store} />}</div>;
@@ -34,15 +39,47 @@ function StateError({ message, onRetry }: { message: string; onRetry: () => void
   );
 }
 
-function BrandList({ store }: { store: BrandsStore }) {
+/** An account in words: "First Last (nickname)", the nickname alone when the names are empty. */
+export function accountName(i: I18n, a: BrandAccountView | undefined, userId: number): string {
+  if (!a) return i.t('brands.userUnknown', { id: String(userId) });
+  const full = [a.firstName, a.lastName].filter((s) => s.trim() !== '').join(' ');
+  return full === '' ? a.nickname : i.t('order.buyerName', { name: full, nickname: a.nickname });
+}
+
+function accountLabel(i: I18n, a: BrandAccountView): string {
+  const name = accountName(i, a, a.userId);
+  if (a.self) return i.t('brands.accountSelf', { name });
+  return a.brand ? i.t('brands.accountBrand', { name }) : name;
+}
+
+const OTHER = 'other';
+
+/** Picks the account whose brands are shown: the linked accounts by name, or another one by its user id. */
+function AccountPicker({ store }: { store: BrandsStore }) {
   const i = useI18n();
   const { t } = i;
-  const list = useStore(store, (s) => s.list);
+  const accounts = useStore(store, (s) => s.accounts);
   const userId = useStore(store, (s) => s.userId);
-  const [account, setAccount] = useState(userId === null ? '' : String(userId));
+  const listed = accounts.status === 'ready' ? accounts.value : [];
+  const self = listed.find((a) => a.self);
+  const current = userId === null || userId === self?.userId ? (self ? String(self.userId) : '') : String(userId);
+  const known = listed.some((a) => String(a.userId) === current);
+  const [other, setOther] = useState(!known && userId !== null);
+  const [account, setAccount] = useState(userId === null || known ? '' : String(userId));
   const [invalid, setInvalid] = useState(false);
+  const selectId = useId();
   const inputId = useId();
   const hintId = useId();
+
+  const pick = (value: string) => {
+    if (value === OTHER) {
+      setOther(true);
+      return;
+    }
+    setOther(false);
+    const a = listed.find((x) => String(x.userId) === value);
+    void store.getState().load(!a || a.self ? null : a.userId);
+  };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -60,24 +97,69 @@ function BrandList({ store }: { store: BrandsStore }) {
     void store.getState().load(Number(v));
   };
 
+  // Without the accounts (an error), the user id is typed in as before.
+  const typed = other || accounts.status === 'error';
+  return (
+    <form className="brands-account" onSubmit={submit}>
+      {accounts.status === 'error' ? null : (
+        <>
+          <label htmlFor={selectId}>{t('brands.pickAccount')}</label>
+          <select id={selectId} value={other ? OTHER : current} onChange={(e) => pick(e.target.value)} aria-busy={accounts.status === 'loading'}>
+            {listed.map((a) => (
+              <option key={a.userId} value={String(a.userId)}>
+                {accountLabel(i, a)}
+              </option>
+            ))}
+            {self ? null : <option value="">{t('brands.list')}</option>}
+            <option value={OTHER}>{t('brands.accountOther')}</option>
+          </select>
+        </>
+      )}
+      {typed ? (
+        <>
+          <label htmlFor={inputId}>{t('brands.account')}</label>
+          <input
+            id={inputId}
+            inputMode="numeric"
+            value={account}
+            aria-describedby={hintId}
+            aria-invalid={invalid}
+            onChange={(e) => setAccount(e.target.value)}
+          />
+          <button type="submit">{t('brands.show')}</button>
+          <p id={hintId} className="hint">
+            {invalid ? (
+              <>
+                <span aria-hidden="true">⚠ </span>
+                {t('settings.invalidNumber')}
+              </>
+            ) : (
+              t('brands.accountHint')
+            )}
+          </p>
+        </>
+      ) : null}
+    </form>
+  );
+}
+
+function BrandList({ store }: { store: BrandsStore }) {
+  const i = useI18n();
+  const { t } = i;
+  const list = useStore(store, (s) => s.list);
+  const userId = useStore(store, (s) => s.userId);
+  const names = useStore(store, (s) => s.names);
+
   return (
     <section aria-labelledby="brands-title">
-      <h2 id="brands-title">{list.status === 'ready' && userId !== null ? t('brands.ofUser', { id: String(userId) }) : t('brands.list')}</h2>
-      <form className="brands-account" onSubmit={submit}>
-        <label htmlFor={inputId}>{t('brands.account')}</label>
-        <input id={inputId} inputMode="numeric" value={account} aria-describedby={hintId} aria-invalid={invalid} onChange={(e) => setAccount(e.target.value)} />
-        <button type="submit">{t('brands.show')}</button>
-        <p id={hintId} className="hint">
-          {invalid ? (
-            <>
-              <span aria-hidden="true">⚠ </span>
-              {t('settings.invalidNumber')}
-            </>
-          ) : (
-            t('brands.accountHint')
-          )}
-        </p>
-      </form>
+      <h2 id="brands-title">
+        {list.status !== 'ready' || userId === null
+          ? t('brands.list')
+          : names[userId]
+            ? t('brands.ofAccount', { name: accountName(i, names[userId], userId) })
+            : t('brands.ofUser', { id: String(userId) })}
+      </h2>
+      <AccountPicker store={store} />
       {list.status === 'idle' || list.status === 'loading' ? (
         <p className="state loading" role="status">
           {t('common.loading')}
@@ -254,6 +336,7 @@ function ProfileBody({
 }) {
   const { t } = i;
   const link = useStore(store, (s) => s.link);
+  const names = useStore(store, (s) => s.names);
   const name = d.fantasy_name || d.name;
   const main = new Set((entry?.main_categories ?? []).map((c) => c.id));
   const links = [
@@ -323,8 +406,8 @@ function ProfileBody({
           ) : (
             <ul className="categories">
               {d.categories_ids.map((c) => (
-                <li key={c}>
-                  {c}
+                <li key={c} title={c} data-category={c}>
+                  {categoryName(c) ?? t('brands.categoryUnnamed')}
                   {main.has(c) ? ` (${t('brands.mainCategory')})` : ''}
                 </li>
               ))}
@@ -337,8 +420,8 @@ function ProfileBody({
             <dd>
               <ul>
                 {d.users.map((u) => (
-                  <li key={u.cust_id}>
-                    {u.cust_id} · {u.user_type}
+                  <li key={u.cust_id} data-user={u.cust_id}>
+                    {accountName(i, names[u.cust_id], u.cust_id)} · {u.user_type === 'brand' ? t('brands.userType.brand') : t('brands.userType.other')}
                   </li>
                 ))}
               </ul>

@@ -1,11 +1,12 @@
 /**
- * The brands screen's state: the brand list of an account (the signed-in seller, or another user
- * id typed in), and the profile being looked at. A brand that no longer exists (the marketplace's
+ * The brands screen's state: the brand list of an account (the signed-in seller, an account picked
+ * from the linked ones, or another user id typed in), the accounts with their names, and the
+ * profile being looked at. A brand that no longer exists (the marketplace's
  * 404 B00001) is a state of its own, not an error.
  */
 import { createStore } from 'zustand/vanilla';
 import type { StockroomApi } from '../../preload/api.js';
-import type { ApiError, BrandDetailView, BrandListEntryView, BrandListView } from '../../preload/contract.js';
+import type { ApiError, BrandAccountView, BrandDetailView, BrandListEntryView, BrandListView } from '../../preload/contract.js';
 
 export type Load<T> = { status: 'idle' } | { status: 'loading' } | { status: 'ready'; value: T } | { status: 'error'; error: ApiError };
 
@@ -18,10 +19,14 @@ export interface BrandsState {
   /** The open profile, or null for the list. */
   open: { officialStoreId: number; entry: BrandListEntryView | null; detail: ProfileLoad } | null;
   link: { kind: 'error' | 'info'; text: string; code?: string } | null;
+  /** The accounts to pick from (the seller first), and every account named so far (linked users of a profile). */
+  accounts: Load<BrandAccountView[]>;
+  names: Readonly<Record<number, BrandAccountView>>;
 }
 
 export interface BrandsActions {
   load(userId?: number | null): Promise<void>;
+  loadAccounts(): Promise<void>;
   openProfile(officialStoreId: number): Promise<void>;
   close(): void;
   openLink(url: string): Promise<void>;
@@ -37,6 +42,20 @@ export function createBrandsStore(api: StockroomApi) {
     list: { status: 'idle' },
     open: null,
     link: null,
+    accounts: { status: 'idle' },
+    names: {},
+
+    async loadAccounts() {
+      set({ accounts: { status: 'loading' } });
+      const r = await api.brands.accounts();
+      if (!r.ok) {
+        set({ accounts: { status: 'error', error: r.error } });
+        return;
+      }
+      const names = { ...get().names };
+      for (const a of r.value) names[a.userId] = a;
+      set({ accounts: { status: 'ready', value: r.value }, names });
+    },
 
     async load(userId) {
       const target = userId === undefined ? get().userId : userId;
@@ -45,6 +64,13 @@ export function createBrandsStore(api: StockroomApi) {
       const r = await api.brands.list(target === null ? undefined : { userId: target });
       if (n !== seq) return;
       set({ list: r.ok ? { status: 'ready', value: r.value } : { status: 'error', error: r.error } });
+      // An account typed in reads as a name once the marketplace tells it.
+      if (!r.ok || target === null || target in get().names) return;
+      const named = await api.brands.accounts({ include: [target] });
+      if (!named.ok) return;
+      const names = { ...get().names };
+      for (const u of named.value) names[u.userId] = u;
+      set({ names });
     },
 
     async openProfile(officialStoreId) {
@@ -60,6 +86,14 @@ export function createBrandsStore(api: StockroomApi) {
           ? { status: 'gone' }
           : { status: 'error', error: r.error };
       set({ open: { officialStoreId, entry, detail } });
+      // The linked users read as names: ask for those not named yet.
+      const unnamed = r.ok ? r.value.users.map((u) => u.cust_id).filter((id) => !(id in get().names)) : [];
+      if (unnamed.length === 0) return;
+      const named = await api.brands.accounts({ include: unnamed.slice(0, 50) });
+      if (!named.ok) return;
+      const names = { ...get().names };
+      for (const u of named.value) names[u.userId] = u;
+      set({ names });
     },
 
     close() {

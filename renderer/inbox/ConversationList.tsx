@@ -3,7 +3,8 @@ import type { ConversationView } from '../../preload/contract.js';
 import { useI18n } from '../i18n/index.js';
 import { useInbox, useInboxActions } from './context.js';
 import type { Filter } from './store.js';
-import { buyerName, ordersText } from './words.js';
+import { buyerFullName } from './OrderPanel.js';
+import { ordersText } from './words.js';
 
 const FILTERS: Filter[] = ['all', 'unread', 'to_reply'];
 
@@ -90,13 +91,16 @@ const ConversationItem = memo(function ConversationItem({
   return (
     <button type="button" className="conversation" aria-current={current ? 'true' : undefined} data-pack={c.packId} onClick={() => void onOpen(c)}>
       <span className="line">
-        <strong className="buyer">{buyerName(i, c.buyer)}</strong>
+        <strong className="buyer" title={c.buyer.nickname ?? undefined}>
+          {buyerFullName(i, c.buyer, true)}
+        </strong>
         {last ? (
           <time dateTime={last.date} title={i.formatDate(last.date)}>
             {i.formatRelative(last.date)}
           </time>
         ) : null}
       </span>
+      {c.product ? <span className="product">{c.product}</span> : null}
       <span className="orders">{ordersText(i, c.orderIds)}</span>
       <span className="preview">
         {last ? (

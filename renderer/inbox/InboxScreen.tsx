@@ -6,6 +6,7 @@ import { Composer } from './Composer.js';
 import { ConversationList } from './ConversationList.js';
 import { InboxContext, useInbox, useInboxActions } from './context.js';
 import { DropZone } from './DropZone.js';
+import { OrderPanel, buyerFullName } from './OrderPanel.js';
 import { createInboxStore } from './store.js';
 import { Thread } from './Thread.js';
 import { blockedText, buyerName, ordersText } from './words.js';
@@ -86,9 +87,10 @@ function Conversation({ conversation }: { conversation: ConversationView }) {
       </section>
       <aside className="inbox-order" aria-label={t('order.title')}>
         <h3>{t('order.title')}</h3>
+        <OrderPanel conversation={conversation} />
         <dl>
           <dt>{t('order.buyer')}</dt>
-          <dd>{name}</dd>
+          <dd className="order-buyer">{buyerFullName(i, conversation.buyer)}</dd>
           <dt>{t('order.orders')}</dt>
           <dd>
             <ul>

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
 
-const BRAND_ACCOUNT = '1780493261';
+const BRAND_ACCOUNT = 'Aurora Oficial (MARCA_AURORA)';
 let app: BrowserApp;
 const opened: string[] = [];
 
@@ -24,9 +24,9 @@ describe('brands in Chromium', () => {
   it('says the seller has no linked brands, then lists the brand account’s brands', async () => {
     const page = app.page;
     await page.getByText('This account has no linked brands (official stores).').waitFor();
-    await page.getByRole('textbox', { name: 'Account (user id)' }).fill(BRAND_ACCOUNT);
-    await page.getByRole('textbox', { name: 'Account (user id)' }).press('Enter');
-    await page.getByRole('heading', { name: `Brands of user ${BRAND_ACCOUNT}` }).waitFor();
+    // The brand account is picked by name (issue 15 §4), not typed in as a user id.
+    await page.getByRole('combobox', { name: 'Account' }).selectOption({ label: `${BRAND_ACCOUNT} · brand account` });
+    await page.getByRole('heading', { name: `Brands of ${BRAND_ACCOUNT}` }).waitFor();
     const cards = page.getByRole('button', { name: /Open the profile of/ });
     await cards.first().waitFor();
     expect(await cards.count()).toBe(2);
@@ -49,8 +49,8 @@ describe('brands in Chromium', () => {
       'Top brand',
       'Active',
       'No. 3',
-      'MLA1276 (main)',
-      'MLA109027',
+      'Deportes y Fitness (main)',
+      'Zapatillas',
       'On since Sep 30, 2026',
       'May 14, 2018',
       'Oct 2, 2026',

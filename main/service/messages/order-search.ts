@@ -2,7 +2,9 @@ import type { ListingRepo } from '../../db/repos/listing.js';
 import type { Principal } from '../auth/auth.js';
 import { badRequest, forbidden } from '../errors.js';
 import { parsePaging, queryObject } from '../paging.js';
-import { type OrderView, toOrderView } from './orders.js';
+import type { OrdersRepo } from '../../db/repos/orders.js';
+import { marketplaceOrders } from '../orders/order-view.js';
+import type { OrderView } from './orders.js';
 
 export const ORDER_SEARCH_DEFAULT_LIMIT = 50;
 export const ORDER_SEARCH_MAX_LIMIT = 100;
@@ -28,7 +30,7 @@ export const orderSearchErrors = {
  * Checks, in order: exactly one of seller/buyer (400), its format (400), paging (400, SPEC 7.5
  * wording), the caller is that user (403). Orders come oldest id first (a stable order to page by).
  */
-export function orderSearchService(repo: ListingRepo) {
+export function orderSearchService(repo: ListingRepo, details: OrdersRepo) {
   return {
     search(principal: Principal, query: unknown): OrderSearchResult {
       const q = queryObject(query);
@@ -45,7 +47,10 @@ export function orderSearchService(repo: ListingRepo) {
       const page = repo.ordersOf(role, userId, limit, offset);
       return {
         query: null,
-        results: page.rows.map(toOrderView),
+        results: marketplaceOrders(
+          details,
+          page.rows.map((o) => o.id),
+        ),
         sort: { id: 'id_asc', name: 'Order id ascending' },
         paging: { total: page.total, offset, limit },
       };

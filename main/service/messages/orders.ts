@@ -1,4 +1,6 @@
 import type { MessagesRepo, OrderRow } from '../../db/repos/messages.js';
+import type { OrdersRepo } from '../../db/repos/orders.js';
+import { type MarketplaceOrder, marketplaceOrders } from '../orders/order-view.js';
 import type { Principal } from '../auth/auth.js';
 import { ServiceError, badRequest, forbidden, notFound } from '../errors.js';
 
@@ -113,36 +115,10 @@ export function conversationStatus(pack: Pack, role: Role, mediationSite: string
   };
 }
 
-/** GET /orders/{id}: the fields the messaging flow needs (SPEC 4.9 names `pack_id`). */
-export interface OrderView {
-  id: number;
-  pack_id: number | null;
-  status: OrderRow['status'];
-  status_date: string;
-  site_id: string;
-  seller: { id: number };
-  buyer: { id: number };
-  logistic_type: OrderRow['logistic_type'];
-  delivered: boolean;
-  mediation_in_process: boolean;
-}
+/** GET /orders/{id} and /orders/search: the marketplace's order shape (main/service/orders/order-view.ts). */
+export type OrderView = MarketplaceOrder;
 
-export function toOrderView(o: OrderRow): OrderView {
-  return {
-    id: o.id,
-    pack_id: o.pack_id,
-    status: o.status,
-    status_date: o.status_date,
-    site_id: o.site_id,
-    seller: { id: o.seller_id },
-    buyer: { id: o.buyer_id },
-    logistic_type: o.logistic_type,
-    delivered: o.delivered === 1,
-    mediation_in_process: o.mediation_in_process === 1,
-  };
-}
-
-export function ordersService(repo: MessagesRepo) {
+export function ordersService(repo: MessagesRepo, details: OrdersRepo) {
   return {
     /** Checks: 400 malformed id → 404 unknown order → 403 caller is neither its seller nor its buyer. */
     get(principal: Principal, rawId: string): OrderView {
@@ -152,7 +128,9 @@ export function ordersService(repo: MessagesRepo) {
       if (roleIn({ sellerId: order.seller_id, buyerId: order.buyer_id }, principal.userId) === null) {
         throw orderErrors.noAccess(id);
       }
-      return toOrderView(order);
+      const [view] = marketplaceOrders(details, [id]);
+      if (!view) throw orderErrors.orderNotFound(id);
+      return view;
     },
   };
 }

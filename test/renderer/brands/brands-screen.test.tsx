@@ -117,7 +117,8 @@ describe('brands: profile', () => {
     expect(text).toContain('Official store 4021');
     expect(text).toContain('Top brand');
     expect(text).toContain('No. 3');
-    expect(text).toContain('MLA1276 (main)');
+    expect(text).toContain('Deportes y Fitness (main)');
+    expect(text).not.toContain('MLA1276');
     expect(text).toContain('On since Sep 30, 2026');
     expect(text).toContain('May 14, 2018');
     expect(text).toContain('Oct 2, 2026');
