@@ -7,17 +7,13 @@
  * floor: raw SQLite inserting the same outbox and history rows and closing the session, in one
  * transaction. The issue's target: 1,000 scans applied in under 2 s.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { benchEngine, seededCopies } from './lib/replica.js';
 import { type Db, openDatabase } from '../main/db/open.js';
 import { countSessionsRepo } from '../main/db/repos/count-sessions.js';
 import { type CountProfile, countSessions } from '../main/desktop/count-sessions.js';
 import { createService } from '../main/service/index.js';
-import { staticTokenProvider } from '../main/sync/client.js';
-import { SyncEngine } from '../main/sync/engine.js';
 import type { Row } from './lib/report.js';
-import { BENCH_APP, BENCH_SELLER, BENCH_TOKEN, productId, seedWarehouse, storeId } from './lib/seed.js';
+import { BENCH_APP, BENCH_SELLER, productId, storeId } from './lib/seed.js';
 
 const PRODUCTS = Number(process.env.BENCH_COUNT_PRODUCTS ?? 100_000);
 const LINES = Number(process.env.BENCH_COUNT_LINES ?? 1_000);
@@ -42,15 +38,7 @@ function countedSession(p: CountProfile): { id: number; scanMs: number } {
 
 function profile(kind: 'local' | 'remote', db: Db, file: string): CountProfile {
   const service = createService(db);
-  const engine = new SyncEngine({
-    db,
-    sellerId: BENCH_SELLER,
-    baseUrl: 'http://127.0.0.1:9',
-    auth: staticTokenProvider(BENCH_TOKEN, BENCH_APP),
-    filesDir: join(file, '..', 'files'),
-    mode: kind === 'local' ? 'local-only' : 'offline',
-    checkpointEveryMs: false,
-  });
+  const engine = benchEngine(db, file, { mode: kind === 'local' ? 'local-only' : 'offline', checkpoints: false });
   return { kind, db, sellerId: BENCH_SELLER, principal: { userId: BENCH_SELLER, applicationId: BENCH_APP }, author: 'bench', engine, service };
 }
 
@@ -100,15 +88,8 @@ function rawApply(file: string): number {
 }
 
 export async function benchCounting(): Promise<Row[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'stockroom-bench-count-'));
+  const { copy, remove } = seededCopies('stockroom-bench-count-', PRODUCTS, STORES);
   try {
-    const seed = join(dir, 'seed.db');
-    seedWarehouse(seed, PRODUCTS, STORES);
-    const copy = (name: string) => {
-      const f = join(dir, `${name}.db`);
-      copyFileSync(seed, f);
-      return f;
-    };
     const replica: number[] = [];
     const local: number[] = [];
     const raw: number[] = [];
@@ -152,6 +133,6 @@ export async function benchCounting(): Promise<Row[]> {
       },
     ];
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    remove();
   }
 }

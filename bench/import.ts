@@ -8,18 +8,14 @@
  * - preview of a 10,000-row file: parsing it (Papa Parse, as the renderer does) and the core's
  *   product lookups in chunks of 1,000 (`rowsByIds`, what `stock.rows` answers).
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { benchEngine, seededCopies } from './lib/replica.js';
 import Papa from 'papaparse';
 import { openDatabase } from '../main/db/open.js';
 import { rowsByIds } from '../main/desktop/grid.js';
 import { createService } from '../main/service/index.js';
-import { staticTokenProvider } from '../main/sync/client.js';
-import { SyncEngine } from '../main/sync/engine.js';
 import { mulberry32 } from '../test/support/fault-proxy.js';
 import type { Row } from './lib/report.js';
-import { BENCH_APP, BENCH_SELLER, BENCH_TOKEN, productId, seedWarehouse, storeId } from './lib/seed.js';
+import { BENCH_APP, BENCH_SELLER, productId, storeId } from './lib/seed.js';
 
 const PRODUCTS = Number(process.env.BENCH_IMPORT_PRODUCTS ?? 100_000);
 const CHANGES = Number(process.env.BENCH_IMPORT_CHANGES ?? 10_000);
@@ -49,15 +45,7 @@ const rate = (ms: number) => CHANGES / (ms / 1000);
 
 function replicaApply(file: string, list: Change[]): number {
   const db = openDatabase(file);
-  const engine = new SyncEngine({
-    db,
-    sellerId: BENCH_SELLER,
-    baseUrl: 'http://127.0.0.1:9',
-    auth: staticTokenProvider(BENCH_TOKEN, BENCH_APP),
-    filesDir: join(file, '..', 'files'),
-    mode: 'offline',
-    checkpointEveryMs: false,
-  });
+  const engine = benchEngine(db, file, { checkpoints: false });
   const edits = list.map((c) => ({
     userProductId: productId(c.product),
     type: 'seller_warehouse',
@@ -138,15 +126,8 @@ function preview(file: string, list: Change[]): number {
 }
 
 export async function benchImport(): Promise<Row[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'stockroom-bench-import-'));
+  const { copy, remove } = seededCopies('stockroom-bench-import-', PRODUCTS, STORES);
   try {
-    const seed = join(dir, 'seed.db');
-    seedWarehouse(seed, PRODUCTS, STORES);
-    const copy = (name: string) => {
-      const f = join(dir, `${name}.db`);
-      copyFileSync(seed, f);
-      return f;
-    };
     const replica: number[] = [];
     const local: number[] = [];
     const raw: number[] = [];
@@ -194,6 +175,6 @@ export async function benchImport(): Promise<Row[]> {
       },
     ];
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    remove();
   }
 }

@@ -1,3 +1,4 @@
+import { benchEngine } from './lib/replica.js';
 import { closeSync, copyFileSync, fsyncSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,14 +107,7 @@ async function bare(url: string) {
  */
 async function queueLatency(file: string) {
   const db = openDatabase(file);
-  const engine = new SyncEngine({
-    db,
-    sellerId: BENCH_SELLER,
-    baseUrl: 'http://127.0.0.1:9',
-    auth: staticTokenProvider(BENCH_TOKEN, BENCH_APP),
-    filesDir: join(file, '..', 'files'),
-    mode: 'offline',
-  });
+  const engine = benchEngine(db, file);
   engine.start();
   const random = mulberry32(1);
   const times: number[] = [];

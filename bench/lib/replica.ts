@@ -1,0 +1,38 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Db } from '../../main/db/open.js';
+import { staticTokenProvider } from '../../main/sync/client.js';
+import { SyncEngine } from '../../main/sync/engine.js';
+import { BENCH_APP, BENCH_SELLER, BENCH_TOKEN, seedWarehouse } from './seed.js';
+
+/**
+ * A sync engine on a bench database that never reaches a remote (its address is a closed port):
+ * offline, what queueing costs without the network; local-only, the demo data's write path.
+ */
+export function benchEngine(db: Db, file: string, o: { mode?: 'offline' | 'local-only'; checkpoints?: boolean } = {}): SyncEngine {
+  return new SyncEngine({
+    db,
+    sellerId: BENCH_SELLER,
+    baseUrl: 'http://127.0.0.1:9',
+    auth: staticTokenProvider(BENCH_TOKEN, BENCH_APP),
+    filesDir: join(file, '..', 'files'),
+    mode: o.mode ?? 'offline',
+    ...(o.checkpoints === false ? { checkpointEveryMs: false as const } : {}),
+  });
+}
+
+/** A temporary folder with one seeded warehouse database, copied afresh for every round (a round never sees another's writes). */
+export function seededCopies(prefix: string, products: number, stores: number): { copy(name: string): string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const seed = join(dir, 'seed.db');
+  seedWarehouse(seed, products, stores);
+  return {
+    copy(name) {
+      const f = join(dir, `${name}.db`);
+      copyFileSync(seed, f);
+      return f;
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
