@@ -9,7 +9,9 @@ import { DEMO_FIXTURES } from '../main/fixtures/load.js';
 import type { FixtureFile } from '../main/fixtures/schema.js';
 import { startChild } from './lib/child.js';
 import { runLoad } from './lib/load.js';
-import type { Row } from './lib/report.js';
+import { type Row, percentile } from './lib/report.js';
+import { seedInbox } from './ui-inbox.js';
+import { DesktopCore } from '../main/desktop/core.js';
 
 const SELLER = 1780493260;
 const BUYER = 1780493262;
@@ -220,6 +222,7 @@ export async function benchMessages(): Promise<Row[]> {
         lowerIsBetter: true,
         note: `${listed.rps.toFixed(0)} req/s`,
       },
+      await benchInboxSearch(),
       transfer('upload 25 MB (fsynced before the answer)', uploads, `median of ${ROUNDS}; in-kernel copyFile ${mbps(median(kernelCopies)).toFixed(0)} MB/s`),
       transfer('download 25 MB (written to a file)', downloads, `median of ${ROUNDS}`),
       {
@@ -231,6 +234,48 @@ export async function benchMessages(): Promise<Row[]> {
         note: `idle ${(memory.idle / MB).toFixed(0)} MB`,
       },
     ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The inbox's search (issue 15 §2) over 100,000 messages (2,000 conversations of 50), through the
+ * core's call as the screen makes it (`messages.conversations` with `search`, first page of 50):
+ * an order id (found in the orders and in the texts), a word in every conversation, two words, a
+ * prefix, a buyer's name, and a word found nowhere. p95 of all the searches.
+ */
+export async function benchInboxSearch(conversations = 2000, perConversation = 50): Promise<Row> {
+  const dir = mkdtempSync(join(tmpdir(), 'stockroom-bench-search-'));
+  try {
+    seedInbox(dir, conversations, perConversation);
+    const core = await DesktopCore.open({ dataDir: dir, log: () => undefined });
+    try {
+      const first = 3_000_000_000_001;
+      const queries = ['seguimiento', 'llega pedido', 'mañan', 'Gómez', 'zzzz-nada'];
+      for (let i = 0; i < 40; i++) queries.push(String(first + ((i * 97) % conversations)));
+      const times: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        for (const search of queries) {
+          const t0 = process.hrtime.bigint();
+          const r = await core.api.messages.conversations({ search, limit: 50 });
+          times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+          if (!r.ok) throw new Error(`search ${search}: ${r.error.message}`);
+          if (search === 'zzzz-nada' ? r.value.total !== 0 : r.value.total === 0) throw new Error(`search ${search} found ${r.value.total}`);
+        }
+      }
+      times.sort((a, b) => a - b);
+      return {
+        section: 'messages',
+        name: `search ${(conversations * perConversation).toLocaleString('en')} messages (first page), p95`,
+        value: percentile(times, 95),
+        unit: 'ms',
+        limit: { max: 100, unit: 'ms' },
+        note: `${times.length} searches, median ${median(times).toFixed(1)} ms; full-text index (migration 017)`,
+      };
+    } finally {
+      await core.close();
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

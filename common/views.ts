@@ -457,6 +457,14 @@ export interface SavedFileView {
   path: string | null;
 }
 
+/** What the seller was writing in a conversation (issue 15 §2: drafts survive a restart). */
+export interface DraftView {
+  packId: number;
+  text: string;
+  /** When it was last saved, ms since the epoch. */
+  updatedAt: number;
+}
+
 /** A saved text the composer can insert (kept in the data folder). */
 export interface QuickReplyView {
   id: string;

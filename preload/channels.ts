@@ -48,6 +48,8 @@ export const CHANNEL_NAMES = {
     'discardFile',
     'readAttachment',
     'saveAttachment',
+    'drafts',
+    'saveDraft',
     'quickReplies',
     'saveQuickReplies',
   ],

@@ -32,6 +32,7 @@ import type {
   TransferResultView,
   UndoResultView,
   QuickReplyView,
+  DraftView,
   RowsView,
   SavedFileView,
   SendResultView,
@@ -284,7 +285,15 @@ export const contract = {
   messages: {
     /** `packId` reads that one conversation (a notification opens it). */
     conversations: op(
-      z.strictObject({ filter: z.enum(['all', 'unread', 'to_reply']).optional(), packId: packId.optional(), ...paging }).optional(),
+      z
+        .strictObject({
+          filter: z.enum(['all', 'unread', 'to_reply', 'blocked', 'with_attachments']).optional(),
+          /** Finds conversations by buyer, product title, order id or message text (issue 15 §2). */
+          search: z.string().max(200).optional(),
+          packId: packId.optional(),
+          ...paging,
+        })
+        .optional(),
       answer<ConversationsView>(),
     ),
     thread: op(z.strictObject({ packId, ...paging, markAsRead: z.boolean().optional() }), answer<ThreadView>()),
@@ -309,6 +318,10 @@ export const contract = {
     saveAttachment: op(z.strictObject({ attachmentId }), answer<SavedFileView>()),
     /** The seller's quick replies, in the order they were saved. */
     quickReplies: op(none, answer<QuickReplyView[]>()),
+    /** What the seller was writing in each conversation, kept across restarts (text only; staged files are not kept). */
+    drafts: op(none, answer<DraftView[]>()),
+    /** Keeps (or, with an empty text, forgets) a conversation's draft; the composer calls it debounced. */
+    saveDraft: op(z.strictObject({ packId, text: z.string().max(10_000) }), answer<{ packId: number; saved: boolean }>()),
     /** Replaces the quick replies (add, edit, remove and reorder are one call). */
     saveQuickReplies: op(
       z.strictObject({

@@ -1,9 +1,13 @@
 import type { Db } from '../db/open.js';
 import { inboxRepo } from '../db/repos/inbox.js';
+import { inboxSearchRepo } from '../db/repos/inbox-search.js';
 import { conversationOrders } from './conversation-orders.js';
 import type { MessagesRepo } from '../db/repos/messages.js';
 import { resolvePack, sendBlock } from '../service/messages/orders.js';
 import type { ConversationView, ConversationsView } from '../../preload/contract.js';
+
+/** The inbox's filters (issue 15 §2). */
+export type InboxFilter = 'all' | 'unread' | 'to_reply' | 'blocked' | 'with_attachments';
 
 /**
  * The inbox: one row per conversation (pack) of the seller, newest activity first, with unread
@@ -13,23 +17,33 @@ import type { ConversationView, ConversationsView } from '../../preload/contract
  */
 export function inboxReader(db: Db, mediationSite: string, repo: MessagesRepo) {
   const reads = inboxRepo(db);
+  const finds = inboxSearchRepo(db);
   const orderContext = conversationOrders(db);
 
   return {
     /** Conversations with unread buyer messages: what the dock or taskbar badge shows. */
     unreadCount: (seller: number): number => reads.unreadConversations(seller),
 
-    conversations(seller: number, opts: { filter: 'all' | 'unread' | 'to_reply'; limit: number; offset: number; packId?: number }): ConversationsView {
+    conversations(seller: number, opts: { filter: InboxFilter; limit: number; offset: number; packId?: number; search?: string }): ConversationsView {
       return db.transaction(() => {
         const waiting = new Map(reads.queuedByLane().map((r) => [r.lane, r.n]));
+        // The search and the attachment filter are index reads (FTS5, attachments_by_message): sets of packs.
+        const searched = opts.search !== undefined && opts.search.trim() !== '' ? finds.matching(seller, opts.search) : null;
+        const withFiles = opts.filter === 'with_attachments' ? finds.withAttachments(seller) : null;
         const all = reads.packsOf(seller).map((p) => {
           const last = p.last_id === null ? undefined : reads.message(p.last_id);
           return { p, last };
         });
         const matching = all.filter(({ p, last }) => {
           if (opts.packId !== undefined && p.pack_key !== opts.packId) return false;
+          if (searched !== null && !searched.has(p.pack_key)) return false;
           if (opts.filter === 'unread') return p.unread > 0;
           if (opts.filter === 'to_reply') return last !== undefined && last.from_user_id !== seller;
+          if (opts.filter === 'with_attachments') return withFiles?.has(p.pack_key) ?? false;
+          if (opts.filter === 'blocked') {
+            const pack = resolvePack(repo, p.pack_key);
+            return pack !== undefined && sendBlock(pack, 'seller', mediationSite) !== null;
+          }
           return true;
         });
         // Newest activity first; conversations without messages last, by pack.

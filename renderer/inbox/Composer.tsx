@@ -1,6 +1,6 @@
 import { useId, useMemo, useRef } from 'react';
 import { useI18n } from '../i18n/index.js';
-import { type Segment, checkComposer, segments, warningsByReason } from './compose.js';
+import { type Segment, checkComposer, segments } from './compose.js';
 import { useInbox, useInboxActions } from './context.js';
 import { DraftFiles } from './DropZone.js';
 import { QuickReplies } from './QuickReplies.js';
@@ -33,8 +33,10 @@ export function Composer({ packId, blocked, role = 'seller', max }: ComposerProp
   const backdrop = useRef<HTMLDivElement>(null);
   const limit = max ?? (role === 'buyer' ? BUYER_MAX_MESSAGE_LENGTH : SELLER_MAX_MESSAGE_LENGTH);
   const check = useMemo(() => checkComposer(text, limit), [text, limit]);
-  const parts: Segment[] = useMemo(() => segments(text, check.unsupported), [text, check.unsupported]);
-  const warnings = useMemo(() => warningsByReason(check.warnings), [check.warnings]);
+  // Every warning at once (several of one reason too), each warned part highlighted in place.
+  const warnings = check.warnings;
+  const parts: Segment[] = useMemo(() => segments(text, check.unsupported, warnings), [text, check.unsupported, warnings]);
+  const conversation = useInbox((s) => (s.selected?.packId === packId ? s.selected : null));
   const filesBusy = (files ?? []).some((f) => f.state === 'reading' || f.state === 'staging');
   const disabled = blocked !== null;
   const canSend = !disabled && check.sendable && !filesBusy && sending.status !== 'sending';
@@ -58,11 +60,22 @@ export function Composer({ packId, blocked, role = 'seller', max }: ComposerProp
       </label>
       <div className="composer-field">
         <div className="composer-backdrop" ref={backdrop} aria-hidden="true" data-testid="composer-highlight">
-          {parts.map((p, n) => (p.refused ? <mark key={n}>{p.text}</mark> : <span key={n}>{p.text}</span>))}
+          {parts.map((p, n) =>
+            p.refused ? (
+              <mark key={n}>{p.text}</mark>
+            ) : p.warning !== undefined ? (
+              <mark key={n} className="warn" data-reason={p.warning}>
+                {p.text}
+              </mark>
+            ) : (
+              <span key={n}>{p.text}</span>
+            ),
+          )}
           {'\n'}
         </div>
         <textarea
           id={id}
+          data-pack={packId}
           value={text}
           rows={4}
           disabled={disabled}
@@ -108,7 +121,7 @@ export function Composer({ packId, blocked, role = 'seller', max }: ComposerProp
           <div className="warnings" role="group" aria-label={t('composer.warnings')}>
             <ul>
               {warnings.map((w) => (
-                <li key={`${w.reason}-${w.index}`} className="warning" data-reason={w.reason}>
+                <li key={`${w.reason}-${w.index}`} className="warning" data-reason={w.reason} data-index={w.index}>
                   <span aria-hidden="true">⚠ </span>
                   {warningText(i, w.reason, w.match)}
                 </li>
@@ -119,7 +132,7 @@ export function Composer({ packId, blocked, role = 'seller', max }: ComposerProp
       </div>
       <DraftFiles packId={packId} disabled={disabled} />
       <div className="composer-actions">
-        <QuickReplies packId={packId} disabled={disabled} text={text} />
+        <QuickReplies packId={packId} disabled={disabled} text={text} conversation={conversation} max={limit} />
         <button type="button" className="primary send" disabled={!canSend} onClick={send}>
           {sending.status === 'sending' ? t('composer.sending') : t('composer.send')}
         </button>

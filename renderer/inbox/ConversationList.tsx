@@ -5,8 +5,9 @@ import { useInbox, useInboxActions } from './context.js';
 import type { Filter } from './store.js';
 import { buyerFullName } from './OrderPanel.js';
 import { ordersText } from './words.js';
+import { SearchBox } from './SearchBox.js';
 
-const FILTERS: Filter[] = ['all', 'unread', 'to_reply'];
+const FILTERS: Filter[] = ['all', 'unread', 'to_reply', 'blocked', 'with_attachments'];
 
 /** Arrow keys move between the conversations (Tab leaves the list; Enter or Space opens one). */
 function moveFocus(e: KeyboardEvent<HTMLUListElement>) {
@@ -23,18 +24,22 @@ export function ConversationList() {
   const i = useI18n();
   const { t } = i;
   const filter = useInbox((s) => s.filter);
+  const search = useInbox((s) => s.search);
   const list = useInbox((s) => s.list);
   const selected = useInbox((s) => s.selected?.packId ?? null);
   const actions = useInboxActions();
 
   return (
     <nav className="inbox-list" aria-label={t('inbox.list')}>
-      <div className="filters" role="group" aria-label={t('inbox.filters')}>
-        {FILTERS.map((f) => (
-          <button key={f} type="button" aria-pressed={filter === f} onClick={() => void actions.setFilter(f)}>
-            {t(`inbox.filter.${f}`)}
-          </button>
-        ))}
+      <div className="list-head">
+        <SearchBox />
+        <div className="filters" role="group" aria-label={t('inbox.filters')}>
+          {FILTERS.map((f) => (
+            <button key={f} type="button" aria-pressed={filter === f} onClick={() => void actions.setFilter(f)}>
+              {t(`inbox.filter.${f}`)}
+            </button>
+          ))}
+        </div>
       </div>
       {list.status === 'loading' || list.status === 'idle' ? (
         <p className="state loading" role="status">
@@ -51,7 +56,7 @@ export function ConversationList() {
           </button>
         </div>
       ) : list.conversations.length === 0 ? (
-        <p className="state empty">{t(`inbox.empty.${filter}`)}</p>
+        <p className="state empty">{search.trim() !== '' ? t('inbox.noMatches', { search: search.trim() }) : t(`inbox.empty.${filter}`)}</p>
       ) : (
         <>
           <p className="count" aria-live="polite">

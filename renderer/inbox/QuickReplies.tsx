@@ -1,16 +1,33 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import type { QuickReplyView } from '../../preload/contract.js';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { ConversationView, QuickReplyView } from '../../preload/contract.js';
 import { useI18n } from '../i18n/index.js';
+import { TEMPLATE_FIELDS, type TemplateValues, checkComposer, fillTemplate, templateValues } from './compose.js';
 import { useInbox, useInboxActions } from './context.js';
+import { warningText } from './words.js';
 
 const newId = () => `q${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
 /**
- * Saved texts the seller inserts into the reply (kept by the core in the data folder). A button
- * opens the list; each reply is inserted with one click or Enter; the current text can be saved as
- * a new one, and a reply can be deleted. Escape closes the list and returns to the button.
+ * Saved replies the seller inserts into the reply (kept by the core in the data folder). They are
+ * templates: `{buyer_first_name}`, `{product}` and `{order_id}` are filled from the open
+ * conversation, and each reply shows its filled text with the composer's own checks (length,
+ * refused characters, moderation) before it is inserted. The panel opens upward, inside the
+ * window; one form saves a new reply (its text starts as what is in the reply box). Escape closes
+ * the panel and returns to the button.
  */
-export function QuickReplies({ packId, disabled, text }: { packId: number; disabled: boolean; text: string }) {
+export function QuickReplies({
+  packId,
+  disabled,
+  text,
+  conversation,
+  max,
+}: {
+  packId: number;
+  disabled: boolean;
+  text: string;
+  conversation: ConversationView | null;
+  max: number;
+}) {
   const { t } = useI18n();
   const actions = useInboxActions();
   const quick = useInbox((s) => s.quick);
@@ -19,6 +36,7 @@ export function QuickReplies({ packId, disabled, text }: { packId: number; disab
   const [body, setBody] = useState('');
   const toggle = useRef<HTMLButtonElement>(null);
   const panelId = useId();
+  const values = useMemo(() => templateValues(conversation), [conversation]);
 
   useEffect(() => {
     if (open && quick.status === 'idle') void actions.loadQuickReplies();
@@ -29,11 +47,16 @@ export function QuickReplies({ packId, disabled, text }: { packId: number; disab
     toggle.current?.focus();
   };
   const save = async (replies: QuickReplyView[]) => actions.saveQuickReplies(replies);
+  const opening = () => {
+    // The new reply's text starts as what is being written (the one way to save it).
+    if (!open && body.trim() === '' && text.trim() !== '') setBody(text);
+    setOpen(!open);
+  };
 
   return (
     <div className="quick-replies">
-      <button ref={toggle} type="button" aria-expanded={open} aria-controls={panelId} disabled={disabled} onClick={() => setOpen(!open)}>
-        {t('composer.quickReplies')} <span aria-hidden="true">{open ? '▴' : '▾'}</span>
+      <button ref={toggle} type="button" aria-expanded={open} aria-controls={panelId} disabled={disabled} onClick={opening}>
+        {t('composer.quickReplies')} <span aria-hidden="true">{open ? '▾' : '▴'}</span>
       </button>
       {open ? (
         <div
@@ -60,29 +83,31 @@ export function QuickReplies({ packId, disabled, text }: { packId: number; disab
           ) : quick.replies.length === 0 ? (
             <p className="state empty">{t('quick.empty')}</p>
           ) : (
-            <ul>
+            <ul className="quick-list">
               {quick.replies.map((r) => (
-                <li key={r.id}>
-                  <button
-                    type="button"
-                    className="insert"
-                    title={r.text}
-                    aria-label={t('quick.insert', { title: r.title })}
-                    onClick={() => {
-                      actions.insertText(packId, r.text);
-                      close();
-                    }}
-                  >
-                    {r.title}
-                  </button>{' '}
-                  <button
-                    type="button"
-                    className="link"
-                    aria-label={t('quick.delete', { title: r.title })}
-                    onClick={() => void save(quick.replies.filter((x) => x.id !== r.id))}
-                  >
-                    <span aria-hidden="true">✕</span>
-                  </button>
+                <li key={r.id} className="quick-reply" data-id={r.id}>
+                  <div className="quick-head">
+                    <button
+                      type="button"
+                      className="insert"
+                      aria-label={t('quick.insert', { title: r.title })}
+                      onClick={() => {
+                        actions.insertText(packId, fillTemplate(r.text, values).text);
+                        close();
+                      }}
+                    >
+                      {r.title}
+                    </button>
+                    <button
+                      type="button"
+                      className="link"
+                      aria-label={t('quick.delete', { title: r.title })}
+                      onClick={() => void save(quick.replies.filter((x) => x.id !== r.id))}
+                    >
+                      <span aria-hidden="true">✕</span>
+                    </button>
+                  </div>
+                  <Preview template={r.text} values={values} max={max} />
                 </li>
               ))}
             </ul>
@@ -108,14 +133,85 @@ export function QuickReplies({ packId, disabled, text }: { packId: number; disab
             <label>
               {t('quick.textLabel')} <textarea value={body} rows={2} onChange={(e) => setBody(e.target.value)} />
             </label>
-            <button type="button" className="link" disabled={text.trim() === ''} onClick={() => setBody(text)}>
-              {t('quick.saveCurrent')}
-            </button>{' '}
+            <p className="quick-fields">
+              {t('quick.fields')}{' '}
+              {TEMPLATE_FIELDS.map((f) => (
+                <button
+                  key={f}
+                  type="button"
+                  className="link"
+                  onClick={() => setBody(`${body}{${f}}`)}
+                  aria-label={t('quick.addField', { field: t(`quick.field.${f}`) })}
+                >
+                  {`{${f}}`}
+                </button>
+              ))}
+            </p>
             <button type="submit" disabled={title.trim() === '' || body.trim() === ''}>
               {t('quick.add')}
             </button>
           </form>
         </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** A reply as it would be inserted here: fields filled (an empty one marked), then the composer's checks. */
+function Preview({ template, values, max }: { template: string; values: TemplateValues; max: number }) {
+  const i = useI18n();
+  const { t } = i;
+  const filled = useMemo(() => fillTemplate(template, values), [template, values]);
+  const check = useMemo(() => checkComposer(filled.text, max), [filled.text, max]);
+  return (
+    <div className="quick-preview">
+      <p className="preview-text" aria-label={t('quick.preview')}>
+        {filled.parts.map((p, n) =>
+          'field' in p ? (
+            p.value === '' ? (
+              <span key={n} className="field missing" data-field={p.field}>
+                {t('quick.fieldEmpty', { field: t(`quick.field.${p.field}`) })}
+              </span>
+            ) : (
+              <span key={n} className="field" data-field={p.field}>
+                {p.value}
+              </span>
+            )
+          ) : (
+            <span key={n}>{p.text}</span>
+          ),
+        )}
+      </p>
+      {filled.missing.length > 0 || check.over > 0 || check.unsupported.length > 0 || check.warnings.length > 0 ? (
+        <ul className="quick-problems">
+          {filled.missing.length > 0 ? (
+            <li className="missing">
+              <span aria-hidden="true">ℹ </span>
+              {t('quick.missing', { fields: i.formatList(filled.missing.map((f) => t(`quick.field.${f}`))) })}
+            </li>
+          ) : null}
+          {check.over > 0 ? (
+            <li className="problem">
+              <span aria-hidden="true">✕ </span>
+              {t('composer.tooLong', { count: check.over, max })}
+            </li>
+          ) : null}
+          {check.unsupported.length > 0 ? (
+            <li className="problem">
+              <span aria-hidden="true">✕ </span>
+              {t('composer.unsupported', {
+                count: check.unsupported.length,
+                chars: i.formatList([...new Set(check.unsupported.map((u) => `${u.char} (${u.codePoint})`))]),
+              })}
+            </li>
+          ) : null}
+          {check.warnings.map((w) => (
+            <li key={`${w.reason}-${w.index}`} className="warning" data-reason={w.reason}>
+              <span aria-hidden="true">⚠ </span>
+              {warningText(i, w.reason, w.match)}
+            </li>
+          ))}
+        </ul>
       ) : null}
     </div>
   );

@@ -2,7 +2,20 @@ import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { AttachmentView, ConversationView, MessageView, QueuedMessageView } from '../../preload/contract.js';
 import { useI18n } from '../i18n/index.js';
 import { useInbox, useInboxActions, useInboxApi } from './context.js';
+import type { InboxActions } from './store.js';
 import { buyerName, failureText, moderationStatus, reasonText } from './words.js';
+
+/** Whether sending is blocked, by the same rule as the composer's (the thread's status, else the list's). */
+function blockedNow(status: Record<string, unknown> | null, listed: string | null): boolean {
+  return status?.status === 'blocked' || listed !== null;
+}
+
+/** Puts a rejected message's text into the reply box, to fix what moderation found and send again. */
+function editAndResend(actions: InboxActions, packId: number, text: string) {
+  actions.setText(packId, text);
+  const box = document.querySelector<HTMLTextAreaElement>(`.composer textarea[data-pack="${packId}"]`);
+  box?.focus();
+}
 
 /** The messages of the open conversation, oldest at the top, then what still waits in the outbox. */
 export function Thread({ conversation }: { conversation: ConversationView }) {
@@ -49,7 +62,10 @@ export function Thread({ conversation }: { conversation: ConversationView }) {
           {thread.loadingOlder ? t('common.loading') : t('thread.older')}
         </button>
       ) : null}
-      {messages.length === 0 && view.queued.length === 0 ? <p className="state empty">{t('thread.empty')}</p> : null}
+      {messages.length === 0 && view.queued.length === 0 ? (
+        // A blocked conversation has a disabled composer: "write the first one below" would be a false promise.
+        <p className="state empty">{blockedNow(view.conversation_status, conversation.blocked) ? t('thread.emptyBlocked') : t('thread.empty')}</p>
+      ) : null}
       <ol className="messages" aria-label={t('thread.messages')}>
         {messages.map((m) => (
           <Message key={m.id} message={m} conversation={conversation} />
@@ -69,6 +85,7 @@ const Message = memo(function Message({ message: m, conversation }: { message: M
   const own = m.from.user_id !== conversation.buyer.id;
   const status = moderationStatus(i, m.message_moderation.status);
   const rejected = m.message_moderation.status === 'rejected';
+  const actions = useInboxActions();
   return (
     <li className={`message ${own ? 'own' : 'theirs'}`} data-id={m.id} data-moderation={m.message_moderation.status}>
       <p className="meta">
@@ -100,9 +117,14 @@ const Message = memo(function Message({ message: m, conversation }: { message: M
         </p>
       ) : null}
       {own && rejected ? (
-        <p className="rejection" role="note">
-          <strong>{t('thread.rejected')}</strong> {reasonText(i, m.message_moderation.reason)}
-        </p>
+        <div className="rejection" role="note">
+          <p>
+            <strong>{t('thread.rejected')}</strong> {reasonText(i, m.message_moderation.reason)}
+          </p>
+          <button type="button" className="edit-resend" onClick={() => editAndResend(actions, conversation.packId, m.text)}>
+            {t('thread.editResend')}
+          </button>
+        </div>
       ) : null}
     </li>
   );

@@ -9,11 +9,13 @@ import type { StockroomApi } from '../../preload/api.js';
 import { type ApiError, type ConversationView, ERROR_CODES, type QuickReplyView, type ThreadView } from '../../preload/contract.js';
 import { type Refusal, admitFiles } from './files.js';
 
-export type Filter = 'all' | 'unread' | 'to_reply';
+export type Filter = 'all' | 'unread' | 'to_reply' | 'blocked' | 'with_attachments';
 export type Status = 'idle' | 'loading' | 'ready' | 'error';
 
 export const PAGE = 50;
 export const THREAD_PAGE = 50;
+/** A draft's text is kept by the core this long after the last keystroke (issue 15 §2: drafts survive a restart). */
+export const DRAFT_SAVE_MS = 400;
 /** How often an open thread is re-read while a message waits (queued, or under moderation). */
 export const WATCH_MS = 1500;
 
@@ -40,6 +42,8 @@ export type SendState = { status: 'idle' } | { status: 'sending' } | { status: '
 
 export interface InboxState {
   filter: Filter;
+  /** Buyer, product, order id or words of a message (issue 15 §2); '' lists everything. */
+  search: string;
   list: { status: Status; total: number; conversations: ConversationView[]; error: ApiError | null; loadingMore: boolean };
   selected: ConversationView | null;
   thread: { status: Status; packId: number | null; view: ThreadView | null; error: ApiError | null; loadingOlder: boolean };
@@ -54,6 +58,11 @@ export interface InboxActions {
   loadList(): Promise<void>;
   loadMore(): Promise<void>;
   setFilter(filter: Filter): Promise<void>;
+  setSearch(search: string): Promise<void>;
+  /** Reads the drafts the core kept (a restart, a reload) into the conversations that have none yet. */
+  loadDrafts(): Promise<void>;
+  /** Sends pending draft saves now (the screen goes away). */
+  flushDrafts(): void;
   open(conversation: ConversationView): Promise<void>;
   /** Opens a conversation known only by its pack (a clicked notification): from the list, else read alone. */
   openPack(packId: number): Promise<void>;
@@ -109,9 +118,27 @@ export function createInboxStore(api: StockroomApi) {
       setDraft(packId, (d) => ({ ...d, files: d.files.map((f) => (f.key === key ? { ...f, ...change } : f)) }));
 
     async function fetchList(offset: number) {
-      const { filter } = get();
-      return api.messages.conversations({ filter, limit: PAGE, offset });
+      const { filter, search } = get();
+      return api.messages.conversations({ filter, limit: PAGE, offset, ...(search.trim() !== '' ? { search: search.trim() } : {}) });
     }
+
+    // Drafts are saved in the core a moment after the last change, one timer per conversation.
+    const draftTimers = new Map<number, ReturnType<typeof setTimeout>>();
+    const saveDraftNow = (packId: number) => {
+      const timer = draftTimers.get(packId);
+      if (timer !== undefined) clearTimeout(timer);
+      draftTimers.delete(packId);
+      // Best effort: a draft that could not be kept is still on screen.
+      void api.messages.saveDraft({ packId, text: draftOf(packId).text.slice(0, 10_000) });
+    };
+    const scheduleDraftSave = (packId: number) => {
+      const timer = draftTimers.get(packId);
+      if (timer !== undefined) clearTimeout(timer);
+      draftTimers.set(
+        packId,
+        setTimeout(() => saveDraftNow(packId), DRAFT_SAVE_MS),
+      );
+    };
 
     async function readThread(packId: number, limit: number) {
       return api.messages.thread({ packId, limit: Math.min(200, Math.max(THREAD_PAGE, limit)), offset: 0 });
@@ -140,6 +167,7 @@ export function createInboxStore(api: StockroomApi) {
 
     return {
       filter: 'all',
+      search: '',
       list: { status: 'idle', total: 0, conversations: [], error: null, loadingMore: false },
       selected: null,
       thread: { status: 'idle', packId: null, view: null, error: null, loadingOlder: false },
@@ -187,6 +215,29 @@ export function createInboxStore(api: StockroomApi) {
         if (filter === get().filter) return;
         set((s) => ({ filter, list: { ...s.list, status: 'loading', conversations: [], total: 0 } }));
         await get().loadList();
+      },
+
+      async setSearch(search) {
+        if (search === get().search) return;
+        set((s) => ({ search, list: { ...s.list, status: 'loading', conversations: [], total: 0 } }));
+        await get().loadList();
+      },
+
+      async loadDrafts() {
+        const r = await api.messages.drafts();
+        if (!r.ok) return;
+        set((s) => {
+          const drafts = { ...s.drafts };
+          for (const d of r.value) {
+            const have = drafts[d.packId];
+            if (!have || have.text === '') drafts[d.packId] = { ...(have ?? emptyDraft()), text: d.text };
+          }
+          return { drafts };
+        });
+      },
+
+      flushDrafts() {
+        for (const packId of [...draftTimers.keys()]) saveDraftNow(packId);
       },
 
       async open(conversation) {
@@ -245,12 +296,14 @@ export function createInboxStore(api: StockroomApi) {
 
       setText(packId, text) {
         setDraft(packId, (d) => ({ ...d, text }));
+        scheduleDraftSave(packId);
         const sending = get().sending[packId];
         if (sending && sending.status !== 'sending' && sending.status !== 'idle') set((s) => ({ sending: { ...s.sending, [packId]: { status: 'idle' } } }));
       },
 
       insertText(packId, text) {
         setDraft(packId, (d) => ({ ...d, text: d.text.trim() === '' ? text : `${d.text.replace(/\s+$/, '')}\n${text}` }));
+        scheduleDraftSave(packId);
       },
 
       addFiles(packId, files) {
@@ -288,6 +341,7 @@ export function createInboxStore(api: StockroomApi) {
         const r = await api.messages.send({ packId, text: draft.text, ...(fileIds.length > 0 ? { fileIds } : {}) });
         if (r.ok) {
           setDraft(packId, () => emptyDraft());
+          saveDraftNow(packId);
           set((s) => ({ sending: { ...s.sending, [packId]: { status: r.value.status === 'sent' ? 'sent' : 'queued' } } }));
           if (get().thread.packId === packId) await get().refreshThread();
           void get().loadList();
@@ -349,6 +403,10 @@ export function createInboxStore(api: StockroomApi) {
           if (!stopped && timer === undefined) timer = setTimeout(tick, WATCH_MS);
         };
         schedule();
+        void get().loadDrafts();
+        // A reload or a closed window: send what the debounce still holds (best effort).
+        const onHide = () => get().flushDrafts();
+        window.addEventListener('pagehide', onHide);
         const offs = [
           api.subscribe('messages.new', (e) => {
             void get().loadList();
@@ -367,6 +425,8 @@ export function createInboxStore(api: StockroomApi) {
           }),
         ];
         return () => {
+          get().flushDrafts();
+          window.removeEventListener('pagehide', onHide);
           stopped = true;
           if (timer !== undefined) clearTimeout(timer);
           for (const off of offs) off();

@@ -93,7 +93,7 @@ describe('inbox in Chromium', () => {
     const rejected = page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Escribime a lucia.fernandez@example.com' });
     const note = rejected.getByRole('note');
     await note.waitFor({ timeout: 15_000 });
-    expect(await note.textContent()).toBe(
+    expect(await note.locator('p').textContent()).toBe(
       'Rejected: the buyer did not receive this message. It contains personal or contact data (phone, e-mail, ID number, bank account, address).',
     );
     expect(await rejected.getAttribute('data-moderation')).toBe('rejected');
@@ -105,7 +105,7 @@ describe('inbox in Chromium', () => {
     await page.getByRole('textbox', { name: 'Your reply' }).fill('Sale hoy – te aviso…');
     const marks = page.getByTestId('composer-highlight').locator('mark');
     expect(await marks.allTextContents()).toEqual(['–', '…']);
-    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
     await page.getByRole('textbox', { name: 'Your reply' }).fill('');
   });
 

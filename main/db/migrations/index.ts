@@ -14,6 +14,7 @@ import { reasonsTransfersMigration } from './013-reasons-transfers.js';
 import { countSessionsMigration } from './014-count-sessions.js';
 import { gridViewsMigration } from './015-grid-views.js';
 import { orderDetailsMigration } from './016-order-details.js';
+import { messageSearchMigration } from './017-message-search.js';
 
 export interface Migration {
   version: number;
@@ -40,4 +41,5 @@ export const migrations: Migration[] = [
   countSessionsMigration,
   gridViewsMigration,
   orderDetailsMigration,
+  messageSearchMigration,
 ];

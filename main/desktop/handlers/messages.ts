@@ -6,6 +6,7 @@ import type { ConversationsView } from '../../../preload/contract.js';
 import { ServiceError, badRequest } from '../../service/errors.js';
 import { MAX_ATTACHMENT_BYTES } from '../../service/messages/attachments/service.js';
 import { orderErrors, resolvePack } from '../../service/messages/orders.js';
+import { draftsOf } from '../drafts.js';
 import { desktopErrors } from '../errors.js';
 import type { Profile } from '../profile.js';
 import type { HandlerContext } from './context.js';
@@ -55,6 +56,7 @@ export function messagesHandlers(ctx: Pick<HandlerContext, 'current' | 'host' | 
         limit: q?.limit ?? DEFAULT_LIST_LIMIT,
         offset: q?.offset ?? 0,
         ...(q?.packId !== undefined ? { packId: q.packId } : {}),
+        ...(q?.search !== undefined ? { search: q.search } : {}),
       });
     },
     thread: async ({ packId, limit, offset, markAsRead }) => {
@@ -163,6 +165,8 @@ export function messagesHandlers(ctx: Pick<HandlerContext, 'current' | 'host' | 
       await rename(tmp, target);
       return { saved: true, path: target };
     },
+    drafts: async () => draftsOf((await ctx.current()).db).list(),
+    saveDraft: async ({ packId, text }) => ({ packId, saved: draftsOf((await ctx.current()).db).save(packId, text) }),
     quickReplies: async () => ctx.quickReplies.list(),
     saveQuickReplies: async ({ replies }) => ctx.quickReplies.save(replies),
   } satisfies AreaHandlers<'messages'>;

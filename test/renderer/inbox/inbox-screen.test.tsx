@@ -130,9 +130,10 @@ describe('inbox: thread', () => {
     expect(items[2]!.textContent).toContain('Being reviewed');
     expect(items[2]!.textContent).toContain('Not read yet');
     const note = within(items[3]!).getByRole('note');
-    expect(note.textContent).toBe(
+    expect(note.querySelector('p')!.textContent).toBe(
       'Rejected: the buyer did not receive this message. It contains personal or contact data (phone, e-mail, ID number, bank account, address).',
     );
+    expect(within(note).getByRole('button', { name: 'Edit and resend' })).toBeTruthy();
     expect(fake.callsTo('messages.thread')[0]).toEqual({ packId: martin.packId, limit: 50, offset: 0 });
     expect(screen.getByRole('heading', { name: 'Conversation with COMPRADOR_TEST' })).toBeTruthy();
     // The order panel.
@@ -204,7 +205,9 @@ describe('inbox: thread', () => {
     });
     fireEvent.click((await screen.findAllByRole('button', { name: /Order/ }))[2]!);
     expect((await screen.findByRole('note')).textContent).toContain('The order was cancelled');
-    expect(screen.getByText('No messages in this conversation yet. Write the first one below.')).toBeTruthy();
+    // A blocked conversation does not invite writing above a disabled composer (issue 15 §3).
+    expect(screen.getByText('No messages in this conversation.')).toBeTruthy();
+    expect(screen.queryByText(/Write the first one below/)).toBeNull();
     expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Your reply' }).disabled).toBe(true);
   });
 
