@@ -309,6 +309,8 @@ export interface ItemView {
   attributes?: ItemAttributeView[];
   /** The seller's own code of the item. */
   seller_custom_field?: string | null;
+  /** How the item ships: the facts behind the selling-address locks (SPEC 7.3). */
+  shipping?: { logistic_type: 'fulfillment' | 'cross_docking' | 'self_service'; local_delivery: boolean };
 }
 
 /** An attribute of an item as the publishing flow takes it (`{ id: "GTIN", value_name: "7790001234565" }`). */

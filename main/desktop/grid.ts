@@ -29,8 +29,8 @@ export interface GridOptions {
   /**
    * The embedded service is the marketplace (the local profile): the item facts behind the
    * selling-address rules of SPEC 7.3 are known here, so a cell they forbid is shown locked with
-   * the spec's reason. A replica does not know them (the remote refuses such an edit with the
-   * same message, and the cell then shows it as failed).
+   * the spec's reason. A replica knows them from the pull (items' inventory_id and
+   * shipping.logistic_type), except the first full inbound, which the remote alone enforces.
    */
   authority: boolean;
 }
@@ -105,12 +105,28 @@ function visibleColumns(db: Db, sellerId: number, columns: GridColumnView[]): Gr
 
 export function lockOf(cell: Pick<CellView, 'type'>, items: ItemFacts[] | undefined, o: GridOptions): CellLockView | null {
   if (cell.type === 'platform_facility') return PLATFORM_LOCK;
-  if (cell.type !== 'selling_address' || !o.authority) return null;
-  // A replica's items have logistic_type 'unknown' (never fulfillment): the rule then finds nothing.
-  const rule = sellingAddressRule((items ?? []).map((i) => ({ ...i, logistic_type: i.logistic_type as ItemRow['logistic_type'] })));
+  if (cell.type !== 'selling_address') return null;
+  const rule = sellingAddressRefusal(items, o);
   if (!rule) return null;
   const reason = SELLING_ADDRESS_LOCKS.find(([, message]) => message === rule.message)?.[0] ?? 'fulfillment_only';
   return { reason, message: rule.message };
+}
+
+/**
+ * The spec's refusal of a selling-address write, from the product's items. A replica applies it once
+ * the pull brought every item's logistic type (an item mirrored from an answer without it is
+ * 'unknown': the remote then decides, and a refused edit shows as failed).
+ */
+function sellingAddressRefusal(items: ItemFacts[] | undefined, o: GridOptions) {
+  const list = items ?? [];
+  if (!o.authority && (list.length === 0 || list.some((i) => i.logistic_type === 'unknown'))) return null;
+  return sellingAddressRule(list.map((i) => ({ ...i, logistic_type: i.logistic_type as ItemRow['logistic_type'] })));
+}
+
+/** Why a replica must not queue this edit (the lock a cell shows), before anything is queued; null when it may. */
+export function editRefusal(db: Db, userProductId: string, type: string) {
+  if (type !== 'selling_address') return null;
+  return sellingAddressRefusal(itemFacts(db, [userProductId]).get(userProductId), { authority: false });
 }
 
 function itemFacts(db: Db, ids: string[]): Map<string, ItemFacts[]> {

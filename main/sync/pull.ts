@@ -66,13 +66,19 @@ const itemWithCodes = itemAnswer.extend({
     .optional()
     .catch(undefined),
   seller_custom_field: z.string().nullable().optional().catch(null),
+  // The facts behind the selling-address locks (SPEC 7.3), so the grid locks a cell before an edit.
+  shipping: z
+    .object({ logistic_type: z.enum(['fulfillment', 'cross_docking', 'self_service']), local_delivery: z.boolean().optional() })
+    .optional()
+    .catch(undefined),
 });
 
 /**
- * Set once every item of the mirror was read with its codes: a replica made before the codes were
- * mirrored reads each item again once (only new items are read otherwise).
+ * Set once every item of the mirror was read with its codes and shipping: a replica made before
+ * they were mirrored reads each item again once (only new items are read otherwise). The key
+ * changed when shipping joined the codes, so such a replica reads its items once more.
  */
-const ITEM_CODES_READ = 'item_codes_read';
+const ITEM_CODES_READ = 'item_facts_read';
 
 export class PullError extends Error {
   constructor(
@@ -330,6 +336,8 @@ export class Puller {
           official_store_id: i.official_store_id ?? null,
           available_quantity: i.available_quantity ?? null,
           inventory_id: i.inventory_id ?? null,
+          logistic_type: i.shipping?.logistic_type ?? 'unknown',
+          local_delivery: i.shipping?.local_delivery ? 1 : 0,
           attributes: JSON.stringify({
             ...(i.attributes ? { attributes: i.attributes } : {}),
             ...(typeof i.seller_custom_field === 'string' ? { seller_custom_field: i.seller_custom_field } : {}),

@@ -18,6 +18,7 @@
  * written without thousands separators, so they read back in any locale.
  */
 import Papa from 'papaparse';
+import { PENDING_HEADER, pendingNote } from '../../common/pending-note.js';
 import type { CellView, GridColumnView, GridRowView, RowsView } from '../../preload/contract.js';
 import { type Edit, afterEdit, parseEdit } from './parse.js';
 import { lockOf, rowTotal } from './store.js';
@@ -74,7 +75,7 @@ export interface Diff {
 
 const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, '_');
 /** Columns of the exports (CSV and the .xlsx bulk-editor layout) that are not locations. */
-const WIDE_NOT_LOCATIONS = ['title', 'titulo', 'título', 'item_ids', 'item_id', 'user_product_id', 'sku', 'seller_sku', 'total'];
+const WIDE_NOT_LOCATIONS = ['title', 'titulo', 'título', 'item_ids', 'item_id', 'user_product_id', 'sku', 'seller_sku', 'total', norm(PENDING_HEADER)];
 const ID_HEADERS = ['user_product_id', 'item_id', 'id', 'product_id', 'sku'];
 
 /** The header of a location column in the export: `Depósito Palermo [64712]`. */
@@ -268,7 +269,10 @@ export function csvDelimiter(locale: string): ',' | ';' {
   return decimal === ',' ? ';' : ',';
 }
 
-/** The grid as CSV: id, title, item ids, one column per location (what it shows), total; `delimiter` by locale. */
+/**
+ * The grid as CSV: id, title, item ids, one column per location (what it shows), total, and the
+ * queued edits with their reasons (a note the import skips); `delimiter` by locale.
+ */
 export function gridCsv(columns: GridColumnView[], rows: GridRowView[], delimiter: ',' | ';' = ','): string {
   const data = rows.map((r) => [
     r.userProductId,
@@ -276,8 +280,9 @@ export function gridCsv(columns: GridColumnView[], rows: GridRowView[], delimite
     (r.itemIds ?? []).join(' '),
     ...columns.map((c) => (r.cells[c.key] ? String(r.cells[c.key]!.shown) : '')),
     String(rowTotal(r)),
+    pendingNote(columns, r),
   ]);
-  const fields = ['user_product_id', 'title', 'item_ids', ...columns.map(columnHeader), 'total'];
+  const fields = ['user_product_id', 'title', 'item_ids', ...columns.map(columnHeader), 'total', PENDING_HEADER];
   // A formula-looking title (=, +, -, @) is not run by a spreadsheet.
   return Papa.unparse({ fields, data }, { newline: '\r\n', escapeFormulae: true, delimiter });
 }

@@ -69,13 +69,18 @@ describe('codes in the replica', () => {
   it('a replica mirrored before codes existed reads its items once more, then only new ones', async () => {
     await engine.pullNow();
     // What a replica pulled by an older version holds: items without attributes or inventory id.
-    replica.db.prepare(`UPDATE items SET attributes = '{}', inventory_id = NULL`).run();
-    replica.db.prepare(`DELETE FROM sync_state WHERE key = 'item_codes_read'`).run();
+    replica.db.prepare(`UPDATE items SET attributes = '{}', inventory_id = NULL, logistic_type = 'unknown', local_delivery = 0`).run();
+    replica.db.prepare(`DELETE FROM sync_state WHERE key = 'item_facts_read'`).run();
     expect(find('TERM-1L').userProductId).toBeNull();
 
     const upgrade = await engine.pullNow();
     expect(upgrade.items).toEqual({ total: 5, fetched: 5 });
     expect(find('TERM-1L')).toMatchObject({ userProductId: demo.userProducts.termo });
+    // Shipping too (issue 14 §7: the selling-address locks).
+    expect(replica.db.prepare('SELECT logistic_type, local_delivery FROM items WHERE id = ?').get(demo.items.bombilla)).toEqual({
+      logistic_type: 'fulfillment',
+      local_delivery: 1,
+    });
     const again = await engine.pullNow();
     expect(again.items).toEqual({ total: 5, fetched: 0 });
   });

@@ -24,7 +24,11 @@ export type MirrorMessage = Omit<MessageRow, 'status' | 'text_hash' | 'seq' | 'm
 /** An attachment of a pulled message: the row without its content hash (the bytes come on demand), always linked. */
 export type MirrorAttachment = Omit<AttachmentRow, 'sha256' | 'message_id' | 'position'> & { message_id: string; position: number };
 
-/** An item of the replica's mirror (logistics facts are not in the remote's answer). */
+/**
+ * An item of the replica's mirror. Its logistic type is 'unknown' when the remote's answer did not
+ * carry it; whether the first full inbound is done is never in the answer (stored as done: the
+ * remote refuses the edit if not, and the cell then shows it as failed).
+ */
 export interface MirrorItem {
   id: string;
   site_id: string;
@@ -41,6 +45,8 @@ export interface MirrorItem {
   official_store_id: number | null;
   available_quantity: number | null;
   inventory_id: string | null;
+  logistic_type: 'fulfillment' | 'cross_docking' | 'self_service' | 'unknown';
+  local_delivery: 0 | 1;
   /** JSON object: `{ attributes?: [...], seller_custom_field?: string | null }`. */
   attributes: string;
   date_created: string;
@@ -94,9 +100,10 @@ export function mirrorRepo(db: Db) {
        listing_type_id, channels, official_store_id, logistic_type, local_delivery, inventory_id, full_inbound_done,
        available_quantity, attributes, date_created)
      VALUES (@id, @site_id, @title, @seller_id, @category_id, @user_product_id, @price, @base_price, @currency_id,
-       @listing_type_id, @channels, @official_store_id, 'unknown', 0, @inventory_id, 0, @available_quantity, @attributes, @date_created)
+       @listing_type_id, @channels, @official_store_id, @logistic_type, @local_delivery, @inventory_id, 1, @available_quantity, @attributes, @date_created)
      ON CONFLICT (id) DO UPDATE SET title = excluded.title, price = excluded.price, base_price = excluded.base_price,
        channels = excluded.channels, official_store_id = excluded.official_store_id,
+       logistic_type = excluded.logistic_type, local_delivery = excluded.local_delivery,
        available_quantity = excluded.available_quantity, inventory_id = excluded.inventory_id, attributes = excluded.attributes`,
   );
   const upsertOrder = db.prepare(

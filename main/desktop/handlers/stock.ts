@@ -4,7 +4,7 @@ import { remoteError } from '../../sync/client.js';
 import { listedItemAnswer, parseAnswer } from '../../sync/remote-answers.js';
 import { history as cellHistory, cellView } from '../../sync/read-model.js';
 import { desktopErrors } from '../errors.js';
-import { enrichOneCell, gridPage, invalidateGrid, locate, rowsByIds } from '../grid.js';
+import { editRefusal, enrichOneCell, gridPage, invalidateGrid, locate, rowsByIds } from '../grid.js';
 import type { Profile } from '../profile.js';
 import type { HandlerContext } from './context.js';
 import type { AreaHandlers } from './types.js';
@@ -55,6 +55,9 @@ async function edit(
     const done = await p.service.localEdits.edit(p.principal, target, change, withReason({ author: p.author, ref }, reason));
     result = { entryId: null, how: 'queued', shown: done.shown, historyId: done.historyId };
   } else {
+    // The lock the cell shows refuses the edit here, with the marketplace's words, not after a round trip.
+    const refusal = editRefusal(p.db, target.userProductId, target.type);
+    if (refusal) throw refusal;
     const meta = withReason({ author: p.author, ...(ref ? { ref } : {}) }, reason);
     result =
       'delta' in change

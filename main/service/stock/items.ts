@@ -115,6 +115,8 @@ export function toItemView(r: ItemRow): ItemView {
   view.inventory_id = r.inventory_id;
   view.attributes = stored.attributes ?? [];
   view.seller_custom_field = stored.seller_custom_field ?? null;
+  // A replica locks a selling-address cell before the edit from these (with inventory_id).
+  view.shipping = { logistic_type: r.logistic_type, local_delivery: r.local_delivery === 1 };
   return view;
 }
 

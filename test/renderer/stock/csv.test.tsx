@@ -96,8 +96,9 @@ describe('CSV import: the dry run', () => {
       'Selling address [selling_address]',
       'Platform fulfillment [platform_facility]',
       'total',
+      'Pending',
     ]);
-    expect(parsed[1]).toEqual([id(0), 'Producto 0', 'MLA1400000001', '0', '10', '', '5', '15']);
+    expect(parsed[1]).toEqual([id(0), 'Producto 0', 'MLA1400000001', '0', '10', '', '5', '15', '']);
     // Unchanged file: nothing to apply.
     expect(diffImport(plan(csv), lookup(rows), words).changes).toEqual([]);
     parsed[2]![3] = '25';
@@ -243,11 +244,29 @@ describe('delimiters, locales and signed counts', () => {
     expect(d.rejected).toEqual([]);
   });
 
+  it('exports each queued edit with its change and reason in the Pending note, and still reads back unchanged', () => {
+    const rows = sampleRows(3);
+    const entry = { onTheWire: false, attempts: 0, nextAttemptAt: 0, lastStatus: null, lastError: null, quantity: null };
+    rows[0]!.cells['64712']!.entries = [
+      { ...entry, id: 1, op: 'adjust', delta: -2, state: 'pending', reason: 'damaged' },
+      { ...entry, id: 2, op: 'adjust', delta: 5, state: 'failed', reason: 'sold_elsewhere' },
+    ];
+    rows[0]!.cells['64713']!.entries = [{ ...entry, id: 3, op: 'count', delta: null, quantity: 40, state: 'pending', reason: 'count' }];
+    const text = gridCsv(COLUMNS, rows, ';');
+    const data = Papa.parse<string[]>(text, { delimiter: ';' }).data;
+    expect(data[1]!.at(-1)).toBe('Depósito Palermo: -2 damaged, +5 sold_elsewhere (failed); Depósito Avellaneda: =40 count');
+    expect(data[2]!.at(-1)).toBe('');
+    // The note is not a location: the file reads back with nothing to apply.
+    const read = plan(text);
+    expect(read.rejected).toEqual([]);
+    expect(diffImport(read, lookup(rows), words).changes).toEqual([]);
+  });
+
   it('exports with the list separator of the language: ; for es and pt-BR, , for en', () => {
     expect([csvDelimiter('es'), csvDelimiter('es-AR'), csvDelimiter('pt-BR'), csvDelimiter('en')]).toEqual([';', ';', ';', ',']);
     const text = gridCsv(COLUMNS, sampleRows(2), ';');
     expect(text.split('\r\n')[0]).toBe(
-      'user_product_id;title;item_ids;Depósito Palermo [64712];Depósito Avellaneda [64713];Selling address [selling_address];Platform fulfillment [platform_facility];total',
+      'user_product_id;title;item_ids;Depósito Palermo [64712];Depósito Avellaneda [64713];Selling address [selling_address];Platform fulfillment [platform_facility];total;Pending',
     );
     // And it reads back: the delimiter is detected.
     expect(diffImport(plan(text), lookup(sampleRows(2)), words).changes).toEqual([]);
