@@ -8,13 +8,15 @@
  *   1. navigation → the grid's first rows on screen (target under 1 s);
  *   2. frame times while scrolling 10,000 rows, from requestAnimationFrame timestamps in the page
  *      (p95 under 16.7 ms, i.e. no dropped frame at 60 Hz);
- *   3. a cell edit (Enter pressed) → the cell shows "queued" (under 50 ms).
+ *   3. a cell edit (Enter pressed) → the cell shows "queued" (under 50 ms);
+ *   4. a barcode scan (an item id typed at scanner speed, then Enter) → the focused cell is the
+ *      scanned product's, anywhere in the 100,000 (p95 under 100 ms).
  * - the inbox figures of bench/ui-inbox.ts.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import { openDatabase } from '../main/db/open.js';
 import { DB_FILE, remoteProfileDir } from '../main/desktop/profile.js';
 import { SettingsStore } from '../main/desktop/settings.js';
@@ -35,8 +37,14 @@ const ROWS_PER_FRAME = 20;
 /** A quick mouse-wheel scroll: every page is fetched as it comes into view. */
 const WHEEL_ROWS_PER_FRAME = 5;
 const EDITS = 60;
+const SCANS = 30;
+/** A scanner's keys: well under the scan detector's 35 ms apart (as test/e2e/scanning.test.ts types them). */
+const SCANNER_GAP_MS = 5;
 /** An address nothing answers on: the replica is offline and never calls it. */
 const BASE_URL = 'http://127.0.0.1:9';
+
+const SEED_KINDS = ['Termo acero', 'Mate calabaza', 'Bombilla alpaca', 'Yerba mate', 'Canasta matera', 'Vaso térmico'];
+const seedItemId = (i: number) => `MLA${String(1_500_000_000 + i)}`;
 
 /** The data folder of an offline replica with `products` user products × `stores` stores, titled. */
 export async function seedReplica(dataDir: string, products: number, stores: number): Promise<void> {
@@ -52,9 +60,8 @@ export async function seedReplica(dataDir: string, products: number, stores: num
       `INSERT INTO items (id, site_id, title, seller_id, category_id, user_product_id, price, base_price, currency_id, listing_type_id, logistic_type, date_created)
        VALUES (?, 'MLA', ?, ?, 'MLA1902', ?, 100, 100, 'ARS', 'gold_special', 'cross_docking', '2026-01-01T00:00:00.000Z')`,
     );
-    const kinds = ['Termo acero', 'Mate calabaza', 'Bombilla alpaca', 'Yerba mate', 'Canasta matera', 'Vaso térmico'];
     db.transaction(() => {
-      for (let i = 0; i < products; i++) item.run(`MLA${String(1_500_000_000 + i)}`, `${kinds[i % kinds.length]} ${i + 1}`, BENCH_SELLER, productId(i));
+      for (let i = 0; i < products; i++) item.run(seedItemId(i), `${SEED_KINDS[i % SEED_KINDS.length]} ${i + 1}`, BENCH_SELLER, productId(i));
     })();
   } finally {
     db.close();
@@ -119,6 +126,35 @@ const WATCH_EDIT = (id: string) => `(() => {
 })()`;
 
 /**
+ * Arms the watch of one scan: window.__focused resolves with the ms from the scan's Enter key to
+ * the focused element being a cell of the product titled `title` (its label: "<column>, <title>: …").
+ */
+const WATCH_SCAN = (title: string) => `(() => {
+  let t0;
+  const wanted = ${JSON.stringify(`, ${title}:`)};
+  const onKey = (e) => {
+    if (e.key !== 'Enter') return;
+    t0 = performance.now();
+    document.removeEventListener('keydown', onKey, true);
+  };
+  document.addEventListener('keydown', onKey, true);
+  window.__focused = new Promise((resolve, reject) => {
+    // A scan that never lands fails the bench, naming what has the focus instead of hanging.
+    setTimeout(() => reject(new Error('scan not focused in 10 s; focused: ' + (document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName) + '; notice: ' + (document.querySelector('.notice-line')?.textContent ?? ''))), 10000);
+    const check = () => {
+      const label = document.activeElement?.getAttribute('aria-label') ?? '';
+      if (t0 === undefined || !label.includes(wanted)) return;
+      observer.disconnect();
+      document.removeEventListener('focusin', check, true);
+      resolve(performance.now() - t0);
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(document.querySelector('.grid-scroll'), { subtree: true, attributes: true, attributeFilter: ['aria-label'], childList: true });
+    document.addEventListener('focusin', check, true);
+  });
+})()`;
+
+/**
  * The floor of the scroll figure: a hand-written virtual list in a blank page of the same browser
  * (no framework, no data fetching), same viewport, same row height and cells per row, the rows
  * in view rebuilt every frame as the same rows/frame scroll past: what this machine's Chromium
@@ -178,6 +214,39 @@ async function editToPending(page: Page, row: number, col: number): Promise<numb
   await page.keyboard.type('+1');
   await page.keyboard.press('Enter');
   return page.evaluate('window.__pending') as Promise<number>;
+}
+
+const cdpSessions = new WeakMap<Page, CDPSession>();
+
+/**
+ * Types `code` and Enter as a scanner does, as test/e2e/scanning.test.ts does: real key events
+ * through the browser's input pipeline, each stamped SCANNER_GAP_MS after the one before (CDP
+ * gives the device's time), so a busy machine delivers them later but with the scanner's timing.
+ */
+async function scanKeys(page: Page, code: string): Promise<void> {
+  let cdp = cdpSessions.get(page);
+  if (!cdp) cdpSessions.set(page, (cdp = await page.context().newCDPSession(page)));
+  let at = Date.now() / 1000;
+  for (const ch of [...code, 'Enter']) {
+    at += SCANNER_GAP_MS / 1000;
+    const enter = ch === 'Enter';
+    const upper = ch.toUpperCase();
+    const key = {
+      key: ch,
+      code: enter ? 'Enter' : /\d/.test(ch) ? `Digit${ch}` : /[A-Z]/i.test(ch) ? `Key${upper}` : '',
+      windowsVirtualKeyCode: enter ? 13 : upper.charCodeAt(0),
+      timestamp: at,
+    };
+    await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', ...key, text: enter ? '\r' : ch });
+    await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...key });
+  }
+}
+
+/** Scans product `i`'s item id (seedReplica's); the time (ms) from the Enter key to its cell being focused. */
+async function scanToFocus(page: Page, i: number): Promise<number> {
+  await page.evaluate(WATCH_SCAN(`${SEED_KINDS[i % SEED_KINDS.length]} ${i + 1}`));
+  await scanKeys(page, seedItemId(i));
+  return page.evaluate('window.__focused') as Promise<number>;
 }
 
 export async function benchStockUi(o: { products?: number; stores?: number } = {}): Promise<Row[]> {
@@ -252,6 +321,22 @@ export async function benchStockUi(o: { products?: number; stores?: number } = {
       unit: 'ms',
       limit: { max: 50, unit: 'ms' },
       note: `${EDITS} edits, p50 ${percentile(edits, 50).toFixed(1)} ms, offline replica`,
+    });
+
+    // 4. Scan → the scanned product's cell focused, products spread over the whole grid (most
+    // of them on pages not loaded yet), from a cell at the top.
+    await page.evaluate(`document.querySelector('.grid-scroll').scrollTop = 0`);
+    await page.locator('#stock-cell-0-0').click();
+    const scans: number[] = [];
+    for (let k = 0; k < SCANS; k++) scans.push(await scanToFocus(page, (k * 7919 + 4999) % products));
+    scans.sort((a, b) => a - b);
+    rows.push({
+      section: SECTION,
+      name: 'stock grid: barcode scan (item id at scanner speed, Enter) → its cell focused, p95',
+      value: percentile(scans, 95),
+      unit: 'ms',
+      limit: { max: 100, unit: 'ms' },
+      note: `${SCANS} scans anywhere in ${products.toLocaleString('en')} products, p50 ${percentile(scans, 50).toFixed(1)} ms, offline replica`,
     });
     if (app.errors.length > 0) throw new Error(`bench ui: errors in the page: ${app.errors.join('; ')}`);
   } finally {
