@@ -185,6 +185,28 @@ export interface LocateView {
 }
 
 /** Rows by user product id or item id (`stock.rows`, for the CSV import's preview). */
+/**
+ * A cell as the import's preview needs it (`stock.lookup`): what it shows, whether it may be
+ * edited and why not. A grid cell (CellView) is one of these.
+ */
+export type LookupCellView = Pick<CellView, 'type' | 'shown' | 'editable' | 'lock'>;
+
+/** A product as the import's preview needs it: only the file's columns' cells (and its selling address, for the pairing rule). */
+export interface LookupRowView {
+  userProductId: string;
+  title: string | null;
+  version: string;
+  cells: Record<string, LookupCellView>;
+}
+
+/** `stock.lookup`'s answer: `RowsView` with light rows (a RowsView is one of these). */
+export interface LookupView {
+  columns: GridColumnView[];
+  rows: LookupRowView[];
+  missing: string[];
+  aliases: Record<string, string>;
+}
+
 export interface RowsView {
   columns: GridColumnView[];
   rows: GridRowView[];

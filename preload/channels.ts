@@ -21,6 +21,7 @@ export const CHANNEL_NAMES = {
     'grid',
     'locate',
     'rows',
+    'lookup',
     'cell',
     'history',
     'adjust',

@@ -34,6 +34,7 @@ import type {
   QuickReplyView,
   DraftView,
   RowsView,
+  LookupView,
   SavedFileView,
   SendResultView,
   SessionView,
@@ -185,6 +186,14 @@ export const contract = {
     ),
     /** Grid rows by user product id or item id, in one call (the CSV import's preview). */
     rows: op(z.strictObject({ ids: z.array(z.string().min(1).max(64)).min(1).max(1000) }), answer<RowsView>()),
+    /**
+     * The CSV import's preview: products by user product id or item id, with only the cells of
+     * `columns` (column keys; all when absent) and what the dry run needs of them.
+     */
+    lookup: op(
+      z.strictObject({ ids: z.array(z.string().min(1).max(64)).min(1).max(1000), columns: z.array(z.string().min(1).max(64)).max(100).optional() }),
+      answer<LookupView>(),
+    ),
     cell: op(z.strictObject(cellRef), answer<CellView>()),
     /** Newest first; `before` (a history id) pages back past the first `limit` rows. */
     history: op(

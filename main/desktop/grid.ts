@@ -54,7 +54,7 @@ const SELLING_ADDRESS_LOCKS: [CellLockView['reason'], string][] = [
 /** The grid's statements (main/db/repos/grid.ts), prepared once per database. */
 const repos = new WeakMap<Db, GridRepo>();
 
-function repoOf(db: Db): GridRepo {
+export function repoOf(db: Db): GridRepo {
   let repo = repos.get(db);
   if (!repo) repos.set(db, (repo = gridRepo(db)));
   return repo;
@@ -96,7 +96,7 @@ function columnSet(db: Db, sellerId: number): ColumnSet {
   return set;
 }
 
-function visibleColumns(db: Db, sellerId: number, columns: GridColumnView[]): GridColumnView[] {
+export function visibleColumns(db: Db, sellerId: number, columns: GridColumnView[]): GridColumnView[] {
   const set = columnSet(db, sellerId);
   return columns.filter((c) => (c.type === 'seller_warehouse' ? set.stockStores.has(c.key) : c.type === 'selling_address' ? set.sellingAddress : set.platform));
 }
@@ -323,21 +323,28 @@ export function locate(db: Db, sellerId: number, q: GridFilters & { search: stri
 
 /** Rows by user product id or item id (at most 1000), for the CSV import's preview. */
 export function rowsByIds(db: Db, sellerId: number, ids: string[], o: GridOptions = { authority: false }): RowsView {
-  const repo = repoOf(db);
   return db.transaction((): RowsView => {
-    const wanted = [...new Set(ids.map((id) => id.trim().toUpperCase()))];
-    const products = new Set(repo.productsIn(sellerId, wanted));
-    const aliases: Record<string, string> = {};
-    const rest = wanted.filter((id) => !products.has(id));
-    if (rest.length > 0) {
-      for (const r of repo.itemsIn(sellerId, rest)) {
-        aliases[r.id] = r.user_product_id;
-        products.add(r.user_product_id);
-      }
-    }
-    const missing = rest.filter((id) => aliases[id] === undefined);
-    // In the grid's default order (by id); no positions needed: rows are read by id.
-    const { columns, rows } = rowsOf(db, sellerId, [...products].sort());
+    const { products, missing, aliases } = resolveIds(db, sellerId, ids);
+    const { columns, rows } = rowsOf(db, sellerId, products);
     return { columns: visibleColumns(db, sellerId, columns), rows: enrichRows(db, rows, o), missing, aliases };
   })();
+}
+
+/**
+ * The seller's user products that ids (user product ids or item ids) name, in the grid's default
+ * order (by id), each item id given with its product, and the ids that name neither.
+ */
+export function resolveIds(db: Db, sellerId: number, ids: string[]): { products: string[]; missing: string[]; aliases: Record<string, string> } {
+  const repo = repoOf(db);
+  const wanted = [...new Set(ids.map((id) => id.trim().toUpperCase()))];
+  const products = new Set(repo.productsIn(sellerId, wanted));
+  const aliases: Record<string, string> = {};
+  const rest = wanted.filter((id) => !products.has(id));
+  if (rest.length > 0) {
+    for (const r of repo.itemsIn(sellerId, rest)) {
+      aliases[r.id] = r.user_product_id;
+      products.add(r.user_product_id);
+    }
+  }
+  return { products: [...products].sort(), missing: rest.filter((id) => aliases[id] === undefined), aliases };
 }

@@ -6,8 +6,8 @@
  * none. A reload or a crash during Apply leaves all or none too.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { GridColumnView, RowsView } from '../../preload/contract.js';
-import { type Change, type Diff, type Plan, type Reason, type Rejected, diffImport, idsOf, planImport, planRows } from './csv.js';
+import type { GridColumnView, LookupView } from '../../preload/contract.js';
+import { type Change, type Diff, type Plan, type Reason, type Rejected, columnKeysOf, diffImport, idsOf, planImport, planRows } from './csv.js';
 import { Modal } from './Modal.js';
 import { columnLabel, lockText, useStockStore } from './store.js';
 import { type StockWords, useStockWords } from './words.js';
@@ -86,12 +86,14 @@ export function ImportDialog() {
       store.getState().setActivity({ kind: 'import', done, total });
     };
     progress();
-    const merged: RowsView = { columns: store.getState().allColumns, rows: [], missing: [], aliases: {} };
+    const merged: LookupView = { columns: store.getState().allColumns, rows: [], missing: [], aliases: {} };
+    // Only the file's columns' cells (the lookup reads every column when a store is unknown here).
+    const columns = columnKeysOf(plan, merged.columns);
     let failed: string | null = null;
     let next = 0;
     const worker = async () => {
       while (next < chunks.length && failed === null && live()) {
-        const r = await api.stock.rows({ ids: chunks[next++]! });
+        const r = await api.stock.lookup({ ids: chunks[next++]!, ...(columns ? { columns } : {}) });
         if (!live()) return;
         if (!r.ok) {
           failed = r.error.message;

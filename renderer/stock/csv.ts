@@ -19,7 +19,7 @@
  */
 import Papa from 'papaparse';
 import { PENDING_HEADER, pendingNote } from '../../common/pending-note.js';
-import type { CellView, GridColumnView, GridRowView, RowsView } from '../../preload/contract.js';
+import type { GridColumnView, GridRowView, LookupCellView, LookupRowView, LookupView } from '../../preload/contract.js';
 import { type Edit, afterEdit, parseEdit } from './parse.js';
 import { lockOf, rowTotal } from './store.js';
 import type { StockKey } from './words.js';
@@ -163,6 +163,20 @@ export function idsOf(plan: Plan): string[] {
   return [...new Set(plan.edits.map((e) => e.id.toUpperCase()))];
 }
 
+/**
+ * The column keys a plan's stores name in `columns` (what `stock.lookup` reads), or null (read
+ * every column) when a store names none of them: the core's columns may be newer.
+ */
+export function columnKeysOf(plan: Plan, columns: GridColumnView[]): string[] | null {
+  const keys = new Set<string>();
+  for (const store of new Set(plan.edits.map((e) => e.store))) {
+    const column = columnFor(columns, store);
+    if (!column) return null;
+    keys.add(column.key);
+  }
+  return [...keys];
+}
+
 function columnFor(columns: GridColumnView[], store: string): GridColumnView | undefined {
   const s = store.trim();
   const n = norm(s);
@@ -192,12 +206,8 @@ function readValue(e: PlannedEdit): Edit | Reason {
  * The dry run: every planned edit against the grid as it is now. `lookup` is what `stock.rows`
  * answered for the plan's ids (several answers merged). `lockText` words a lock reason.
  */
-export function diffImport(
-  plan: Plan,
-  lookup: Pick<RowsView, 'columns' | 'rows' | 'missing' | 'aliases'>,
-  lockText: (reason: string, column: GridColumnView) => string,
-): Diff {
-  const byId = new Map<string, GridRowView>(lookup.rows.map((r) => [r.userProductId, r]));
+export function diffImport(plan: Plan, lookup: LookupView, lockText: (reason: string, column: GridColumnView) => string): Diff {
+  const byId = new Map<string, LookupRowView>(lookup.rows.map((r) => [r.userProductId, r]));
   const rejected: Rejected[] = [...plan.rejected];
   const changes: Change[] = [];
   const seen = new Map<string, number>();
@@ -215,7 +225,7 @@ export function diffImport(
       reject({ key: 'csv.err.unknownStore', vars: { store: e.store.slice(0, 40) } });
       continue;
     }
-    const cell: CellView | undefined = row.cells[column.key];
+    const cell: LookupCellView | undefined = row.cells[column.key];
     const read = readValue(e);
     if ('key' in read) {
       reject(read);

@@ -2,7 +2,7 @@
  * Reading the stock state: the rows and columns on screen, a row's total, why a cell is locked,
  * and their names in the current language. Pure functions of the state (or a part of it).
  */
-import type { CellView, GridColumnView, GridRowView } from '../../preload/contract.js';
+import type { GridColumnView, GridRowView, LookupCellView } from '../../preload/contract.js';
 import { useI18nStore } from '../i18n/index.js';
 import { PAGE_SIZE, type StockState } from './state.js';
 import { type StockKey, stockText } from './words.js';
@@ -22,7 +22,7 @@ export function lockText(reason: string, column: GridColumnView, t: (key: StockK
 }
 
 /** Why a cell cannot be edited: the lock's reason key's short form, or null when it can. */
-export function lockOf(column: GridColumnView, cell: CellView | undefined, row?: GridRowView): string | null {
+export function lockOf(column: GridColumnView, cell: LookupCellView | undefined, row?: { cells: Record<string, LookupCellView> }): string | null {
   if (cell?.lock) return cell.lock.reason;
   if (column.type === 'platform_facility') return 'platform_managed';
   if (!cell && column.type !== 'seller_warehouse') return 'no_location';

@@ -89,6 +89,32 @@ describe('stock grid calls', () => {
     expect(r.columns.map((col) => col.key)).toContain(demo.stores.palermo);
   });
 
+  it("looks products up for the import's preview: the grid's quantities and locks of the file's columns only", async () => {
+    const wanted = [demo.items.bombilla, demo.userProducts.termo, 'MLAU200000001', 'nonsense'];
+    const full = value(await api.stock.rows({ ids: wanted }));
+    const light = value(await api.stock.lookup({ ids: wanted, columns: [demo.stores.palermo] }));
+    expect(light.aliases).toEqual(full.aliases);
+    expect(light.missing).toEqual(full.missing);
+    expect(light.columns).toEqual(full.columns);
+    // The file's column, and the selling address (the pairing rule reads it); no other cell.
+    const project = (keys: string[]) =>
+      full.rows.map((r) => ({
+        userProductId: r.userProductId,
+        title: r.title,
+        version: r.version,
+        cells: Object.fromEntries(
+          Object.entries(r.cells)
+            .filter(([k]) => keys.includes(k))
+            .map(([k, c]) => [k, { type: c.type, shown: c.shown, editable: c.editable, lock: c.lock }]),
+        ),
+      }));
+    expect(light.rows).toEqual(project([demo.stores.palermo, 'selling_address']));
+    expect(light.rows[1]!.cells.selling_address!.lock?.reason).toBe('no_inventory_id');
+    // Without columns, every cell.
+    const all = value(await api.stock.lookup({ ids: wanted }));
+    expect(all.rows).toEqual(project(full.columns.map((c) => c.key)));
+  });
+
   it('shows an edit in the filtered views at once (the column and filter answers follow the stock)', async () => {
     const palermo = { userProductId: demo.userProducts.termo, type: 'seller_warehouse' as const, storeId: demo.stores.palermo };
     value(await api.stock.count({ ...palermo, quantity: 2 }));

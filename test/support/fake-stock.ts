@@ -108,6 +108,8 @@ export function fakeStockroom(rows: GridRowView[] = sampleRows(5)): FakeStockroo
       const missing = ids.filter((x) => !found.some((r) => r.userProductId === x) && aliases[x] === undefined);
       return ok({ columns: f.columns, rows: structuredClone(found), missing, aliases });
     },
+    // The import's light lookup: the grid's rows are of its shape (whole rows: the fake keeps no other).
+    'stock.lookup': (payload) => handlers['stock.rows']!({ ids: (payload as { ids: string[] }).ids }),
     'stock.cell': (payload) => {
       const { cell: c } = find(payload as { userProductId: string; type: string; storeId?: string });
       return c ? ok(structuredClone(c)) : { ok: false, error: { code: 'not_found', message: 'no such cell', status: 404 } };

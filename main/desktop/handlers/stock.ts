@@ -5,6 +5,7 @@ import { listedItemAnswer, parseAnswer } from '../../sync/remote-answers.js';
 import { history as cellHistory, cellView } from '../../sync/read-model.js';
 import { desktopErrors } from '../errors.js';
 import { editRefusal, enrichOneCell, gridPage, invalidateGrid, locate, rowsByIds } from '../grid.js';
+import { importLookup } from '../import-lookup.js';
 import type { Profile } from '../profile.js';
 import type { HandlerContext } from './context.js';
 import type { AreaHandlers } from './types.js';
@@ -84,6 +85,10 @@ export function stockHandlers(ctx: StockContext) {
     rows: async ({ ids }) => {
       const p = await ctx.current();
       return rowsByIds(p.db, p.sellerId, ids, { authority: p.kind === 'local' });
+    },
+    lookup: async ({ ids, columns }) => {
+      const p = await ctx.current();
+      return importLookup(p.db, p.sellerId, ids, columns, { authority: p.kind === 'local' });
     },
     cell: async (input) => {
       const p = await ctx.current();

@@ -159,8 +159,8 @@ describe('CSV import dialog', () => {
     ]);
     const rejected = within(dialog).getByRole('table', { name: 'Rows not imported' });
     expect(within(rejected).getAllByRole('row')[1]!.textContent).toBe('4MLAU99964712unknown product MLAU999');
-    // The dry run asked the core for the rows only.
-    expect(f.callsTo('stock.rows')).toEqual([{ ids: [id(0), id(1), 'MLAU999'] }]);
+    // The dry run asked the core for the file's products, and only the cells of its columns.
+    expect(f.callsTo('stock.lookup')).toEqual([{ ids: [id(0), id(1), 'MLAU999'], columns: ['64712', '64713'] }]);
     expect(f.callsTo('stock.importApply')).toEqual([]);
     await user.click(within(dialog).getByRole('button', { name: 'Apply 2 changes' }));
     await within(dialog).findByText('Applied 2 changes.');
