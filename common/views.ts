@@ -333,6 +333,17 @@ export interface ItemView {
   seller_custom_field?: string | null;
   /** How the item ships: the facts behind the selling-address locks (SPEC 7.3). */
   shipping?: { logistic_type: 'fulfillment' | 'cross_docking' | 'self_service'; local_delivery: boolean };
+  /** The listing's pictures (those with a web address), first the main one. */
+  pictures?: ItemPictureView[];
+  /** The first picture's address, or null. */
+  thumbnail?: string | null;
+}
+
+/** A picture of an item as the marketplace answers it. */
+export interface ItemPictureView {
+  id: string;
+  url: string;
+  secure_url: string | null;
 }
 
 /** An attribute of an item as the publishing flow takes it (`{ id: "GTIN", value_name: "7790001234565" }`). */

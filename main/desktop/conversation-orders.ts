@@ -13,7 +13,7 @@ import { toMarketplaceOrder } from '../service/orders/order-view.js';
 /** An item's stored ordinary attributes (items.attributes): the publishing flow's `pictures`, or a `thumbnail`. */
 const storedPictures = z.object({
   pictures: z
-    .array(z.object({ secure_url: z.string().nullable().optional(), url: z.string().nullable().optional() }))
+    .array(z.object({ secure_url: z.string().nullable().optional(), url: z.string().nullable().optional(), source: z.string().optional() }))
     .optional()
     .catch(undefined),
   thumbnail: z.string().optional().catch(undefined),
@@ -29,7 +29,7 @@ export function pictureOf(attributes: string | null): string | null {
     return null;
   }
   if (!parsed.success) return null;
-  const candidates = [...(parsed.data.pictures ?? []).flatMap((p) => [p.secure_url, p.url]), parsed.data.thumbnail];
+  const candidates = [...(parsed.data.pictures ?? []).flatMap((p) => [p.secure_url, p.url, p.source]), parsed.data.thumbnail];
   return candidates.find((u): u is string => typeof u === 'string' && /^https:\/\//i.test(u)) ?? null;
 }
 

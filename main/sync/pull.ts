@@ -66,6 +66,12 @@ const itemWithCodes = itemAnswer.extend({
     .optional()
     .catch(undefined),
   seller_custom_field: z.string().nullable().optional().catch(null),
+  // What the order panel shows for the item (conversation-orders.ts reads the first https one).
+  pictures: z
+    .array(z.object({ url: z.string().nullable().optional().catch(null), secure_url: z.string().nullable().optional().catch(null) }))
+    .max(50)
+    .optional()
+    .catch(undefined),
   // The facts behind the selling-address locks (SPEC 7.3), so the grid locks a cell before an edit.
   shipping: z
     .object({ logistic_type: z.enum(['fulfillment', 'cross_docking', 'self_service']), local_delivery: z.boolean().optional() })
@@ -341,6 +347,7 @@ export class Puller {
           attributes: JSON.stringify({
             ...(i.attributes ? { attributes: i.attributes } : {}),
             ...(typeof i.seller_custom_field === 'string' ? { seller_custom_field: i.seller_custom_field } : {}),
+            ...(i.pictures && i.pictures.length > 0 ? { pictures: i.pictures } : {}),
           }),
           date_created: i.date_created,
         });

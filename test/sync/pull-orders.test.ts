@@ -62,11 +62,17 @@ describe('orders in the replica', () => {
     expect(conversationOrders(replica.db)(demoOrders.cancelled.pack).orders?.[0]).toMatchObject({ status: 'cancelled', shipping: { id: null } });
   });
 
-  it('a picture of the item, when the item has one, reaches the panel', async () => {
-    await engine.pullNow();
-    replica.db
+  it('a picture the marketplace gives the item reaches the panel: GET /items/{id} carries it and the pull mirrors it', async () => {
+    // The item as it was listed: the publishing flow's `pictures: [{ source }]`.
+    server.db
       .prepare('UPDATE items SET attributes = ? WHERE id = ?')
-      .run(JSON.stringify({ pictures: [{ secure_url: 'https://img.example.com/termo.jpg', url: 'http://img.example.com/termo.jpg' }] }), demo.items.termo);
+      .run(JSON.stringify({ pictures: [{ source: 'https://img.example.com/termo.jpg' }] }), demo.items.termo);
+    const remote = await server.as(demo.seller.token).get(`/items/${demo.items.termo}`);
+    expect(remote.body).toMatchObject({
+      pictures: [{ url: 'https://img.example.com/termo.jpg', secure_url: 'https://img.example.com/termo.jpg' }],
+      thumbnail: 'https://img.example.com/termo.jpg',
+    });
+    await engine.pullNow();
     expect(conversationOrders(replica.db)(demoOrders.packed.pack).orders?.[0]?.items[0]?.picture).toBe('https://img.example.com/termo.jpg');
   });
 });

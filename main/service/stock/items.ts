@@ -1,4 +1,4 @@
-import type { ItemView } from '../../../common/views.js';
+import type { ItemPictureView, ItemView } from '../../../common/views.js';
 import { z } from 'zod';
 import type { GroupCommit } from '../../db/group-commit.js';
 import type { ItemRow, NewLocation, StockRepo } from '../../db/repos/stock.js';
@@ -57,7 +57,37 @@ export const itemAttribute = z.looseObject({
 const storedAttributes = z.object({
   attributes: z.array(itemAttribute).optional().catch(undefined),
   seller_custom_field: z.string().nullable().optional().catch(undefined),
+  // The publishing flow sends `{ source }`; a mirrored item keeps the marketplace's `url` / `secure_url`.
+  pictures: z
+    .array(
+      z.looseObject({
+        id: z.union([z.string(), z.number()]).optional().catch(undefined),
+        source: z.string().optional().catch(undefined),
+        url: z.string().nullable().optional().catch(undefined),
+        secure_url: z.string().nullable().optional().catch(undefined),
+      }),
+    )
+    .optional()
+    .catch(undefined),
 });
+
+const WEB_ADDRESS = /^https?:\/\/[^\s]+$/i;
+
+/** An item's pictures as the marketplace answers them (`id`, `url`, `secure_url`): those with a web address. */
+function picturesOf(itemId: string, stored: z.infer<typeof storedAttributes>): ItemPictureView[] {
+  const out: ItemPictureView[] = [];
+  for (const [i, p] of (stored.pictures ?? []).entries()) {
+    const url = [p.secure_url, p.url, p.source].find((u): u is string => typeof u === 'string' && WEB_ADDRESS.test(u));
+    if (url === undefined) continue;
+    const secure = [p.secure_url, p.url, p.source].find((u): u is string => typeof u === 'string' && /^https:\/\//i.test(u)) ?? null;
+    out.push({
+      id: p.id === undefined ? `${itemId}-${i + 1}` : String(p.id),
+      url: typeof p.url === 'string' && WEB_ADDRESS.test(p.url) ? p.url : url,
+      secure_url: secure,
+    });
+  }
+  return out;
+}
 
 export const itemBody = z.object({
   title: text(255),
@@ -115,6 +145,9 @@ export function toItemView(r: ItemRow): ItemView {
   view.inventory_id = r.inventory_id;
   view.attributes = stored.attributes ?? [];
   view.seller_custom_field = stored.seller_custom_field ?? null;
+  // What the order panel shows for the item, online as on the demo data.
+  view.pictures = picturesOf(r.id, stored);
+  view.thumbnail = view.pictures[0]?.secure_url ?? view.pictures[0]?.url ?? null;
   // A replica locks a selling-address cell before the edit from these (with inventory_id).
   view.shipping = { logistic_type: r.logistic_type, local_delivery: r.local_delivery === 1 };
   return view;

@@ -73,6 +73,22 @@ describe('POST /items/multiwarehouse (SPEC 4.3, 7.1)', () => {
     expect(JSON.parse(row.attributes)).toMatchObject({ condition: 'new' });
   });
 
+  it('answers an item with its pictures (web addresses only), the first as the thumbnail', async () => {
+    const res = await create({
+      ...validItem(),
+      pictures: [{ source: 'file:///etc/passwd' }, { source: 'https://example.com/a.jpg' }, { source: 'http://example.com/b.jpg' }],
+    });
+    expect(res.status).toBe(201);
+    const read = await seller.get(`/items/${res.body.id}`);
+    expect(read.body.pictures).toEqual([
+      { id: `${res.body.id}-2`, url: 'https://example.com/a.jpg', secure_url: 'https://example.com/a.jpg' },
+      { id: `${res.body.id}-3`, url: 'http://example.com/b.jpg', secure_url: null },
+    ]);
+    expect(read.body.thumbnail).toBe('https://example.com/a.jpg');
+    const bare = await create(validItem());
+    expect((await seller.get(`/items/${bare.body.id}`)).body).toMatchObject({ pictures: [], thumbnail: null });
+  });
+
   it('400 The fields [stock_locations] are required for requested call', async () => {
     const { stock_locations: _omit, ...rest } = validItem();
     for (const body of [rest, { ...rest, stock_locations: [] }, { ...rest, stock_locations: null }]) {
