@@ -8,6 +8,9 @@ import type { EntryView, GridColumnView, GridRowView } from './views.js';
 /** The header of the note column (the imports skip it). */
 export const PENDING_HEADER = 'Pending';
 
+/** A reason code as words in the file (`sold_elsewhere` → `sold elsewhere`). */
+const words = (code: string) => code.replace(/_/g, ' ');
+
 function change(e: EntryView): string {
   if (e.transfer) return `${e.delta !== null && e.delta < 0 ? '-' : '+'}${e.transfer.units} transfer ${e.transfer.from} → ${e.transfer.to}`;
   if (e.op === 'count') return `=${e.quantity ?? ''}`;
@@ -17,7 +20,28 @@ function change(e: EntryView): string {
 function entryText(e: EntryView): string {
   const reason = e.reason ?? (e.op === 'count' ? 'count' : null);
   const state = e.state === 'conflict' || e.state === 'failed' ? ` (${e.state})` : '';
-  return `${change(e)}${reason && !e.transfer ? ` ${reason}` : ''}${state}`;
+  return `${change(e)}${reason && !e.transfer ? ` ${words(reason)}` : ''}${state}`;
+}
+
+/** The header of the exports' second note column: each cell's newest edit and its reason (the imports skip it). */
+export const LAST_CHANGE_HEADER = 'Last change';
+
+const minute = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * Each cell's newest edit in words (the history's, so a local-only edit's reason is in the export
+ * as a queued one's is), e.g. `Depósito Palermo: +5 received, 2026-11-23 14:02 UTC`.
+ */
+export function lastChangeNote(columns: Pick<GridColumnView, 'key' | 'label'>[], row: Pick<GridRowView, 'lastChanges'>): string {
+  const parts: string[] = [];
+  for (const c of columns) {
+    const h = row.lastChanges?.[c.key];
+    if (h === undefined) continue;
+    const what = h.kind === 'count' ? `=${h.to_quantity ?? ''}` : h.delta !== null && h.delta < 0 ? `-${-h.delta}` : `+${h.delta ?? 0}`;
+    const why = h.undoes ? 'undo' : (h.reason ?? (h.kind === 'count' ? 'count' : null));
+    parts.push(`${c.label}: ${what}${why ? ` ${words(why)}` : ''}, ${minute(h.at)}`);
+  }
+  return parts.join('; ');
 }
 
 /** The row's queued edits in the columns' order, or '' when nothing is queued. */

@@ -162,6 +162,8 @@ export interface GridRowView {
   /** Reorder points of this row's cells (column key → quantity at or under which the cell is low). */
   reorder?: Record<string, number>;
   cells: Record<string, CellView>;
+  /** Each cell's newest edit with its reason (column key → edit), when asked for (the exports). */
+  lastChanges?: Record<string, HistoryEntryView>;
 }
 
 export interface GridView {

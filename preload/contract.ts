@@ -171,6 +171,8 @@ export const contract = {
           search: z.string().max(200).optional(),
           filter: z.enum(['all', 'pending', 'conflict', 'failed']).optional(),
           ...gridFilters,
+          /** Each cell's newest edit with its reason too (the exports' `Last change` note). */
+          changes: z.boolean().optional(),
         })
         .optional(),
       answer<GridView>(),

@@ -11,7 +11,7 @@ export async function exportXlsx(db: Db, sellerId: number, filters: GridFilters,
   const rows: GridRowView[] = [];
   let columns: GridColumnView[];
   for (let offset = 0; ; offset += PAGE) {
-    const page = gridPage(db, sellerId, { ...filters, limit: PAGE, offset }, o);
+    const page = gridPage(db, sellerId, { ...filters, limit: PAGE, offset, changes: true }, o);
     columns = page.columns;
     rows.push(...page.rows);
     if (page.rows.length < PAGE || rows.length >= page.total) break;

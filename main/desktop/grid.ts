@@ -1,4 +1,5 @@
-import type { CellLockView, CellView, GridColumnView, GridRowView, GridView, LocateView, RowsView } from '../../preload/contract.js';
+import type { CellLockView, CellView, GridColumnView, GridRowView, GridView, HistoryEntryView, LocateView, RowsView } from '../../preload/contract.js';
+import { historyRepo } from '../db/repos/history.js';
 import type { Db } from '../db/open.js';
 import { type GridRepo, type GridSort, type ItemFacts, type ProductPosition, gridRepo } from '../db/repos/grid.js';
 import type { ItemRow } from '../db/repos/stock.js';
@@ -23,6 +24,8 @@ export interface GridFilters {
 export interface GridQuery extends GridFilters {
   limit: number;
   offset: number;
+  /** Each cell's newest edit with its reason too (the exports' `Last change` note). */
+  changes?: boolean;
 }
 
 export interface GridOptions {
@@ -278,8 +281,22 @@ export function gridPage(db: Db, sellerId: number, q: GridQuery, o: GridOptions 
         ),
       };
     }
-    return { total: base.total, columns: visibleColumns(db, sellerId, base.columns), rows: enrichRows(db, base.rows, o) };
+    const rows = enrichRows(db, base.rows, o);
+    return { total: base.total, columns: visibleColumns(db, sellerId, base.columns), rows: q.changes ? withLastChanges(db, rows) : rows };
   })();
+}
+
+/** Rows with each cell's newest adjustment or count (history keeps local-only edits' reasons too). */
+function withLastChanges(db: Db, rows: GridRowView[]): GridRowView[] {
+  const last = historyRepo(db).lastEditsOf(rows.flatMap((r) => Object.values(r.cells).map((c) => c.cell)));
+  return rows.map((r) => {
+    const changes: Record<string, HistoryEntryView> = {};
+    for (const [key, c] of Object.entries(r.cells)) {
+      const h = last.get(c.cell);
+      if (h !== undefined) changes[key] = h;
+    }
+    return { ...r, lastChanges: changes };
+  });
 }
 
 /** What a search or scan matched first: an exact id or code (each one index seek), else title words. */

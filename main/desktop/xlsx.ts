@@ -3,11 +3,11 @@
  * renderer only needs a table of text either way). Import reads the first sheet's cells as text;
  * export writes the bulk editor's layout: item id, user product id, SKU, title, a column per
  * location headed `<name> [<key>]` (what the import reads back), the total, and the queued edits
- * with their reasons (`Pending`, a note the import skips).
+ * with their reasons (`Pending`) and each cell's newest edit with its reason (`Last change`): notes the import skips.
  */
 import ExcelJS from 'exceljs';
 import type { GridColumnView, GridRowView } from '../../preload/contract.js';
-import { PENDING_HEADER, pendingNote } from '../../common/pending-note.js';
+import { LAST_CHANGE_HEADER, PENDING_HEADER, lastChangeNote, pendingNote } from '../../common/pending-note.js';
 import { badRequest } from '../service/errors.js';
 
 /** Rows read from a sheet at most (the import takes 20,000 lines and a header). */
@@ -62,6 +62,7 @@ export async function gridWorkbook(columns: GridColumnView[], rows: GridRowView[
     ...columns.map((c) => ({ header: columnHeader(c), key: `c:${c.key}`, width: 18 })),
     { header: 'Total', key: 'total', width: 10 },
     { header: PENDING_HEADER, key: 'pending', width: 48 },
+    { header: LAST_CHANGE_HEADER, key: 'last', width: 48 },
   ];
   sheet.getRow(1).font = { bold: true };
   for (const r of rows) {
@@ -72,7 +73,7 @@ export async function gridWorkbook(columns: GridColumnView[], rows: GridRowView[
       values.push(cell ? cell.shown : null);
       total += cell?.shown ?? 0;
     }
-    values.push(total, pendingNote(columns, r));
+    values.push(total, pendingNote(columns, r), lastChangeNote(columns, r));
     // Text cells stay text: a title starting with = is not a formula (exceljs writes strings as shared strings).
     sheet.addRow(values);
   }

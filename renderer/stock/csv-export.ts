@@ -35,7 +35,7 @@ export async function exportCsv(store: StockStore, save: (name: string, text: st
   s.setActivity({ kind: 'export', done: 0, total });
   try {
     for (let offset = 0; offset === 0 || offset < total; offset += EXPORT_PAGE) {
-      const r = await s.api.stock.grid({ ...filters, limit: EXPORT_PAGE, offset });
+      const r = await s.api.stock.grid({ ...filters, limit: EXPORT_PAGE, offset, changes: true });
       if (!r.ok) {
         s.say('error', { message: r.error.message }, 'error');
         return false;

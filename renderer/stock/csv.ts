@@ -18,7 +18,7 @@
  * written without thousands separators, so they read back in any locale.
  */
 import Papa from 'papaparse';
-import { PENDING_HEADER, pendingNote } from '../../common/pending-note.js';
+import { LAST_CHANGE_HEADER, PENDING_HEADER, lastChangeNote, pendingNote } from '../../common/pending-note.js';
 import type { GridColumnView, GridRowView, LookupCellView, LookupRowView, LookupView } from '../../preload/contract.js';
 import { type Edit, afterEdit, parseEdit } from './parse.js';
 import { lockOf, rowTotal } from './store.js';
@@ -75,7 +75,19 @@ export interface Diff {
 
 const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, '_');
 /** Columns of the exports (CSV and the .xlsx bulk-editor layout) that are not locations. */
-const WIDE_NOT_LOCATIONS = ['title', 'titulo', 'título', 'item_ids', 'item_id', 'user_product_id', 'sku', 'seller_sku', 'total', norm(PENDING_HEADER)];
+const WIDE_NOT_LOCATIONS = [
+  'title',
+  'titulo',
+  'título',
+  'item_ids',
+  'item_id',
+  'user_product_id',
+  'sku',
+  'seller_sku',
+  'total',
+  norm(PENDING_HEADER),
+  norm(LAST_CHANGE_HEADER),
+];
 const ID_HEADERS = ['user_product_id', 'item_id', 'id', 'product_id', 'sku'];
 
 /** The header of a location column in the export: `Depósito Palermo [64712]`. */
@@ -281,7 +293,7 @@ export function csvDelimiter(locale: string): ',' | ';' {
 
 /**
  * The grid as CSV: id, title, item ids, one column per location (what it shows), total, and the
- * queued edits with their reasons (a note the import skips); `delimiter` by locale.
+ * queued edits and each cell's newest edit with their reasons (notes the import skips); `delimiter` by locale.
  */
 export function gridCsv(columns: GridColumnView[], rows: GridRowView[], delimiter: ',' | ';' = ','): string {
   const data = rows.map((r) => [
@@ -291,8 +303,9 @@ export function gridCsv(columns: GridColumnView[], rows: GridRowView[], delimite
     ...columns.map((c) => (r.cells[c.key] ? String(r.cells[c.key]!.shown) : '')),
     String(rowTotal(r)),
     pendingNote(columns, r),
+    lastChangeNote(columns, r),
   ]);
-  const fields = ['user_product_id', 'title', 'item_ids', ...columns.map(columnHeader), 'total', PENDING_HEADER];
+  const fields = ['user_product_id', 'title', 'item_ids', ...columns.map(columnHeader), 'total', PENDING_HEADER, LAST_CHANGE_HEADER];
   // A formula-looking title (=, +, -, @) is not run by a spreadsheet.
   return Papa.unparse({ fields, data }, { newline: '\r\n', escapeFormulae: true, delimiter });
 }

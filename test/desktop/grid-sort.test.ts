@@ -59,13 +59,24 @@ describe('grid order, reorder points and views', () => {
     expect(value(await api.stock.deleteView({ id: saved[0]!.id }))).toEqual([]);
   });
 
-  it('exports an .xlsx in the bulk editor layout that reads back', async () => {
+  it('exports an .xlsx in the bulk editor layout that reads back, with each cell’s last change and its reason', async () => {
+    // A local-only edit is never pending: its reason reaches the file through the history.
+    value(await api.stock.adjust({ userProductId: termo, type: 'seller_warehouse', storeId: palermo, delta: 1, reason: 'sold_elsewhere' }));
     const file = value(await api.stock.exportXlsx({ store: palermo }));
     expect(file.name).toMatch(/^stock-\d{4}-\d{2}-\d{2}\.xlsx$/);
     const rows = await readWorkbook(file.bytes);
-    expect(rows[0]).toEqual(['Item ID', 'User product ID', 'SKU', 'Title', `Depósito Palermo [${palermo}]`, 'Total', 'Pending']);
+    expect(rows[0]).toEqual(['Item ID', 'User product ID', 'SKU', 'Title', `Depósito Palermo [${palermo}]`, 'Total', 'Pending', 'Last change']);
     // The local profile writes at once: nothing is pending (a replica's queued edits: test/desktop/replica-stock.test.ts).
-    expect(rows[1]).toEqual([demo.items.termo, termo, '', 'Termo acero inoxidable 1L', expect.any(String), expect.any(String), '']);
+    expect(rows[1]).toEqual([
+      demo.items.termo,
+      termo,
+      '',
+      'Termo acero inoxidable 1L',
+      expect.any(String),
+      expect.any(String),
+      '',
+      expect.stringMatching(/^Depósito Palermo: \+1 sold elsewhere, \d{4}-\d\d-\d\d \d\d:\d\d UTC$/),
+    ]);
     expect(failure(await api.stock.readWorkbook({ bytes: new TextEncoder().encode('not a zip') })).message).toBe('Not a readable .xlsx workbook');
   });
 

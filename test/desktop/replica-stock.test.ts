@@ -65,9 +65,14 @@ describe('reasons in the .xlsx export of a replica', () => {
       value(await api.stock.adjust({ ...palermo, delta: -2, reason: 'damaged' }));
       value(await api.stock.adjust({ ...palermo, delta: 4, reason: 'received' }));
       const rows = await readWorkbook(value(await api.stock.exportXlsx({ store: demo.stores.palermo })).bytes);
-      expect(rows[0]).toEqual(['Item ID', 'User product ID', 'SKU', 'Title', `Depósito Palermo [${demo.stores.palermo}]`, 'Total', 'Pending']);
+      expect(rows[0]).toEqual(['Item ID', 'User product ID', 'SKU', 'Title', `Depósito Palermo [${demo.stores.palermo}]`, 'Total', 'Pending', 'Last change']);
       const termo = rows.find((r) => r[1] === demo.userProducts.termo)!;
-      expect(termo.slice(4)).toEqual(['14', '14', 'Depósito Palermo: -2 damaged, +4 received']);
+      expect(termo.slice(4)).toEqual([
+        '14',
+        '14',
+        'Depósito Palermo: -2 damaged, +4 received',
+        expect.stringMatching(/^Depósito Palermo: \+4 received, \d{4}-\d\d-\d\d \d\d:\d\d UTC$/),
+      ]);
       expect(
         rows
           .slice(1)

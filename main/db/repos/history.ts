@@ -28,6 +28,10 @@ export function historyRepo(db: Db) {
         AND NOT EXISTS (SELECT 1 FROM sync_cell_history u WHERE u.undoes = h.id)
       ORDER BY h.id DESC LIMIT 1`,
   );
+  // Each cell's newest person's edit (the exports' `Last change` note): one index seek per cell.
+  const lastOfCell = db.prepare<[string], HistoryRow>(
+    "SELECT * FROM sync_cell_history WHERE cell = ? AND kind IN ('adjustment', 'count') ORDER BY id DESC LIMIT 1",
+  );
   return {
     insert: (h: NewHistory) => Number(insert.run({ reason: null, undoes: null, link: null, ...h }).lastInsertRowid),
     /** `limit` rows of the cell, newest first, older than the row `before` when given. */
@@ -37,6 +41,15 @@ export function historyRepo(db: Db) {
     linkedTo: (id: number) => linked.get(id),
     /** The author's newest edit (an adjustment, a count, a transfer's first row) that no undo took back yet. */
     lastEditOf: (author: string) => lastEdit.get(author),
+    /** The newest adjustment or count of each cell that has one (cell key → row). */
+    lastEditsOf: (cells: string[]) => {
+      const out = new Map<string, HistoryRow>();
+      for (const cell of cells) {
+        const row = lastOfCell.get(cell);
+        if (row !== undefined) out.set(cell, row);
+      }
+      return out;
+    },
   };
 }
 export type HistoryRepo = ReturnType<typeof historyRepo>;

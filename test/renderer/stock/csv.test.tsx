@@ -97,8 +97,9 @@ describe('CSV import: the dry run', () => {
       'Platform fulfillment [platform_facility]',
       'total',
       'Pending',
+      'Last change',
     ]);
-    expect(parsed[1]).toEqual([id(0), 'Producto 0', 'MLA1400000001', '0', '10', '', '5', '15', '']);
+    expect(parsed[1]).toEqual([id(0), 'Producto 0', 'MLA1400000001', '0', '10', '', '5', '15', '', '']);
     // Unchanged file: nothing to apply.
     expect(diffImport(plan(csv), lookup(rows), words).changes).toEqual([]);
     parsed[2]![3] = '25';
@@ -122,9 +123,9 @@ describe('CSV import: the dry run', () => {
     let saved = '';
     expect(await exportCsv(store, (_name, text) => (saved = text))).toBe(true);
     expect(f.callsTo('stock.grid').slice(1)).toEqual([
-      { limit: 200, offset: 0 },
-      { limit: 200, offset: 200 },
-      { limit: 200, offset: 400 },
+      { limit: 200, offset: 0, changes: true },
+      { limit: 200, offset: 200, changes: true },
+      { limit: 200, offset: 400, changes: true },
     ]);
     const data = Papa.parse<string[]>(saved.trim()).data;
     expect(data).toHaveLength(451);
@@ -244,7 +245,7 @@ describe('delimiters, locales and signed counts', () => {
     expect(d.rejected).toEqual([]);
   });
 
-  it('exports each queued edit with its change and reason in the Pending note, and still reads back unchanged', () => {
+  it("exports each queued edit in the Pending note and each cell's newest edit in the Last change note, with reasons, and still reads back unchanged", () => {
     const rows = sampleRows(3);
     const entry = { onTheWire: false, attempts: 0, nextAttemptAt: 0, lastStatus: null, lastError: null, quantity: null };
     rows[0]!.cells['64712']!.entries = [
@@ -252,10 +253,28 @@ describe('delimiters, locales and signed counts', () => {
       { ...entry, id: 2, op: 'adjust', delta: 5, state: 'failed', reason: 'sold_elsewhere' },
     ];
     rows[0]!.cells['64713']!.entries = [{ ...entry, id: 3, op: 'count', delta: null, quantity: 40, state: 'pending', reason: 'count' }];
+    // A cell's newest edit from the history (a local-only edit is never pending): the Last change note.
+    const history = {
+      id: 9,
+      cell: 'c',
+      user_product_id: id(1),
+      cell_type: 'seller_warehouse',
+      store_key: '64712',
+      author: 'me',
+      entry_id: null,
+      ref: null,
+      note: null,
+    };
+    rows[1]!.lastChanges = {
+      '64712': { ...history, kind: 'adjustment', at: Date.UTC(2026, 10, 23, 14, 2), from_quantity: 1, to_quantity: 4, delta: 3, reason: 'returned' },
+      '64713': { ...history, kind: 'count', at: Date.UTC(2026, 10, 22, 9, 30), from_quantity: 11, to_quantity: 12, delta: 1, reason: null },
+    };
     const text = gridCsv(COLUMNS, rows, ';');
     const data = Papa.parse<string[]>(text, { delimiter: ';' }).data;
-    expect(data[1]!.at(-1)).toBe('Depósito Palermo: -2 damaged, +5 sold_elsewhere (failed); Depósito Avellaneda: =40 count');
-    expect(data[2]!.at(-1)).toBe('');
+    expect(data[1]!.at(-2)).toBe('Depósito Palermo: -2 damaged, +5 sold elsewhere (failed); Depósito Avellaneda: =40 count');
+    expect(data[2]!.at(-2)).toBe('');
+    expect(data[2]!.at(-1)).toBe('Depósito Palermo: +3 returned, 2026-11-23 14:02 UTC; Depósito Avellaneda: =12 count, 2026-11-22 09:30 UTC');
+    expect(data[1]!.at(-1)).toBe('');
     // The note is not a location: the file reads back with nothing to apply.
     const read = plan(text);
     expect(read.rejected).toEqual([]);
@@ -266,7 +285,7 @@ describe('delimiters, locales and signed counts', () => {
     expect([csvDelimiter('es'), csvDelimiter('es-AR'), csvDelimiter('pt-BR'), csvDelimiter('en')]).toEqual([';', ';', ';', ',']);
     const text = gridCsv(COLUMNS, sampleRows(2), ';');
     expect(text.split('\r\n')[0]).toBe(
-      'user_product_id;title;item_ids;Depósito Palermo [64712];Depósito Avellaneda [64713];Selling address [selling_address];Platform fulfillment [platform_facility];total;Pending',
+      'user_product_id;title;item_ids;Depósito Palermo [64712];Depósito Avellaneda [64713];Selling address [selling_address];Platform fulfillment [platform_facility];total;Pending;Last change',
     );
     // And it reads back: the delimiter is detected.
     expect(diffImport(plan(text), lookup(sampleRows(2)), words).changes).toEqual([]);
