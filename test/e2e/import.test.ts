@@ -90,7 +90,17 @@ describe('bulk files and the grid around them', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Excel' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^stock-\d{4}-\d{2}-\d{2}\.xlsx$/);
     const rows = await readWorkbook(new Uint8Array(readFileSync((await download.path())!)));
-    expect(rows[0]).toEqual(['Item ID', 'User product ID', 'SKU', 'Title', `Depósito 1 [${store1}]`, `Depósito 2 [${store2}]`, 'Total', 'Pending', 'Last change']);
+    expect(rows[0]).toEqual([
+      'Item ID',
+      'User product ID',
+      'SKU',
+      'Title',
+      `Depósito 1 [${store1}]`,
+      `Depósito 2 [${store2}]`,
+      'Total',
+      'Pending',
+      'Last change',
+    ]);
     expect(rows).toHaveLength(PRODUCTS + 1);
   });
 
