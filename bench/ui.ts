@@ -7,7 +7,7 @@
  *   of a marketplace (settings: offline, a pasted token), so an edit is queued and shows pending:
  *   1. navigation → the grid's first rows on screen (target under 1 s);
  *   2. frame times while scrolling 10,000 rows, from requestAnimationFrame timestamps in the page
- *      (p95 under 16.7 ms, i.e. no dropped frame at 60 Hz);
+ *      (p95 not above the p95 of a plain DOM virtual list scrolled the same way in the same run);
  *   3. a cell edit (Enter pressed) → the cell shows "queued" (under 50 ms);
  *   4. a barcode scan (an item id typed at scanner speed, then Enter) → the focused cell is the
  *      scanned product's, anywhere in the 100,000 (p95 under 100 ms).
@@ -104,18 +104,20 @@ const SCROLL = (rows: number, perFrame: number) => `new Promise((resolve) => {
   requestAnimationFrame(step);
 })`;
 
+/**
+ * Runs in the page before the app's scripts (page.addInitScript): the first keydown listener on
+ * the window, so it sees every Enter, even one the app's scan capture (also on the window, in the
+ * capture phase) stops. window.__enterAt is the time of the latest Enter key.
+ */
+const ENTER_CLOCK = `window.addEventListener('keydown', (e) => { if (e.key === 'Enter') window.__enterAt = performance.now(); }, true);`;
+
 /** Arms the watch of one cell: window.__pending resolves with the ms from the next Enter key to the cell showing pending. */
 const WATCH_EDIT = (id: string) => `(() => {
-  let t0;
-  const onKey = (e) => {
-    if (e.key !== 'Enter') return;
-    t0 = performance.now();
-    document.removeEventListener('keydown', onKey, true);
-  };
-  document.addEventListener('keydown', onKey, true);
+  window.__enterAt = undefined;
   window.__pending = new Promise((resolve) => {
     const observer = new MutationObserver(() => {
       const cell = document.getElementById(${JSON.stringify(id)});
+      const t0 = window.__enterAt;
       if (t0 !== undefined && cell && cell.getAttribute('data-state') === 'pending') {
         observer.disconnect();
         resolve(performance.now() - t0);
@@ -130,19 +132,14 @@ const WATCH_EDIT = (id: string) => `(() => {
  * the focused element being a cell of the product titled `title` (its label: "<column>, <title>: …").
  */
 const WATCH_SCAN = (title: string) => `(() => {
-  let t0;
+  window.__enterAt = undefined;
   const wanted = ${JSON.stringify(`, ${title}:`)};
-  const onKey = (e) => {
-    if (e.key !== 'Enter') return;
-    t0 = performance.now();
-    document.removeEventListener('keydown', onKey, true);
-  };
-  document.addEventListener('keydown', onKey, true);
   window.__focused = new Promise((resolve, reject) => {
     // A scan that never lands fails the bench, naming what has the focus instead of hanging.
     setTimeout(() => reject(new Error('scan not focused in 10 s; focused: ' + (document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName) + '; notice: ' + (document.querySelector('.notice-line')?.textContent ?? ''))), 10000);
     const check = () => {
       const label = document.activeElement?.getAttribute('aria-label') ?? '';
+      const t0 = window.__enterAt;
       if (t0 === undefined || !label.includes(wanted)) return;
       observer.disconnect();
       document.removeEventListener('focusin', check, true);
@@ -264,6 +261,8 @@ export async function benchStockUi(o: { products?: number; stores?: number } = {
 
     // 1. Navigation → first rows (the page was opened by the harness once; measure fresh loads).
     const loads: number[] = [];
+    // From the reloads on, the Enter clock of the edit and scan figures is in the page.
+    await page.addInitScript(ENTER_CLOCK);
     await firstRowsVisible(page);
     for (let i = 0; i < 5; i++) {
       // A reload keeps the bridge token (session storage); performance.now() counts from the navigation.
@@ -290,11 +289,23 @@ export async function benchStockUi(o: { products?: number; stores?: number } = {
     ] as const) {
       await page.evaluate(`document.querySelector('.grid-scroll').scrollTop = 0`);
       await page.waitForTimeout(300);
-      const raw = (await scrollFrames(page, SCROLL_ROWS, perFrame)).sort((a, b) => a - b);
-      const frames = raw.map(onFrameGrid);
+      // The grid and the floor in alternating halves (grid, floor, grid, floor), so a swing of the
+      // shared machine falls on both sides; the grid goes on from where its first half stopped.
+      const raw: number[] = [];
+      const plain: number[] = [];
       const plainPage = await app.context.newPage();
-      const plain = ((await plainPage.evaluate(PLAIN_SCROLL(SCROLL_ROWS, perFrame, stores + 1))) as number[]).map(onFrameGrid).sort((a, b) => a - b);
+      for (let half = 0; half < 2; half++) {
+        // A page in the background gets no animation frames: each side in front for its half.
+        await page.bringToFront();
+        raw.push(...(await scrollFrames(page, SCROLL_ROWS / 2, perFrame)));
+        await plainPage.bringToFront();
+        plain.push(...((await plainPage.evaluate(PLAIN_SCROLL(SCROLL_ROWS / 2, perFrame, stores + 1))) as number[]).map(onFrameGrid));
+      }
+      await page.bringToFront();
       await plainPage.close();
+      raw.sort((a, b) => a - b);
+      plain.sort((a, b) => a - b);
+      const frames = raw.map(onFrameGrid);
       rows.push({
         section: SECTION,
         name: `stock grid: frame time scrolling ${SCROLL_ROWS.toLocaleString('en')} rows at ${perFrame} rows/frame (${how}), p95`,
@@ -302,8 +313,9 @@ export async function benchStockUi(o: { products?: number; stores?: number } = {
         unit: 'ms',
         floor: { name: 'plain DOM virtual list', value: percentile(plain, 95) },
         lowerIsBetter: true,
-        limit: { max: 16.7, unit: 'ms' },
-        note: `${frames.length} frames on the 60 Hz grid, p50 ${percentile(frames, 50).toFixed(1)} ms, max ${frames.at(-1)!.toFixed(1)} ms, raw p95 ${percentile(raw, 95).toFixed(1)} ms; floor p50 ${percentile(plain, 50).toFixed(1)} ms`,
+        // Never above the floor's p95 in the same run (issue 14, issue 17): floor / value >= 1.
+        target: 1,
+        note: `${frames.length} frames on the 60 Hz grid in two halves alternating with the floor's, p50 ${percentile(frames, 50).toFixed(1)} ms, max ${frames.at(-1)!.toFixed(1)} ms, raw p95 ${percentile(raw, 95).toFixed(1)} ms; floor p50 ${percentile(plain, 50).toFixed(1)} ms`,
       });
     }
 

@@ -8,67 +8,28 @@
  * F2 edits, typing a digit or a sign starts an edit with it; in the editor Enter saves and moves
  * down, Tab saves and moves sideways, Esc cancels. A conflict cell opens its dialog instead.
  *
- * The parts: viewport.ts (the virtualizers and focus), keys.ts (what a key does), GridRow.tsx,
- * GridCell.tsx and GridEditor.tsx; the sizes in grid-layout.ts.
+ * The parts: viewport.ts (the virtualizers and focus), keys.ts (what a key does), GridHeader.tsx,
+ * GridRow.tsx, GridCell.tsx and GridEditor.tsx; the sizes in grid-layout.ts. A scroll re-renders
+ * this component every frame: the header and the rows already on screen are memoized and keep
+ * their props, so only the rows coming into view render.
  */
 import { type CSSProperties, type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
 import { HEADER_HEIGHT, ROW_HEIGHT, cellId } from './grid-layout.js';
+import { GridHeader } from './GridHeader.js';
 import { Row } from './GridRow.js';
-import { LockIcon } from './icons.js';
 import { gridKeyAction } from './keys.js';
-import { PAGE_SIZE, columnLabel, rowAt, useStock, useStockStore, visibleColumns } from './store.js';
+import { PAGE_SIZE, rowAt, useStock, useStockStore, visibleColumns } from './store.js';
 import { useGridViewport } from './viewport.js';
-import { type StockWords, useStockWords } from './words.js';
-import type { GridSortView } from '../../preload/contract.js';
-import type { StockStore } from './store.js';
+import { useStockWords } from './words.js';
 
 export { COLUMN_WIDTH, HEADER_HEIGHT, PRODUCT_WIDTH, ROW_HEIGHT, TOTAL_WIDTH, cellId } from './grid-layout.js';
 export { cellStateText } from './GridCell.js';
+export { nextSort } from './GridHeader.js';
 
 /** Rows per millisecond above which the grid waits for the scroll to slow before fetching (500 rows/s). */
 export const FAST_ROWS_PER_MS = 0.5;
 const SETTLE_MS = 60;
 const NOT_SAVING: Record<string, true> = {};
-
-/** The order after a click on a column's header: ascending, descending, then back to the default. */
-export function nextSort(current: GridSortView | null | undefined, key: string): GridSortView | null {
-  if (!current || current.key !== key) return { key, dir: 'asc' };
-  return current.dir === 'asc' ? { key, dir: 'desc' } : null;
-}
-
-/** A column header's sort button and the aria-sort of its header. */
-function SortButton({
-  store,
-  w,
-  sortKey,
-  label,
-  sort,
-}: {
-  store: StockStore;
-  w: StockWords;
-  sortKey: string;
-  label: string;
-  sort: GridSortView | null | undefined;
-}) {
-  const dir = sort?.key === sortKey ? sort.dir : null;
-  return (
-    <button
-      type="button"
-      className="sort-button"
-      aria-label={w.t('sort.by', { column: label })}
-      aria-pressed={dir !== null}
-      data-dir={dir ?? undefined}
-      // The grid's own keys (arrows, Enter to edit) are not this button's.
-      onKeyDown={(e) => e.stopPropagation()}
-      onClick={() => void store.getState().setQuery({ sort: nextSort(store.getState().query.sort, sortKey) })}
-    >
-      {/* The arrow is drawn by CSS (grid-tools.css): the header's text stays the column's name. */}
-    </button>
-  );
-}
-
-const ariaSort = (sort: GridSortView | null | undefined, key: string) =>
-  sort?.key === key ? (sort.dir === 'asc' ? ('ascending' as const) : ('descending' as const)) : undefined;
 
 export function StockGrid({ label }: { label: string }) {
   const store = useStockStore();
@@ -148,42 +109,7 @@ export function StockGrid({ label }: { label: string }) {
       }}
     >
       <div ref={canvasRef} className="grid-canvas" style={{ width, height, '--w': `${width}px` } as CSSProperties}>
-        <div role="row" aria-rowindex={1} className="grid-row header-row" style={{ width }}>
-          <div role="columnheader" className="grid-cell product-cell" aria-colindex={1} aria-sort={ariaSort(query.sort, 'title')}>
-            {w.t('col.product')}
-            <SortButton store={store} w={w} sortKey="title" label={w.t('col.product')} sort={query.sort} />
-          </div>
-          {colItems.map((c) => {
-            const column = columns[c.index]!;
-            return (
-              <div
-                role="columnheader"
-                key={column.key}
-                className="grid-cell data-cell"
-                aria-colindex={c.index + 2}
-                aria-sort={ariaSort(query.sort, column.key)}
-                data-type={column.type}
-                title={columnLabel(column, w.t)}
-                style={{ left: c.start }}
-              >
-                <span className="column-name">
-                  {column.type === 'platform_facility' ? (
-                    <>
-                      <LockIcon />{' '}
-                    </>
-                  ) : null}
-                  {columnLabel(column, w.t)}
-                </span>
-                {column.type === 'seller_warehouse' ? <span className="column-id">{w.t('col.storeId', { id: column.key })}</span> : null}
-                <SortButton store={store} w={w} sortKey={column.key} label={columnLabel(column, w.t)} sort={query.sort} />
-              </div>
-            );
-          })}
-          <div role="columnheader" className="grid-cell total-cell" aria-colindex={columns.length + 2} aria-sort={ariaSort(query.sort, 'total')}>
-            {w.t('col.total')}
-            <SortButton store={store} w={w} sortKey="total" label={w.t('col.total')} sort={query.sort} />
-          </div>
-        </div>
+        <GridHeader store={store} w={w} columns={columns} colItems={colItems} sort={query.sort} width={width} />
         {rowItems.map((r) => {
           const row = rowFor(r.index);
           return (

@@ -4,13 +4,16 @@ import type { CellView, GridColumnView, GridRowView } from '../../preload/contra
 import { cellId } from './grid-layout.js';
 import { Editor } from './GridEditor.js';
 import { LockIcon } from './icons.js';
-import { type Editing, columnLabel, lockOf, lockText, useStockStore } from './store.js';
+import { type Editing, atSellingAddress, columnLabel, lockOfCell, lockText, useStockStore } from './store.js';
 import type { StockWords } from './words.js';
 
 /** What a cell says in words: its state, or why it cannot be edited. */
 export function cellStateText(w: StockWords, column: GridColumnView, cell: CellView | undefined, saving: boolean, row?: GridRowView): string {
+  return stateWords(w, column, cell, saving, lockOfCell(column, cell, atSellingAddress(row)));
+}
+
+function stateWords(w: StockWords, column: GridColumnView, cell: CellView | undefined, saving: boolean, lock: string | null): string {
   if (saving) return w.t('cell.saving');
-  const lock = lockOf(column, cell, row);
   if (lock) return `${w.t('cell.locked')}: ${lockText(lock, column, w.t)}`;
   if (!cell) return w.t('cell.none');
   switch (cell.state) {
@@ -57,7 +60,10 @@ interface CellProps {
   column: GridColumnView;
   product: string;
   cell: CellView | undefined;
-  gridRow: GridRowView | undefined;
+  /** The product keeps its stock at its selling address (its store cells are locked). */
+  sellingAddress: boolean;
+  /** The cell's reorder point, if it has one. */
+  reorderPoint: number | undefined;
   active: boolean;
   saving: boolean;
   loaded: boolean;
@@ -66,16 +72,21 @@ interface CellProps {
   w: StockWords;
 }
 
-export const Cell = memo(function Cell({ row, col, column, product, cell, gridRow, active, saving, loaded, editing, left, w }: CellProps) {
+/**
+ * Memoized on plain props (no row object): an edit of one cell re-renders that cell, not its row's
+ * other cells.
+ */
+export const Cell = memo(function Cell({ row, col, column, product, cell, sellingAddress, reorderPoint, active, saving, loaded, editing, left, w }: CellProps) {
   const store = useStockStore();
   const storeName = (id: string) => store.getState().allColumns.find((c) => c.storeId === id)?.label ?? id;
-  const lock = lockOf(column, cell, gridRow);
+  const lock = lockOfCell(column, cell, sellingAddress);
   const state = saving ? 'saving' : lock ? 'locked' : (cell?.state ?? 'none');
   const value = cell ? w.formatNumber(cell.shown) : '—';
   // At or under its reorder point (migration 015): highlighted, and said in the cell's name.
-  const point = gridRow?.reorder?.[column.key];
+  const point = reorderPoint;
   const low = point !== undefined && (cell?.shown ?? 0) <= point ? w.t('reorder.low', { point: w.formatNumber(point) }) : null;
-  const stateText = low ? `${cellStateText(w, column, cell, saving, gridRow)}; ${low}` : cellStateText(w, column, cell, saving, gridRow);
+  const words = stateWords(w, column, cell, saving, lock);
+  const stateText = low ? `${words}; ${low}` : words;
   const label = loaded ? w.t('cell.name', { column: columnLabel(column, w.t), product, value, state: stateText }) : w.t('loadingRows');
   let badge: ReactNode = null;
   let title: string | undefined;
@@ -132,6 +143,7 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, gridRo
       data-state={state}
       data-active={active || undefined}
       data-low={low !== null || undefined}
+      data-error={editError ? true : undefined}
       title={title ?? low ?? undefined}
       style={{ left }}
       onMouseDown={() => store.getState().moveTo(row, col, false)}

@@ -2,7 +2,7 @@
 import { memo } from 'react';
 import type { GridColumnView, GridRowView } from '../../preload/contract.js';
 import { Cell } from './GridCell.js';
-import { type Editing, rowTotal } from './store.js';
+import { type Editing, atSellingAddress, rowTotal } from './store.js';
 import type { StockWords } from './words.js';
 
 interface RowProps {
@@ -32,8 +32,16 @@ export const Row = memo(function Row({ index, top, row, columns, colItems, activ
     );
   }
   const product = row ? (row.title ?? row.userProductId) : '';
+  const sellingAddress = atSellingAddress(row);
   return (
-    <div role="row" aria-rowindex={index + 2} className="grid-row" style={{ transform: `translateY(${top}px)`, width }}>
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      className="grid-row"
+      // Above the rows after it while its cell's validation message shows (stock.css).
+      data-error={editing?.error ? true : undefined}
+      style={{ transform: `translateY(${top}px)`, width }}
+    >
       <div role="rowheader" className="grid-cell product-cell" aria-colindex={1}>
         {row ? (
           <>
@@ -55,11 +63,13 @@ export const Row = memo(function Row({ index, top, row, columns, colItems, activ
             column={column}
             product={product}
             cell={cell}
-            gridRow={row}
+            sellingAddress={sellingAddress}
+            reorderPoint={row?.reorder?.[column.key]}
             active={activeCol === c.index}
             saving={row ? saving[`${row.userProductId}|${column.key}`] === true : false}
             loaded={row !== undefined}
-            editing={editing && editing.row === index ? editing : null}
+            // Only the cell being edited gets the editor's state: a keystroke re-renders that cell.
+            editing={editing && editing.row === index && editing.col === c.index ? editing : null}
             left={c.start}
             w={w}
           />

@@ -1,7 +1,12 @@
 /**
  * Editing a stock cell: opening the editor (a conflict cell opens its dialog, a locked cell says
- * why), the text typed, and saving it as a count or an adjustment through the core, with the cells
- * waiting for the core's answer marked as saving.
+ * why), the text typed, and saving it as a count or an adjustment through the core.
+ *
+ * Where edits queue for the marketplace (a replica, online or offline), the cell shows the new
+ * quantity as queued at the Enter, in the same frame, before the core's answer: the answer then
+ * puts the core's own figures, and a refusal puts the cell back as it was and reopens the editor
+ * with the reason, so a refused edit never stays on screen as queued. Where edits do not queue (the
+ * local demo data), or before the mode is known, the cell says "saving" until the answer.
  */
 import type { ApiError, CellView, QueueResultView } from '../../preload/contract.js';
 import { type Edit, afterEdit, parseEdit } from './parse.js';
@@ -9,8 +14,14 @@ import { cellAt, cellKeyOf, columnLabel, lockOf, lockText, tr } from './selector
 import type { StockKit, StockState } from './state.js';
 
 export function editingActions({ set, get, api }: StockKit): Pick<StockState, 'startEdit' | 'setEditText' | 'cancelEdit' | 'commitEdit'> {
+  /** Whether an edit queues for the marketplace (not 'local-only'); null until the core has said. */
+  let queues: boolean | null = null;
   return {
     startEdit(text) {
+      // Asked again at each edit (the mode can change in Settings); the answer is in long before the Enter.
+      void api.sync.status().then((r) => {
+        if (r.ok) queues = r.value.mode !== 'local-only';
+      });
       const s = get();
       const at = cellAt(s, s.active.row, s.active.col);
       if (!at) return;
@@ -81,19 +92,27 @@ export function editingActions({ set, get, api }: StockKit): Pick<StockState, 's
         type: at.column.type as 'seller_warehouse' | 'selling_address',
         ...(at.column.storeId ? { storeId: at.column.storeId } : {}),
       };
-      set((t) => ({ editing: null, saving: { ...t.saving, [key]: true } }));
+      // Queued at once where edits queue and the cell exists; otherwise "saving" until the answer.
+      const optimistic = queues === true && cell !== undefined;
+      if (optimistic) {
+        set({ editing: null });
+        get().putCell({ ...cell, shown: afterEdit(shown, edit), state: cell.state === 'conflict' ? 'conflict' : 'pending' });
+      } else set((t) => ({ editing: null, saving: { ...t.saving, [key]: true } }));
       moveAfter();
       const r: { ok: true; value: QueueResultView } | { ok: false; error: ApiError } =
         edit.kind === 'count'
           ? await api.stock.count({ ...ref, quantity: edit.quantity })
           : await api.stock.adjust({ ...ref, delta: edit.delta, reason: get().reason });
-      set((t) => {
-        const saving = { ...t.saving };
-        delete saving[key];
-        return { saving };
-      });
+      if (!optimistic) {
+        set((t) => {
+          const saving = { ...t.saving };
+          delete saving[key];
+          return { saving };
+        });
+      }
       if (!r.ok) {
-        // Back into the cell, with the core's reason beside it.
+        // The cell as it was (not queued), and back into it with the core's reason beside it.
+        if (optimistic) get().putCell(cell);
         get().moveTo(e.row, e.col);
         set({ editing: { ...e, error: tr('edit.failed', { message: r.error.message }) } });
         return false;

@@ -21,13 +21,22 @@ export function lockText(reason: string, column: GridColumnView, t: (key: StockK
   return t(`lock.${reason}` as StockKey);
 }
 
+/** Whether the row's product keeps its seller stock at its selling address (then not in stores). */
+export const atSellingAddress = (row: { cells: Record<string, LookupCellView> } | undefined): boolean =>
+  row !== undefined && Object.values(row.cells).some((c) => c.type === 'selling_address');
+
 /** Why a cell cannot be edited: the lock's reason key's short form, or null when it can. */
 export function lockOf(column: GridColumnView, cell: LookupCellView | undefined, row?: { cells: Record<string, LookupCellView> }): string | null {
+  return lockOfCell(column, cell, atSellingAddress(row));
+}
+
+/** lockOf with the row read already (a grid cell gets that as a flag, not the row: see GridRow.tsx). */
+export function lockOfCell(column: GridColumnView, cell: LookupCellView | undefined, sellingAddress: boolean): string | null {
   if (cell?.lock) return cell.lock.reason;
   if (column.type === 'platform_facility') return 'platform_managed';
   if (!cell && column.type !== 'seller_warehouse') return 'no_location';
   // A product keeps seller stock in stores or at its selling address, never both (SPEC 2.5, section 8).
-  if (!cell && row && Object.values(row.cells).some((c) => c.type === 'selling_address')) return 'pairing';
+  if (!cell && sellingAddress) return 'pairing';
   if (cell && !cell.editable) return 'platform_managed';
   return null;
 }

@@ -22,7 +22,7 @@ import { queryActions } from './query.js';
 import { DEFAULT_LOW_STOCK, type StockKit, type StockState } from './state.js';
 
 export { CHANGE_SETTLE_MS, MAX_PAGES } from './page-cache.js';
-export { cellKeyOf, columnLabel, findRow, lockOf, lockText, rowAt, rowTotal, visibleColumns } from './selectors.js';
+export { atSellingAddress, cellKeyOf, columnLabel, findRow, lockOf, lockOfCell, lockText, rowAt, rowTotal, visibleColumns } from './selectors.js';
 export { DEFAULT_LOW_STOCK, PAGE_SIZE } from './state.js';
 export type { Activity, CellAddress, Editing, Notice, StateFilter, StockQuery, StockState } from './state.js';
 
