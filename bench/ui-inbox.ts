@@ -107,6 +107,35 @@ const OPEN_AND_WAIT = `function (order, expected) {
   });
 }`;
 
+/**
+ * Runs in the page, as OPEN_AND_WAIT: clicks the Inbox tab and resolves with the milliseconds until
+ * the frame after the newest conversation's button is in the list (the list's first page painted).
+ */
+const LIST_AND_WAIT = `function (order) {
+  return new Promise(function (resolve, reject) {
+    var tab = document.getElementById('tab-inbox');
+    if (!tab) return reject(new Error('no Inbox tab'));
+    var done = false;
+    function ready() {
+      return document.querySelector('nav.inbox-list button.conversation[data-pack="' + order + '"]') !== null;
+    }
+    var observer = new MutationObserver(function () {
+      if (done || !ready()) return;
+      done = true;
+      observer.disconnect();
+      clearTimeout(timer);
+      requestAnimationFrame(function () { setTimeout(function () { resolve(performance.now() - t0); }, 0); });
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    var timer = setTimeout(function () { observer.disconnect(); reject(new Error('conversation ' + order + ' not listed after 60 s')); }, 60000);
+    var t0 = performance.now();
+    tab.click();
+  });
+}`;
+
+/** First-page samples: the list's first mount, once per page load. */
+const LIST_SAMPLES = 5;
+
 export interface InboxBenchOptions {
   conversations?: number;
   perConversation?: number;
@@ -128,11 +157,23 @@ export async function benchInbox(o: InboxBenchOptions = {}): Promise<Row[]> {
   });
   try {
     const page = app.page;
+    const newest = FIRST_ORDER + conversations - 1;
+    // As the test driver sees it (Playwright's click with its checks, then polling for the row):
+    // the figure of earlier runs, kept for comparison.
     const listStart = performance.now();
     await page.getByRole('tab', { name: /Inbox/ }).click();
     const nav = page.getByRole('navigation', { name: 'Conversations' });
-    await nav.getByRole('button', { name: /Order 3000000002000/ }).waitFor({ timeout: 60_000 });
-    const listMs = performance.now() - listStart;
+    await nav.getByRole('button', { name: new RegExp(`Order ${newest}`) }).waitFor({ timeout: 60_000 });
+    const driverListMs = performance.now() - listStart;
+    // In the page, as the open figure below: the click → the frame with the first page painted,
+    // on a fresh load each time (the list mounts once per page; the screen opens on Stock).
+    const lists: number[] = [];
+    for (let i = 0; i < LIST_SAMPLES; i++) {
+      await page.reload({ waitUntil: 'commit' });
+      await page.getByRole('tablist').waitFor({ timeout: 15_000 });
+      lists.push((await page.evaluate(`(${LIST_AND_WAIT})(${newest})`)) as number);
+    }
+    lists.sort((a, b) => a - b);
 
     const times: number[] = [];
     const domTimes: number[] = [];
@@ -166,7 +207,21 @@ export async function benchInbox(o: InboxBenchOptions = {}): Promise<Row[]> {
         unit: 'ms',
         note: 'before the paint',
       },
-      { section: 'ui-inbox', name: 'first page of the conversation list on screen', value: listMs, unit: 'ms', note: 'tab click → list painted' },
+      {
+        section: 'ui-inbox',
+        name: 'first page of the conversation list on screen (tab click → list painted, in the page), median',
+        value: percentile(lists, 50),
+        unit: 'ms',
+        limit: { max: 200, unit: 'ms' },
+        note: `${LIST_SAMPLES} fresh loads, ${lists.map((x) => x.toFixed(0)).join(' / ')} ms`,
+      },
+      {
+        section: 'ui-inbox',
+        name: 'first page of the conversation list on screen, as the test driver sees it',
+        value: driverListMs,
+        unit: 'ms',
+        note: "Playwright's click → the row found by polling; first load after the start",
+      },
       {
         section: 'ui-inbox',
         name: 'seed the database directly',

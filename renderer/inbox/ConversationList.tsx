@@ -1,4 +1,4 @@
-import { type KeyboardEvent, memo } from 'react';
+import { type KeyboardEvent, memo, useEffect, useState } from 'react';
 import type { ConversationView } from '../../preload/contract.js';
 import { useI18n } from '../i18n/index.js';
 import { useInbox, useInboxActions } from './context.js';
@@ -8,6 +8,11 @@ import { ordersText } from './words.js';
 import { SearchBox } from './SearchBox.js';
 
 const FILTERS: Filter[] = ['all', 'unread', 'to_reply', 'blocked', 'with_attachments'];
+/**
+ * Conversations in the list's first frame: more than a tall window shows. The rest of the page
+ * (50) is rendered once that frame is painted, so the first paint lays out only what is in view.
+ */
+export const FIRST_PAINT = 16;
 
 /** Arrow keys move between the conversations (Tab leaves the list; Enter or Space opens one). */
 function moveFocus(e: KeyboardEvent<HTMLUListElement>) {
@@ -62,13 +67,7 @@ export function ConversationList() {
           <p className="count" aria-live="polite">
             {t('inbox.count', { count: list.total })}
           </p>
-          <ul className="conversations" onKeyDown={moveFocus}>
-            {list.conversations.map((c) => (
-              <li key={c.packId}>
-                <ConversationItem conversation={c} current={c.packId === selected} onOpen={actions.open} />
-              </li>
-            ))}
-          </ul>
+          <Conversations conversations={list.conversations} selected={selected} onOpen={actions.open} />
           {list.conversations.length < list.total ? (
             <button type="button" className="more" disabled={list.loadingMore} onClick={() => void actions.loadMore()}>
               {list.loadingMore ? t('common.loading') : t('inbox.more')}
@@ -77,6 +76,39 @@ export function ConversationList() {
         </>
       )}
     </nav>
+  );
+}
+
+/** The list's items: a screenful at the list's first paint, the rest of the page in the next frame (FIRST_PAINT). */
+function Conversations({
+  conversations,
+  selected,
+  onOpen,
+}: {
+  conversations: ConversationView[];
+  selected: number | null;
+  onOpen: (c: ConversationView) => Promise<void>;
+}) {
+  // Once per mount: a list read again later (a filter, a new message) renders whole at once.
+  const [whole, setWhole] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // After the frame that shows the first screenful: the next animation frame, then a task.
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setWhole(true), 0)));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  const shown = whole ? conversations : conversations.slice(0, FIRST_PAINT);
+  return (
+    <ul className="conversations" onKeyDown={moveFocus}>
+      {shown.map((c) => (
+        <li key={c.packId}>
+          <ConversationItem conversation={c} current={c.packId === selected} onOpen={onOpen} />
+        </li>
+      ))}
+    </ul>
   );
 }
 

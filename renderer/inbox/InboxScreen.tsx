@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import type { StockroomApi } from '../../preload/api.js';
 import type { ConversationView } from '../../preload/contract.js';
 import { useI18n } from '../i18n/index.js';
@@ -12,8 +12,11 @@ import { Thread } from './Thread.js';
 import { blockedText, buyerName, ordersText } from './words.js';
 import './inbox.css';
 
-/** The inbox: conversations | the open thread with its composer | the order. */
-export function InboxScreen({
+/**
+ * The inbox: conversations | the open thread with its composer | the order. Memoized: the frame
+ * re-renders on its own events (the sync status, the summary), which change nothing here.
+ */
+export const InboxScreen = memo(function InboxScreen({
   api,
   onUnreadChanged,
   reveal,
@@ -36,10 +39,14 @@ export function InboxScreen({
     if (!onUnreadChanged) return;
     const unread = (s: ReturnType<typeof store.getState>) => s.list.conversations.reduce((n, c) => n + c.unread, 0);
     let last = unread(store.getState());
+    let wasReady = store.getState().list.status === 'ready';
     return store.subscribe((s) => {
       const now = unread(s);
-      if (now !== last && s.list.status === 'ready') onUnreadChanged();
+      // Not the first load: the frame counted the unread itself, and reading its summary again
+      // then would compete with the list's first paint.
+      if (now !== last && s.list.status === 'ready' && wasReady) onUnreadChanged();
       last = now;
+      wasReady ||= s.list.status === 'ready';
     });
   }, [store, onUnreadChanged]);
   return (
@@ -51,7 +58,7 @@ export function InboxScreen({
       </div>
     </InboxContext.Provider>
   );
-}
+});
 
 function OpenConversation() {
   const { t } = useI18n();
