@@ -11,6 +11,7 @@ import { addBrandSeller, brandEntry, demo, demoFixtures } from '../support/fixtu
 import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_RETRY } from '../support/sync-harness.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
+import { connectAsDemoSeller } from './support/remote.js';
 
 const SHARED_STORE = 4030;
 let remote: TestServer;
@@ -27,15 +28,7 @@ function fixtures(): FixtureFile {
 beforeAll(async () => {
   remote = await startTestServer(fixtures());
   app = await startBrowserApp({ core: { engine: { retry: FAST_RETRY } } });
-  const r = await app.core.api.settings.update({
-    mode: 'online',
-    baseUrl: remote.url,
-    applicationId: demo.app,
-    userId: demo.seller.id,
-    accessToken: demo.seller.token,
-    start: 'account',
-  });
-  if (!r.ok) throw new Error(`connecting failed: ${r.error.message}`);
+  await connectAsDemoSeller(app, remote.url, { start: 'account' });
   await app.page.reload();
   await app.page.getByRole('tab', { name: 'Brands' }).click();
 }, 120_000);

@@ -11,6 +11,7 @@ import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_RETRY } from '../support/sync-harness.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
+import { connectAsDemoSeller } from './support/remote.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
 const SCANNER_DELAY_MS = 5;
@@ -105,14 +106,7 @@ describe('a count session against a remote marketplace', () => {
   it('reviews the variances, then applies them as counts at their bases: one synced, one a conflict because the cell moved', async () => {
     const { page } = app;
     const api = app.core.api;
-    const saved = await api.settings.update({
-      baseUrl: remote.url,
-      applicationId: demo.app,
-      userId: demo.seller.id,
-      accessToken: demo.seller.token,
-      mode: 'online',
-    });
-    expect(saved.ok).toBe(true);
+    await connectAsDemoSeller(app, remote.url);
     await waitFor(async () => {
       const c = await termoCell(app, demo.stores.avellaneda);
       return c.ok && c.value.shown === 30 && c.value.state === 'synced';

@@ -6,11 +6,11 @@
  * panel.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demo } from '../support/fixtures.js';
 import { demoOrders } from '../support/messages.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_RETRY } from '../support/sync-harness.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
+import { connectAsDemoSeller } from './support/remote.js';
 
 let remote: TestServer;
 let app: BrowserApp;
@@ -18,15 +18,7 @@ let app: BrowserApp;
 beforeAll(async () => {
   remote = await startTestServer();
   app = await startBrowserApp({ core: { engine: { retry: FAST_RETRY } } });
-  const r = await app.core.api.settings.update({
-    mode: 'online',
-    baseUrl: remote.url,
-    applicationId: demo.app,
-    userId: demo.seller.id,
-    accessToken: demo.seller.token,
-    start: 'account',
-  });
-  if (!r.ok) throw new Error(`connecting failed: ${r.error.message}`);
+  await connectAsDemoSeller(app, remote.url, { start: 'account' });
 }, 120_000);
 
 afterAll(async () => {

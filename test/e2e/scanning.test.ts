@@ -12,6 +12,7 @@ import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_RETRY } from '../support/sync-harness.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
+import { connectAsDemoSeller } from './support/remote.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
 /** A scanner's keys: well under the detector's 35 ms apart; a person's: well over. */
@@ -152,8 +153,7 @@ describe('the conflict dialog against a remote marketplace', () => {
   it('a stray Enter and a scan resolve nothing; only a chosen button does', async () => {
     const { page } = app;
     const api = app.core.api;
-    const online = { baseUrl: remote.url, applicationId: demo.app, userId: demo.seller.id, accessToken: demo.seller.token, mode: 'online' as const };
-    expect((await api.settings.update(online)).ok).toBe(true);
+    await connectAsDemoSeller(app, remote.url);
     await waitFor(async () => (await palermoState())?.state === 'synced', 'the replica pulled');
 
     // A count made offline while the marketplace changed the same cell.
