@@ -1,5 +1,6 @@
 import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { useStore } from 'zustand';
+import { siteById } from '../../common/marketplace.js';
 import type { StockroomApi } from '../../preload/api.js';
 import type { BrandAccountView, BrandDetailView, BrandListEntryView, PictureView } from '../../preload/contract.js';
 import { type I18n, useI18n } from '../i18n/index.js';
@@ -216,7 +217,7 @@ function StatusText({ i, status }: { i: I18n; status: string }) {
   return (
     <span className={`brand-status ${active ? 'active' : 'other'}`}>
       <span aria-hidden="true">{active ? '✓ ' : '○ '}</span>
-      {active ? i.t('brands.status.active') : i.t('brands.status.other', { status })}
+      {i.code('brands.statusName', status)}
     </span>
   );
 }
@@ -229,11 +230,11 @@ function Tags({ i, tags }: { i: I18n; tags: readonly string[] }) {
         tag === 'TOP_BRAND' ? (
           <span key={tag} className="badge top-brand">
             <span aria-hidden="true">★ </span>
-            {i.t('brands.topBrand')}
+            {i.code('brands.tag', tag)}
           </span>
         ) : (
           <span key={tag} className="badge">
-            {tag}
+            {i.code('brands.tag', tag)}
           </span>
         ),
       )}
@@ -375,7 +376,7 @@ function ProfileBody({
         <dt>{t('brands.relevance')}</dt>
         <dd>{t('brands.relevanceValue', { position: d.relevance_position })}</dd>
         <dt>{t('brands.site')}</dt>
-        <dd>{d.site_id}</dd>
+        <dd>{siteById(d.site_id)?.name ?? d.site_id}</dd>
         <dt>{t('brands.boost')}</dt>
         <dd className={`boost ${d.boost.is_active ? 'on' : 'off'}`}>
           <span aria-hidden="true">{d.boost.is_active ? '▲ ' : '○ '}</span>

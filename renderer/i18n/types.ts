@@ -1,17 +1,10 @@
 /**
- * The shape of a dictionary entry: a plain string with `{name}` placeholders, or plural forms
- * chosen with `Intl.PluralRules` from the `count` variable (`one` and `other` always; `zero`,
- * `two`, `few`, `many` when a language needs them).
+ * A dictionary entry: one ICU MessageFormat string, formatted with FormatJS (intl-messageformat).
+ * `{name}` is an argument; `{count, plural, =0 {…} one {# …} other {# …}}` chooses by the language's
+ * plural rules (Intl.PluralRules, with `=0` where a language says "none" rather than "0 …");
+ * `{code, select, a {…} other {{label}}}` chooses words by a code of the core.
  */
-export interface Plural {
-  one: string;
-  other: string;
-  zero?: string;
-  two?: string;
-  few?: string;
-  many?: string;
-}
+export type Entry = string;
 
-export type Entry = string | Plural;
-
+/** The values of a message's arguments. Numbers given to a plain `{name}` are formatted in the language. */
 export type Vars = Record<string, string | number>;

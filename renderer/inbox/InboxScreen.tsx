@@ -9,7 +9,7 @@ import { DropZone } from './DropZone.js';
 import { OrderPanel, buyerFullName } from './OrderPanel.js';
 import { createInboxStore } from './store.js';
 import { Thread } from './Thread.js';
-import { blockedText, buyerName, ordersText } from './words.js';
+import { blockedText, buyerName, ordersText, siteName } from './words.js';
 import './inbox.css';
 
 /**
@@ -107,7 +107,7 @@ function Conversation({ conversation }: { conversation: ConversationView }) {
             </ul>
           </dd>
           <dt>{t('order.site')}</dt>
-          <dd>{conversation.siteId}</dd>
+          <dd>{siteName(conversation.siteId)}</dd>
           <dt>{t('order.status')}</dt>
           <dd>
             {blocked ? (

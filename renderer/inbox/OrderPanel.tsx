@@ -21,7 +21,7 @@ export function money(i: I18n, amount: number, currency: string | null): string 
 }
 
 function shippingText(i: I18n, s: ConversationOrderView['shipping']): string {
-  const how = i.t(`order.shipping.${s.logisticType}`);
+  const how = i.code('order.logistic', s.logisticType);
   const state = s.delivered ? i.t('order.delivered') : i.t('order.notDelivered');
   return s.id === null ? `${how} · ${i.t('order.noShipment')}` : `${how} · ${state}`;
 }
@@ -68,7 +68,7 @@ function OrderCard({ order: o }: { order: ConversationOrderView }) {
         <dt>{t('order.orderStatus')}</dt>
         <dd className={`order-status ${o.status}`}>
           <span aria-hidden="true">{o.status === 'paid' ? '✓ ' : '⊘ '}</span>
-          {t(`order.state.${o.status}`)}
+          {i.code('order.state', o.status)}
         </dd>
         <dt>{t('order.shipping')}</dt>
         <dd className="order-shipping">{shippingText(i, o.shipping)}</dd>

@@ -1,17 +1,16 @@
-import type { I18n, Key } from '../i18n/index.js';
+import { siteById } from '../../common/marketplace.js';
+import type { I18n } from '../i18n/index.js';
 import { MODERATION_REASONS, type ModerationReason } from './rules.js';
 
-const BLOCKS = ['blocked_by_cancelled_order', 'blocked_by_mediation', 'blocked_by_fulfillment'] as const;
+type Block = 'blocked_by_cancelled_order' | 'blocked_by_mediation' | 'blocked_by_fulfillment';
 
-/** Why a conversation is blocked, in words (SPEC 7.6 block reasons). */
+/** Why a conversation is blocked, in words (SPEC 7.6 block reasons; another reason humanized in a sentence). */
 export function blockedText(i: I18n, reason: string): string {
-  return (BLOCKS as readonly string[]).includes(reason)
-    ? i.t(`composer.blocked.${reason as (typeof BLOCKS)[number]}`)
-    : i.t('composer.blocked.other', { reason });
+  return i.code('composer.blocked', reason);
 }
 
 /** The marketplace's refusals that mean a blocked conversation (SPEC 7.6), by their message or cause. */
-const BLOCK_MESSAGES: [RegExp, (typeof BLOCKS)[number]][] = [
+const BLOCK_MESSAGES: [RegExp, Block][] = [
   [/blocked_conversation_send_message_forbidden|blocked_by_cancelled_order/, 'blocked_by_cancelled_order'],
   [/mediation is in process|blocked_by_mediation/, 'blocked_by_mediation'],
   [/platform fulfillment|blocked_by_fulfillment/, 'blocked_by_fulfillment'],
@@ -35,21 +34,24 @@ export function warningText(i: I18n, reason: string, match: string): string {
   return isReason(reason) ? i.t(`moderation.warn.${reason}`, { match: match.length > 60 ? `${match.slice(0, 57)}…` : match }) : match;
 }
 
-const STATUS_KEYS: Record<string, Key> = {
-  clean: 'thread.status.clean',
-  non_moderated: 'thread.status.non_moderated',
-  pending: 'thread.status.pending',
-  rejected: 'thread.status.rejected',
-};
 /** An own message's moderation status in words, with an icon that is never the only signal. */
 export function moderationStatus(i: I18n, status: string): { icon: string; text: string } {
-  const key = STATUS_KEYS[status];
   const icon = status === 'rejected' ? '✕' : status === 'pending' ? '◷' : '✓';
-  return { icon, text: key ? i.t(key) : status };
+  return { icon, text: i.code('thread.status', status) };
 }
 
-export function buyerName(i: I18n, buyer: { id: number; nickname: string | null }): string {
-  return buyer.nickname ?? i.t('inbox.buyerUnknown', { id: String(buyer.id) });
+/** A person's name from its parts, empty when none is known. */
+const fullName = (first?: string | null, last?: string | null): string =>
+  [first, last].filter((s): s is string => typeof s === 'string' && s.trim() !== '').join(' ');
+
+/** The buyer as a person reads them: first and last name when the order has them, the nickname otherwise. */
+export function buyerName(i: I18n, buyer: { id: number; nickname: string | null; firstName?: string | null; lastName?: string | null }): string {
+  return fullName(buyer.firstName, buyer.lastName) || buyer.nickname || i.t('inbox.buyerUnknown', { id: String(buyer.id) });
+}
+
+/** The site (country) of a conversation or a brand by its name; an unknown site id as it is (`MLA` style ids are names of their own). */
+export function siteName(siteId: string | null | undefined): string {
+  return siteById(siteId)?.name ?? siteId ?? '';
 }
 
 export function ordersText(i: I18n, orderIds: readonly number[]): string {

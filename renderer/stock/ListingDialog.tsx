@@ -150,7 +150,7 @@ export function ListingDialog() {
             <select id="listing-type" value={listingType} onChange={(e) => setListingType(e.target.value)} {...described('listing_type_id')}>
               {LISTING_TYPES.map((t) => (
                 <option key={t} value={t}>
-                  {t}
+                  {w.code('stock.listing.type', t)}
                 </option>
               ))}
             </select>

@@ -1,8 +1,8 @@
 /**
  * The stock screens' words: the `stock.` entries of the app's dictionaries (renderer/i18n/locales,
  * es, pt-BR and en with the same keys), named here without their prefix. Numbers and dates go
- * through the i18n helpers' Intl formatters; placeholders are `{name}`, plurals `{ one, other }`
- * chosen from `vars.count`.
+ * through the i18n helpers' Intl formatters; the entries are ICU messages (`{name}` arguments,
+ * `{count, plural, …}`), and `code()` gives a code of the core its words.
  */
 import type { Language } from '../../preload/contract.js';
 import { type I18n, type Key, type Vars, translate, useI18n } from '../i18n/index.js';

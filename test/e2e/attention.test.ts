@@ -25,7 +25,7 @@ describe('attention in Chromium', () => {
     const page = app.page;
     await page.getByRole('tab', { name: /Brands/ }).click();
     app.core.reveal({ screen: 'conversation', packId: 2000003000001 });
-    await page.getByRole('heading', { name: 'Conversation with COMPRADOR_TEST' }).waitFor();
+    await page.getByRole('heading', { name: 'Conversation with Martín Gómez' }).waitFor();
     expect(await page.getByRole('tab', { name: /Inbox/ }).getAttribute('aria-selected')).toBe('true');
   });
 

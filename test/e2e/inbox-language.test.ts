@@ -37,7 +37,7 @@ describe('language and settings in Chromium', () => {
       .getByRole('navigation', { name: 'Conversas' })
       .getByRole('button', { name: /Venda 2000009000001/ })
       .click();
-    await page.getByRole('heading', { name: 'Conversa com COMPRADOR_TEST' }).waitFor();
+    await page.getByRole('heading', { name: 'Conversa com Martín Gómez' }).waitFor();
     // Dates through Intl in Brazilian Portuguese.
     await page
       .getByText(/18 de nov\.? de 2026/)

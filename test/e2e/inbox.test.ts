@@ -28,7 +28,7 @@ describe('inbox in Chromium', () => {
   it('drops two files on the thread, sends them with a message, and shows the message with its attachments', async () => {
     const page = app.page;
     await conversation('2000009000001').click();
-    await page.getByRole('heading', { name: 'Conversation with COMPRADOR_TEST' }).waitFor();
+    await page.getByRole('heading', { name: 'Conversation with Martín Gómez' }).waitFor();
     await page.getByRole('list', { name: 'Messages' }).waitFor();
     await app.screenshot('inbox-thread');
 
