@@ -14,7 +14,8 @@ import {
   type UpdaterPort,
   sendsOutstanding,
 } from '../../main/desktop/updates.js';
-import type { StockroomEvent, SyncStatusView, UpdateView } from '../../preload/contract.js';
+import type { StockroomEvent, UpdateView } from '../../preload/contract.js';
+import { syncStatus } from '../support/sync-status.js';
 import { failure, openCore, value } from './helpers.js';
 
 const HOUR = 3600_000;
@@ -271,20 +272,7 @@ describe('downloading and installing', () => {
 });
 
 describe('what counts as still sending', () => {
-  const status = (s: Partial<SyncStatusView>): SyncStatusView => ({
-    mode: 'online',
-    online: true,
-    pending: 0,
-    inFlight: 0,
-    blocked: 0,
-    conflicts: 0,
-    failed: 0,
-    lastSyncAt: null,
-    lastPullAt: null,
-    lastError: null,
-    progress: { done: 0, total: 0 },
-    ...s,
-  });
+  const status = syncStatus;
   it('counts what is on the wire, and what is queued while the marketplace is reachable; not conflicts, failures or offline queues', () => {
     expect(sendsOutstanding(null)).toBe(0);
     expect(sendsOutstanding(status({ pending: 2, inFlight: 1 }))).toBe(3);

@@ -9,6 +9,7 @@ import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js'
 import { ROW_HEIGHT } from '../../../renderer/stock/Grid.js';
 import { PAGE_SIZE } from '../../../renderer/stock/store.js';
 import { COLUMNS, cell, fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
+import { syncStatus } from '../../support/sync-status.js';
 
 const [PALERMO, AVELLANEDA] = COLUMNS as [GridColumnView, GridColumnView];
 
@@ -409,19 +410,7 @@ describe('search, scanner, history, status bar', () => {
 
   it('the status bar shows import progress, and its conflicts count is a button', async () => {
     let shown = 0;
-    const status = {
-      mode: 'online' as const,
-      online: true,
-      pending: 2,
-      inFlight: 0,
-      blocked: 1,
-      conflicts: 1,
-      failed: 0,
-      lastSyncAt: null,
-      lastPullAt: null,
-      lastError: null,
-      progress: { done: 0, total: 0 },
-    };
+    const status = syncStatus({ pending: 2, blocked: 1, conflicts: 1 });
     render(<StatusBar status={status} i18n={i18nFor('en')} onShowConflicts={() => shown++} activity={{ label: 'importing 3/10', done: 3, total: 10 }} />);
     await userEvent.setup().click(screen.getByRole('button', { name: /1 conflict/ }));
     expect(shown).toBe(1);

@@ -7,29 +7,18 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Mode, QueueResultView, Result, SyncStatusView } from '../../../preload/contract.js';
+import type { Mode, QueueResultView, Result } from '../../../preload/contract.js';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { fail, ok } from '../../support/fake-api.js';
+import { syncStatus } from '../../support/sync-status.js';
 import { fakeStockroom, giveGridASize } from '../../support/fake-stock.js';
 
 beforeAll(() => giveGridASize());
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
 afterEach(() => cleanup());
 
-const status = (mode: Mode): SyncStatusView => ({
-  mode,
-  online: false,
-  pending: 0,
-  inFlight: 0,
-  blocked: 0,
-  conflicts: 0,
-  failed: 0,
-  lastSyncAt: null,
-  lastPullAt: null,
-  lastError: null,
-  progress: { done: 0, total: 0 },
-});
+const status = (mode: Mode) => syncStatus({ mode, online: false });
 
 /** The grid over a fake in `mode`, whose stock.adjust answers only when the test releases it. */
 function renderHeld(mode: Mode) {
