@@ -58,11 +58,14 @@ export function buildHttpApp(service: Service, options: HttpOptions = {}): Fasti
     frameworkErrors: (err, req, reply) => errorHandler(err, req, reply),
   });
 
-  // A URL longer than any of the API's (ids are short) is refused before routing.
-  app.addHook('onRequest', async (req, reply) => {
+  // A URL longer than any of the API's (ids are short) is refused before routing. A callback hook,
+  // not an async one: on every request, a promise and a turn of the microtask queue fewer.
+  app.addHook('onRequest', (req, reply, done) => {
     if (req.url.length > MAX_URL_LENGTH) {
-      return reply.status(414).send({ error: 'uri_too_long', message: 'The URL is too long', status: 414, cause: [] });
+      void reply.status(414).send({ error: 'uri_too_long', message: 'The URL is too long', status: 414, cause: [] });
+      return;
     }
+    done();
   });
   app.decorate('principal', (req: FastifyRequest) => service.auth.authenticate(service.auth.bearerToken(req.headers.authorization)));
   durabilityBarrier(app, service.writes);

@@ -15,6 +15,7 @@ import { countSessionsMigration } from './014-count-sessions.js';
 import { gridViewsMigration } from './015-grid-views.js';
 import { orderDetailsMigration } from './016-order-details.js';
 import { messageSearchMigration } from './017-message-search.js';
+import { messagePackVersionsMigration } from './018-message-pack-versions.js';
 
 export interface Migration {
   version: number;
@@ -42,4 +43,5 @@ export const migrations: Migration[] = [
   gridViewsMigration,
   orderDetailsMigration,
   messageSearchMigration,
+  messagePackVersionsMigration,
 ];

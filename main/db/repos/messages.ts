@@ -68,11 +68,59 @@ export interface ModerationDecision {
 /** Statuses the recipient may see (SPEC 2.8: moderated messages are not visible to the counterparty). */
 const VISIBLE_TO_RECIPIENT = `('clean', 'non_moderated')`;
 
+/**
+ * A message `m` as the JSON of SPEC 2.8 (common/views.ts MessageView, in its key order), built by
+ * SQLite in the statement that reads the page: reading fifty rows into JavaScript objects and
+ * serializing them costs twice as much. json_quote escapes exactly as JSON.stringify does
+ * (test/db/repos/messages-page.test.ts). `message_attachments` is null: a page that has any is
+ * built by the caller from rows instead. @seller is the pack's seller id as a JSON string.
+ */
+const MESSAGE_JSON = `concat('{"id":', json_quote(m.id), ',"site_id":', json_quote(m.site_id), ',"client_id":', json_quote(m.client_id),
+    ',"from":{"user_id":', json_quote(m.from_user_id), '},"to":{"user_id":', json_quote(m.to_user_id),
+    '},"status":', json_quote(m.status), ',"subject":', json_quote(m.subject), ',"text":', json_quote(m.text),
+    ',"message_date":{"received":', json_quote(m.date_received), ',"available":', json_quote(m.date_available),
+    ',"notified":', json_quote(m.date_notified), ',"created":', json_quote(m.date_created), ',"read":', json_quote(m.date_read),
+    '},"message_moderation":{"status":', json_quote(m.moderation_status), ',"reason":', json_quote(m.moderation_reason),
+    ',"source":', json_quote(m.moderation_source), ',"moderation_date":', json_quote(m.moderation_date),
+    '},"message_attachments":null,"message_resources":[{"id":', json_quote(CAST(m.pack_key AS TEXT)), ',"name":"packs"},{"id":', @seller,
+    ',"name":"sellers"}],"conversation_first_message":', CASE m.conversation_first_message WHEN 1 THEN 'true' ELSE 'false' END, '}')`;
+
+/** Bytes a repo keeps in memory at most of the packs it read (message JSON and readers' orders). */
+const MAX_KEPT_BYTES = 16 * 1024 * 1024;
+
+/** What a repo keeps of one pack, valid while the pack's version (migration 018) is `version`. */
+interface KeptPack {
+  version: bigint;
+  /** The pack's orders (ordersOfPackKey), once read. */
+  orders?: OrderRow[];
+  /** Each reader's order: the seq of every message they see, newest first (null: a message has no seq). */
+  seqs: Map<number, number[] | null>;
+  /** The seller the JSON below names in message_resources. */
+  sellerId: number;
+  /** The JSON of each message by seq; null for a message with attachments (built from rows instead). */
+  messages: Map<number, string | null>;
+  /** What the readers' orders and the JSON take (about). */
+  seqBytes: number;
+  messageBytes: number;
+}
+
+/** One page of a pack as a reader sees it, newest first, and the exact total of what the reader sees. */
+export interface PackPage<T> {
+  total: number;
+  messages: T[];
+}
+
 /** Orders, packs and post-sale messages (migration 004). */
 export function messagesRepo(db: Db) {
   const orderById = db.prepare<[number], OrderRow>('SELECT * FROM orders WHERE id = ?');
-  const ordersOfPack = db.prepare<[number], OrderRow>('SELECT * FROM orders WHERE pack_id = ? ORDER BY id');
-  const loneOrder = db.prepare<[number], OrderRow>('SELECT * FROM orders WHERE id = ? AND pack_id IS NULL');
+  // The orders with this pack_id, else the lone order with this id: one statement, read on every
+  // pack read and send.
+  const ordersOfPackKey = db.prepare<[{ key: number }], OrderRow>(
+    `SELECT * FROM orders WHERE pack_id = @key
+     UNION ALL
+     SELECT * FROM orders WHERE id = @key AND pack_id IS NULL AND NOT EXISTS (SELECT 1 FROM orders WHERE pack_id = @key)
+     ORDER BY id`,
+  );
   const insertOrder = db.prepare(
     `INSERT INTO orders (id, pack_id, seller_id, buyer_id, site_id, status, logistic_type, delivered, mediation_in_process, status_date)
      VALUES (@id, @pack_id, @seller_id, @buyer_id, @site_id, @status, @logistic_type, @delivered, @mediation_in_process, @status_date)`,
@@ -81,7 +129,7 @@ export function messagesRepo(db: Db) {
   const messageById = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?');
   // conversation_first_message and seq are computed in the statement, so they are right even
   // when two processes write (the caller holds an IMMEDIATE transaction).
-  const insertMessage = db.prepare(
+  const insertMessage = db.prepare<[NewMessage], MessageRow>(
     `INSERT INTO messages (id, order_id, from_user_id, to_user_id, pack_key, site_id, client_id, subject, text,
        date_created, date_received, date_available, date_notified, date_read,
        moderation_status, moderation_reason, moderation_source, moderation_date,
@@ -90,10 +138,86 @@ export function messagesRepo(db: Db) {
        @date_created, @date_received, @date_available, @date_notified, @date_read,
        @moderation_status, @moderation_reason, @moderation_source, @moderation_date,
        NOT EXISTS (SELECT 1 FROM messages WHERE pack_key = @pack_key), @text_hash,
-       (SELECT coalesce(max(seq), 0) + 1 FROM messages))`,
+       (SELECT coalesce(max(seq), 0) + 1 FROM messages))
+     RETURNING *`,
   );
 
   const visible = `pack_key = @pack AND (from_user_id = @reader OR (to_user_id = @reader AND moderation_status IN ${VISIBLE_TO_RECIPIENT}))`;
+  const packVersion = db.prepare<[number], bigint>('SELECT version FROM message_pack_versions WHERE pack_key = ?').pluck(true).safeIntegers(true);
+  // The reader's order of the pack in one value (a row per message costs more than the sort). The
+  // aggregate's ORDER BY is what makes the order certain; count(*) - count(seq) finds a row without seq.
+  const packOrder = db
+    .prepare<[{ pack: number; reader: number }], [string, number]>(
+      `SELECT json_group_array(seq ORDER BY date_created DESC, seq DESC), count(*) - count(seq) FROM messages WHERE ${visible}`,
+    )
+    .raw(true);
+  const rowsBySeq = db.prepare<[string], MessageRow>('SELECT m.* FROM json_each(?) j JOIN messages m ON m.seq = j.value ORDER BY j.key');
+  const messagesJson = db
+    .prepare<[{ seqs: string; seller: string }], [number, string, number]>(
+      `SELECT m.seq, ${MESSAGE_JSON}, EXISTS (SELECT 1 FROM attachments a WHERE a.message_id = m.id)
+         FROM json_each(@seqs) j JOIN messages m ON m.seq = j.value`,
+    )
+    .raw(true);
+
+  /**
+   * The packs read lately, least recently read first. A page was a walk of the index up to its
+   * offset, a count of the whole pack and fifty messages' JSON; with the pack's order and its
+   * messages' JSON kept, it is a slice and a join. What is kept is used only while the pack's
+   * version, read in the same snapshot, is the one it was kept at.
+   */
+  const kept = new Map<number, KeptPack>();
+  let keptBytes = 0;
+  /** Runs reads in one read transaction (one snapshot); made once, not per call. */
+  const snapshot = db.transaction((read: () => unknown) => read()) as <T>(read: () => T) => T;
+  const versionOf = (pack: number) => packVersion.get(pack) ?? 0n;
+  function keep(pack: number, version: bigint): KeptPack {
+    let k = kept.get(pack);
+    kept.delete(pack);
+    if (k && k.version !== version) {
+      keptBytes -= k.seqBytes + k.messageBytes;
+      k = undefined;
+    }
+    k ??= { version, seqs: new Map(), sellerId: 0, messages: new Map(), seqBytes: 0, messageBytes: 0 };
+    kept.set(pack, k);
+    return k;
+  }
+  /** The reader's order of the pack as kept at `version`, read when not kept yet (null: not pageable by seq). */
+  function orderAt(pack: number, reader: number, version: bigint): { k: KeptPack; order: number[] | null } {
+    const k = keep(pack, version);
+    let order = k.seqs.get(reader);
+    if (order === undefined) {
+      const [json, unnumbered] = packOrder.get({ pack, reader })!;
+      // A message without seq cannot be found by it: such a pack is read with OFFSET instead.
+      order = unnumbered > 0 ? null : (JSON.parse(json) as number[]);
+      k.seqs.set(reader, order);
+      remember(k, 8 * (order?.length ?? 0), 0);
+    }
+    return { k, order };
+  }
+  /** The page from what is kept alone, or undefined when something must be read. */
+  function keptPage(k: KeptPack, reader: number, sellerId: number, limit: number, offset: number): PackPage<string> | undefined {
+    const order = k.seqs.get(reader);
+    if (!order || k.sellerId !== sellerId) return undefined;
+    const messages: string[] = [];
+    for (const seq of order.slice(offset, offset + limit)) {
+      const json = k.messages.get(seq);
+      if (!json) return undefined;
+      messages.push(json);
+    }
+    return { total: order.length, messages };
+  }
+  /** Counts what was added to `k`, and forgets the packs read longest ago while over the budget (never `k`, read last). */
+  function remember(k: KeptPack, seqBytes: number, messageBytes: number): void {
+    k.seqBytes += seqBytes;
+    k.messageBytes += messageBytes;
+    keptBytes += seqBytes + messageBytes;
+    for (const [pack, old] of kept) {
+      if (keptBytes <= MAX_KEPT_BYTES || old === k) break;
+      kept.delete(pack);
+      keptBytes -= old.seqBytes + old.messageBytes;
+    }
+  }
+
   const listVisible = db.prepare<[{ pack: number; reader: number; limit: number; offset: number }], MessageRow>(
     `SELECT * FROM messages WHERE ${visible} ORDER BY date_created DESC, seq DESC LIMIT @limit OFFSET @offset`,
   );
@@ -123,18 +247,82 @@ export function messagesRepo(db: Db) {
 
   return {
     orderById: (id: number) => orderById.get(id),
-    /** The orders of a conversation: those with this pack_id, else the lone order with this id (SPEC 4.9). */
-    ordersOfPackKey: (key: number): OrderRow[] => {
-      const inPack = ordersOfPack.all(key);
-      if (inPack.length > 0) return inPack;
-      const lone = loneOrder.get(key);
-      return lone ? [lone] : [];
+    /** The pack's version (migration 018), for `ordersOfPackKey` and `pageJson` to check what they keep against. */
+    packVersion: versionOf,
+    /**
+     * The orders of a conversation: those with this pack_id, else the lone order with this id
+     * (SPEC 4.9). With `version` (packVersion, read just before), kept ones answer while it holds;
+     * what is read is kept only when the version did not move meanwhile.
+     */
+    ordersOfPackKey: (key: number, version?: bigint): OrderRow[] => {
+      const known = version === undefined ? undefined : kept.get(key);
+      if (known?.orders && known.version === version) return keep(key, version).orders!;
+      const orders = ordersOfPackKey.all({ key });
+      if (version !== undefined && versionOf(key) === version) keep(key, version).orders = orders;
+      return orders;
     },
     insertOrder: (o: NewOrder) => insertOrder.run({ ...o, delivered: o.delivered ? 1 : 0, mediation_in_process: o.mediation_in_process ? 1 : 0 }),
 
     messageById: (id: string) => messageById.get(id),
-    insertMessage: (m: NewMessage) => insertMessage.run(m),
-    /** Newest first; `reader` sees its own messages in any moderation status and the other's once clean. */
+    /**
+     * Stores a message and answers the row as this statement stored it (conversation_first_message
+     * and seq computed): the stored row, unless pack_key, site_id or seq was null (then the fill-in
+     * trigger of migration 004 sets them afterwards).
+     */
+    insertMessage: (m: NewMessage): MessageRow => insertMessage.get(m)!,
+    /**
+     * A page of the pack as `reader` sees it, newest first: its own messages in any moderation
+     * status and the other's once clean (SPEC 2.8), and the total; read in one snapshot.
+     */
+    pageRows: (pack: number, reader: number, limit: number, offset: number): PackPage<MessageRow> =>
+      snapshot(() => {
+        const { order } = orderAt(pack, reader, versionOf(pack));
+        if (order === null) return { total: countVisible.get({ pack, reader })!.n, messages: listVisible.all({ pack, reader, limit, offset }) };
+        const seqs = order.slice(offset, offset + limit);
+        return { total: order.length, messages: seqs.length === 0 ? [] : rowsBySeq.all(JSON.stringify(seqs)) };
+      }),
+    /**
+     * `pageRows` as the JSON of each message's MessageView (`sellerId`: the pack's seller,
+     * named in message_resources), or undefined when one of them has attachments (then
+     * `pageRows`). A page read before is answered from memory: the pack's version is its snapshot.
+     */
+    pageJson: (pack: number, reader: number, sellerId: number, limit: number, offset: number, version = versionOf(pack)): PackPage<string> | undefined => {
+      const known = kept.get(pack);
+      if (known && known.version === version) {
+        const hit = keptPage(known, reader, sellerId, limit, offset);
+        if (hit) {
+          keep(pack, known.version);
+          return hit;
+        }
+      }
+      return snapshot(() => {
+        const { k, order } = orderAt(pack, reader, versionOf(pack));
+        if (order === null) return undefined;
+        if (k.sellerId !== sellerId) {
+          remember(k, 0, -k.messageBytes);
+          k.messages.clear();
+          k.sellerId = sellerId;
+        }
+        const seqs = order.slice(offset, offset + limit);
+        const missing = seqs.filter((seq) => !k.messages.has(seq));
+        if (missing.length > 0) {
+          let bytes = 0;
+          for (const [seq, json, withFiles] of messagesJson.all({ seqs: JSON.stringify(missing), seller: JSON.stringify(String(sellerId)) })) {
+            k.messages.set(seq, withFiles ? null : json);
+            bytes += withFiles ? 0 : json.length;
+          }
+          remember(k, 0, bytes);
+        }
+        const messages: string[] = [];
+        for (const seq of seqs) {
+          const json = k.messages.get(seq);
+          if (!json) return undefined;
+          messages.push(json);
+        }
+        return { total: order.length, messages };
+      });
+    },
+    /** Newest first, by OFFSET (what pageRows answers, and its fallback). */
     listVisible: (pack: number, reader: number, limit: number, offset: number) => listVisible.all({ pack, reader, limit, offset }),
     countVisible: (pack: number, reader: number) => countVisible.get({ pack, reader })!.n,
     /** Marks what `reader` received in the pack and can see as read; returns how many changed. */

@@ -5,6 +5,8 @@ import { guardFor, markReplay, messageCodec } from '../idempotency.js';
 
 type PackParams = { pack_id: string; user_id: string };
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /**
  * GET /orders/{id} and SPEC 4.9-4.11. The send authenticates in `onRequest`, before the body is
  * parsed, so a request without a token gets "Access token is required" whatever its body (SPEC 5).
@@ -15,9 +17,11 @@ export const messagesRoutes = (service: Service) => async (app: FastifyInstance)
 
   app.get<{ Params: { order_id: string } }>('/orders/:order_id', (req) => service.orders.get(app.principal(req), req.params.order_id));
 
-  app.get<{ Params: PackParams }>('/messages/packs/:pack_id/sellers/:user_id', (req) =>
-    service.messages.list(app.principal(req), req.params.pack_id, req.params.user_id, req.query),
-  );
+  // The answer is JSON text already (its messages built by SQLite): sent as it is, not serialized again.
+  app.get<{ Params: PackParams }>('/messages/packs/:pack_id/sellers/:user_id', async (req, reply) => {
+    const json = await service.messages.listJson(app.principal(req), req.params.pack_id, req.params.user_id, req.query);
+    return reply.type(JSON_TYPE).send(json);
+  });
 
   app.get<{ Params: { message_id: string } }>('/messages/:message_id', (req) =>
     service.messages.get(app.principal(req), req.params.message_id, req.headers['x-format-new']),

@@ -19,9 +19,10 @@ export const stockRoutes = (service: Service) => async (app: FastifyInstance) =>
 
   app.put<{ Params: { item_id: string } }>('/items/:item_id', (req) => service.items.legacyUpdate(app.principal(req), req.params.item_id, req.body));
 
-  app.get<{ Params: UpParams }>('/user-products/:user_product_id/stock', async (req, reply) => {
+  // Synchronous: no promise to settle on the API's most frequent read (a throw is answered alike).
+  app.get<{ Params: UpParams }>('/user-products/:user_product_id/stock', (req, reply) => {
     const { json, version } = service.stock.read(app.principal(req), req.params.user_product_id);
-    return reply.header('x-version', version.toString()).type(JSON_TYPE).send(json);
+    void reply.header('x-version', version.toString()).type(JSON_TYPE).send(json);
   });
 
   // The caller is resolved inside the write (WriteCaller): 401 still comes before anything else.

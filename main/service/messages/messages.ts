@@ -10,10 +10,19 @@ import type { JobRunner } from '../jobs/runner.js';
 import { type IdempotencyGuard, guarded } from '../idempotency/idempotency.js';
 import { parseUserId } from '../params.js';
 import { AUTOMATIC_MESSAGE_WINDOW_MS, moderate, normalizeForRepetition } from '../../../common/messages/moderation/index.js';
-import { type Pack, blockError, conversationStatus, orderErrors, parsePackId, resolvePack, roleIn, sendBlock } from './orders.js';
+import { type Pack, type Role, blockError, conversationStatus, orderErrors, parsePackId, resolvePack, roleIn, sendBlock } from './orders.js';
 import { parseSendRequest, sendErrors, textField } from './send-request.js';
 import { checkText } from '../../../common/messages/text-rules.js';
-import { type AttachmentsPort, type LegacyMessageView, type MessageList, type MessageView, messageList, toLegacyView, toMessageView } from './views.js';
+import {
+  type AttachmentsPort,
+  type LegacyMessageView,
+  type MessageList,
+  type MessageView,
+  messageList,
+  messageListJson,
+  toLegacyView,
+  toMessageView,
+} from './views.js';
 
 /** Durable job: decides a pending message (one sent with attachments) once its files are inspected. */
 export const MODERATE_PENDING = 'messages.moderate_pending';
@@ -131,8 +140,21 @@ export interface MessagesDeps {
 
 type Moderation = Pick<NewMessage, 'moderation_status' | 'moderation_reason' | 'moderation_source' | 'moderation_date' | 'date_available' | 'date_notified'>;
 
+/** A pack read after its checks (`list`). */
+interface PackRead {
+  key: number;
+  /** The pack's version when its orders were read (repo.packVersion). */
+  version: bigint;
+  reader: number;
+  limit: number;
+  offset: number;
+  markAsRead: boolean;
+  pack: Pack;
+  role: Role;
+}
+
 export function messagesService(deps: MessagesDeps) {
-  const { db, repo, auth, attachments, jobs, writes, clock } = deps;
+  const { repo, auth, attachments, jobs, writes, clock } = deps;
   const mediationSite = deps.mediationSite ?? DEFAULT_MEDIATION_SITE;
 
   /** Identical texts (same normalized hash) the sender sent to other packs in the window before `at`. */
@@ -207,6 +229,38 @@ export function messagesService(deps: MessagesDeps) {
     };
   }
 
+  /** The checks of a pack read (`list`), in their order, and what the read needs. */
+  function packRead(principal: Principal, rawPackId: string, rawUserId: string, query: unknown): PackRead {
+    const q = queryObject(query);
+    checkTag(q);
+    const key = parsePackId(rawPackId);
+    const sellerId = parseUserId(rawUserId);
+    const limit = parseLimit(q.limit);
+    const offset = parseOffset(q.offset);
+    const markAsRead = parseMarkAsRead(q.mark_as_read);
+    // One read of the pack's version: the orders and the page the repo keeps are checked against it.
+    const version = repo.packVersion(key);
+    const pack = resolvePack(repo, key, version);
+    if (!pack) throw orderErrors.packNotFound(key);
+    const role = roleIn(pack, principal.userId);
+    if (role === null) throw orderErrors.noAccess(key);
+    if (sellerId !== pack.sellerId) throw orderErrors.notTheSeller(key, sellerId);
+    return { key, version, reader: principal.userId, limit, offset, markAsRead, pack, role };
+  }
+
+  /**
+   * Runs `read` (one snapshot of its own), after marking the pack read when asked. Marking read is
+   * a durable write, made only when the reader has something unread (the partial index
+   * messages_unread answers that), in the same transaction as the read, in one statement.
+   */
+  function readPack<T>(r: PackRead, read: (marked: boolean) => T): T | Promise<T> {
+    if (!r.markAsRead || repo.unreadCount(r.key, r.reader) === 0) return read(false);
+    return writes.run(() => {
+      repo.markRead(r.key, r.reader, iso(clock.now()));
+      return read(true);
+    });
+  }
+
   return {
     /**
      * GET /messages/packs/{pack_id}/sellers/{user_id} (SPEC 4.9). Checks, in order:
@@ -218,31 +272,28 @@ export function messagesService(deps: MessagesDeps) {
      * first (date_read, and date_notified when still null), in the same transaction as the read.
      */
     async list(principal: Principal, rawPackId: string, rawUserId: string, query: unknown): Promise<MessageList> {
-      const q = queryObject(query);
-      checkTag(q);
-      const key = parsePackId(rawPackId);
-      const sellerId = parseUserId(rawUserId);
-      const limit = parseLimit(q.limit);
-      const offset = parseOffset(q.offset);
-      const markAsRead = parseMarkAsRead(q.mark_as_read);
-      const pack = resolvePack(repo, key);
-      if (!pack) throw orderErrors.packNotFound(key);
-      const role = roleIn(pack, principal.userId);
-      if (role === null) throw orderErrors.noAccess(key);
-      if (sellerId !== pack.sellerId) throw orderErrors.notTheSeller(key, sellerId);
+      const r = packRead(principal, rawPackId, rawUserId, query);
+      const { total, messages } = await readPack(r, () => repo.pageRows(r.key, r.reader, r.limit, r.offset));
+      return messageList(views(messages, r.pack.sellerId), { limit: r.limit, offset: r.offset, total }, conversationStatus(r.pack, r.role, mediationSite));
+    },
 
-      const read = () => ({
-        total: repo.countVisible(key, principal.userId),
-        rows: repo.listVisible(key, principal.userId, limit, offset),
+    /**
+     * `list` as the JSON text of its answer (the HTTP door sends it as it is): the same checks in
+     * the same order, the same marking, the same bytes as JSON.stringify of `list`'s answer. The
+     * messages' JSON is built by SQLite and kept by the repo; a page with attachments is built
+     * from its rows.
+     */
+    async listJson(principal: Principal, rawPackId: string, rawUserId: string, query: unknown): Promise<string> {
+      const r = packRead(principal, rawPackId, rawUserId, query);
+      const status = conversationStatus(r.pack, r.role, mediationSite);
+      const paging = (total: number) => ({ limit: r.limit, offset: r.offset, total });
+      return readPack(r, (marked) => {
+        // Marking read (later, in a write) gave the pack a new version: the page is then read as of now.
+        const page = repo.pageJson(r.key, r.reader, r.pack.sellerId, r.limit, r.offset, marked ? undefined : r.version);
+        if (page) return messageListJson(page.messages, paging(page.total), status);
+        const { total, messages } = repo.pageRows(r.key, r.reader, r.limit, r.offset);
+        return JSON.stringify(messageList(views(messages, r.pack.sellerId), paging(total), status));
       });
-      const { total, rows } =
-        markAsRead && repo.unreadCount(key, principal.userId) > 0
-          ? await writes.run(() => {
-              repo.markRead(key, principal.userId, iso(clock.now()));
-              return read();
-            })
-          : db.transaction(read)();
-      return messageList(views(rows, pack.sellerId), { limit, offset, total }, conversationStatus(pack, role, mediationSite));
     },
 
     /**
@@ -358,7 +409,7 @@ export function messagesService(deps: MessagesDeps) {
           const now = clock.now();
           const at = iso(now);
           const base = { id: newMessageId(), from_user_id: req.fromUserId, pack_key: key, text, text_hash: textHash(text) };
-          repo.insertMessage({
+          const stored = repo.insertMessage({
             ...base,
             order_id: pack.orderId,
             to_user_id: toUserId,
@@ -371,9 +422,9 @@ export function messagesService(deps: MessagesDeps) {
             ...moderateOnSend(base, now, files.length > 0),
           });
           if (files.length > 0) attachments.attach(base.id, files);
-          const stored = repo.messageById(base.id)!;
           if (stored.moderation_status === 'pending') jobs.enqueue(MODERATE_PENDING, { message_id: base.id });
-          return views([stored], pack.sellerId)[0]!;
+          // A new message has attachments only when this send linked them.
+          return files.length > 0 ? views([stored], pack.sellerId)[0]! : toMessageView(stored, [], pack.sellerId);
         }),
       );
     },

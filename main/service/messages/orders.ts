@@ -33,8 +33,9 @@ export interface Pack {
   orderId: number;
 }
 
-export function resolvePack(repo: MessagesRepo, key: number): Pack | undefined {
-  const orders = repo.ordersOfPackKey(key);
+/** `version`: the pack's version read just before (repo.packVersion), to answer from what the repo keeps. */
+export function resolvePack(repo: MessagesRepo, key: number, version?: bigint): Pack | undefined {
+  const orders = repo.ordersOfPackKey(key, version);
   const first = orders[0];
   if (!first) return undefined;
   return { key, orders, sellerId: first.seller_id, buyerId: first.buyer_id, siteId: first.site_id, orderId: first.id };
