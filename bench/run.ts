@@ -2,6 +2,8 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { benchCounting } from './counting.js';
 import { benchImport } from './import.js';
 import { benchMessages } from './messages.js';
+import { benchPull } from './pull.js';
+import { benchStart } from './start.js';
 import { benchStock } from './stock.js';
 import { benchSync } from './sync.js';
 import { benchUi } from './ui.js';
@@ -32,6 +34,8 @@ async function main(): Promise<void> {
     ['ui', benchUi],
     ['import', benchImport],
     ['counting', benchCounting],
+    ['start', benchStart],
+    ['pull', benchPull],
   ];
   const startedAt = new Date().toISOString();
   const ran: string[] = [];

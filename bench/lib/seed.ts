@@ -67,3 +67,25 @@ export function seedWarehouse(dbFile: string, products: number, stores = 10): vo
   })();
   db.close();
 }
+
+/** The item id of product `i`'s one listing (seedItems). */
+export const itemId = (i: number) => `MLA${String(1_500_000_000 + i)}`;
+
+/**
+ * One listing per user product of seedWarehouse (how a replica discovers its products: GET
+ * /users/{id}/items/search, then GET /items/{id}), titled `<title(i)>`.
+ */
+export function seedItems(dbFile: string, products: number, title: (i: number) => string = (i) => `Producto ${i + 1}`): void {
+  const db = openDatabase(dbFile, { synchronous: 'NORMAL' });
+  try {
+    const item = db.prepare(
+      `INSERT INTO items (id, site_id, title, seller_id, category_id, user_product_id, price, base_price, currency_id, listing_type_id, logistic_type, date_created)
+       VALUES (?, 'MLA', ?, ?, 'MLA1902', ?, 100, 100, 'ARS', 'gold_special', 'cross_docking', '2026-01-01T00:00:00.000Z')`,
+    );
+    db.transaction(() => {
+      for (let i = 0; i < products; i++) item.run(itemId(i), title(i), BENCH_SELLER, productId(i));
+    })();
+  } finally {
+    db.close();
+  }
+}

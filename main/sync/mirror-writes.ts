@@ -28,9 +28,13 @@ const locKey = (type: string, storeKey: string) => `${type}|${storeKey}`;
 export function applyStockSnapshot(outbox: Outbox, clock: Clock, userProductId: string, snap: StockSnapshot): boolean {
   const current = outbox.mirror.product(userProductId);
   if (current && snap.version <= current.version) return false;
+  // A product new to the mirror (most of a first pull) has no cells before and no history.
+  if (!current) {
+    outbox.mirror.replaceStock(userProductId, snap.userId, snap.version, snap.locations, false);
+    return true;
+  }
   const before = new Map(outbox.mirror.cells(userProductId).map((c) => [locKey(c.type, c.store_key), c.quantity]));
   outbox.mirror.replaceStock(userProductId, snap.userId, snap.version, snap.locations);
-  if (!current) return true;
   for (const l of snap.locations) {
     if (l.type === 'platform_facility') continue;
     const storeKey = l.type === 'seller_warehouse' ? (l.store_id ?? '') : '';

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import type { Writes } from '../db/relaxed-writes.js';
 import { brandsRepo } from '../db/repos/brands.js';
 import { ordersRepo } from '../db/repos/orders.js';
-import type { RemoteLocation } from '../db/repos/mirror.js';
+import type { MirrorItem, RemoteLocation } from '../db/repos/mirror.js';
 import type { BrandListEntry } from '../service/brands/brands.js';
 import type { Clock } from '../service/clock.js';
 import { ServiceError } from '../service/errors.js';
@@ -79,12 +79,43 @@ const itemWithCodes = itemAnswer.extend({
     .catch(undefined),
 });
 
+/** An item as the remote answered it, as the mirror stores it. */
+function mirrorItem(i: z.infer<typeof itemWithCodes>): MirrorItem {
+  return {
+    id: i.id,
+    site_id: i.site_id,
+    title: i.title,
+    seller_id: i.seller_id,
+    category_id: i.category_id,
+    user_product_id: i.user_product_id,
+    price: i.price,
+    base_price: i.base_price,
+    currency_id: i.currency_id,
+    listing_type_id: i.listing_type_id,
+    channels: JSON.stringify(i.channels),
+    official_store_id: i.official_store_id ?? null,
+    available_quantity: i.available_quantity ?? null,
+    inventory_id: i.inventory_id ?? null,
+    logistic_type: i.shipping?.logistic_type ?? 'unknown',
+    local_delivery: i.shipping?.local_delivery ? 1 : 0,
+    attributes: JSON.stringify({
+      ...(i.attributes ? { attributes: i.attributes } : {}),
+      ...(typeof i.seller_custom_field === 'string' ? { seller_custom_field: i.seller_custom_field } : {}),
+      ...(i.pictures && i.pictures.length > 0 ? { pictures: i.pictures } : {}),
+    }),
+    date_created: i.date_created,
+  };
+}
+
 /**
  * Set once every item of the mirror was read with its codes and shipping: a replica made before
  * they were mirrored reads each item again once (only new items are read otherwise). The key
  * changed when shipping joined the codes, so such a replica reads its items once more.
  */
 const ITEM_CODES_READ = 'item_facts_read';
+
+/** The item search's largest page (100). */
+const ITEM_PAGE = 100;
 
 export class PullError extends Error {
   constructor(
@@ -97,20 +128,37 @@ export class PullError extends Error {
   }
 }
 
-/** Runs `fn` over `items` with at most `limit` at a time, in order of start. */
+/**
+ * Runs `fn` over `items` with at most `limit` at a time, in order of start. The first failure
+ * rejects, and no item starts after it (a pull that failed does not go on reading the catalogue).
+ */
 export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
+  let failed = false;
   const worker = async () => {
     for (;;) {
       const i = next++;
-      if (i >= items.length) return;
-      out[i] = await fn(items[i]!);
+      if (i >= items.length || failed) return;
+      try {
+        out[i] = await fn(items[i]!);
+      } catch (e) {
+        failed = true;
+        throw e;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
+
+/**
+ * Mirror writes of a pull go in transactions of this many products (or items): a first pull of
+ * 100,000 products never holds the event loop (the screens' calls) for the whole catalogue.
+ */
+const WRITE_CHUNK = 1000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface PullerOptions {
   sellerId: number;
@@ -240,30 +288,46 @@ export class Puller {
   /** Reads and applies the stock of user products; returns how many changed. */
   async refreshStock(ids: string[], signal?: AbortSignal, progress?: StepProgress): Promise<{ read: number; changed: number; skipped: number }> {
     progress?.setTotal(ids.length);
-    const snaps = await mapLimit(ids, this.options.concurrency, async (id) => {
-      for (let attempt = 1; ; attempt++) {
-        const s = await readStock(this.client, id, () => this.clock.now(), signal);
-        if ('locations' in s || s.type !== 'retry') progress?.add();
-        if ('locations' in s) return { id, snap: s };
-        if (s.type !== 'retry') return { id, snap: null };
-        if (!s.offline && (await this.pause(attempt, s.retryAfterMs, signal))) continue;
-        throw new PullError(`GET stock of ${id}: ${s.error}`, s.offline, s.status);
-      }
-    });
-    return this.writes.run(() => {
-      const wire = this.outbox.repo.productsOnTheWire();
-      let changed = 0;
-      let skipped = 0;
-      for (const { id, snap } of snaps) {
-        if (!snap) continue;
-        if (wire.has(id)) {
-          skipped++;
-          continue;
+    let changed = 0;
+    let skipped = 0;
+    let failed = false;
+    // Snapshots are written as they arrive, WRITE_CHUNK at a time (each against the requests on
+    // the wire at that moment), rather than all of them once every read is back.
+    let arrived: { id: string; snap: StockSnapshot }[] = [];
+    const write = () => {
+      const chunk = arrived;
+      arrived = [];
+      if (chunk.length === 0 || failed) return;
+      this.writes.runNow(() => {
+        const wire = this.outbox.repo.productsOnTheWire();
+        for (const { id, snap } of chunk) {
+          if (wire.has(id)) skipped++;
+          else if (applyStockSnapshot(this.outbox, this.clock, id, snap)) changed++;
         }
-        if (applyStockSnapshot(this.outbox, this.clock, id, snap)) changed++;
-      }
-      return { read: snaps.length, changed, skipped };
-    });
+      });
+    };
+    try {
+      await mapLimit(ids, this.options.concurrency, async (id) => {
+        for (let attempt = 1; ; attempt++) {
+          const s = await readStock(this.client, id, () => this.clock.now(), signal);
+          if ('locations' in s || s.type !== 'retry') progress?.add();
+          if ('locations' in s) {
+            arrived.push({ id, snap: s });
+            if (arrived.length >= WRITE_CHUNK) write();
+            return;
+          }
+          if (s.type !== 'retry') return;
+          if (!s.offline && (await this.pause(attempt, s.retryAfterMs, signal))) continue;
+          throw new PullError(`GET stock of ${id}: ${s.error}`, s.offline, s.status);
+        }
+      });
+    } catch (e) {
+      // Reads still on the wire when one failed for good write nothing more.
+      failed = true;
+      throw e;
+    }
+    write();
+    return { read: ids.length, changed, skipped };
   }
 
   async pull(signal?: AbortSignal): Promise<PullReport> {
@@ -297,20 +361,14 @@ export class Puller {
 
     // Items: ids, then the unknown ones (for their user product).
     const itemsStep = this.step('items');
-    const itemIds: string[] = [];
-    for (let offset = 0; ;) {
-      const page = await this.getOk(`/users/${me}/items/search`, itemIdsPage, { limit: 100, offset }, signal);
-      itemIds.push(...page.results);
-      itemsStep.setTotal(page.paging.total);
-      offset += page.results.length;
-      if (page.results.length === 0 || offset >= page.paging.total) break;
-    }
+    const itemIds = await this.itemIds(signal);
     const codesRead = this.outbox.repo.getState(ITEM_CODES_READ) !== undefined;
     const unknownItems = codesRead ? itemIds.filter((id) => !this.outbox.mirror.itemExists(id)) : itemIds;
     itemsStep.setTotal(itemIds.length);
     itemsStep.add(itemIds.length - unknownItems.length);
+    // Kept as the rows they become (a first pull holds 100,000 of them until their stock is in).
     const newItems = await mapLimit(unknownItems, this.options.concurrency, async (id) => {
-      const item = await this.getOk(`/items/${encodeURIComponent(id)}`, itemWithCodes, {}, signal);
+      const item = mirrorItem(await this.getOk(`/items/${encodeURIComponent(id)}`, itemWithCodes, {}, signal));
       itemsStep.add();
       return item;
     });
@@ -324,36 +382,12 @@ export class Puller {
     const stockStep = this.step('stock');
     const stock = await this.refreshStock([...fresh, ...window], signal, stockStep);
     stockStep.finish();
-    await this.writes.run(() => {
-      for (const i of newItems) {
-        if (!this.outbox.mirror.product(i.user_product_id)) continue;
-        this.outbox.mirror.upsertItem({
-          id: i.id,
-          site_id: i.site_id,
-          title: i.title,
-          seller_id: i.seller_id,
-          category_id: i.category_id,
-          user_product_id: i.user_product_id,
-          price: i.price,
-          base_price: i.base_price,
-          currency_id: i.currency_id,
-          listing_type_id: i.listing_type_id,
-          channels: JSON.stringify(i.channels),
-          official_store_id: i.official_store_id ?? null,
-          available_quantity: i.available_quantity ?? null,
-          inventory_id: i.inventory_id ?? null,
-          logistic_type: i.shipping?.logistic_type ?? 'unknown',
-          local_delivery: i.shipping?.local_delivery ? 1 : 0,
-          attributes: JSON.stringify({
-            ...(i.attributes ? { attributes: i.attributes } : {}),
-            ...(typeof i.seller_custom_field === 'string' ? { seller_custom_field: i.seller_custom_field } : {}),
-            ...(i.pictures && i.pictures.length > 0 ? { pictures: i.pictures } : {}),
-          }),
-          date_created: i.date_created,
-        });
-      }
-      this.outbox.repo.setState(ITEM_CODES_READ, '1');
-    });
+    for (let from = 0; from < newItems.length; from += WRITE_CHUNK) {
+      // Between two chunks, the screens' calls get their turn.
+      if (from > 0) await nextTurn();
+      this.writes.runNow(() => this.writeItems(newItems.slice(from, from + WRITE_CHUNK)));
+    }
+    await this.writes.run(() => this.outbox.repo.setState(ITEM_CODES_READ, '1'));
 
     const brands = await this.pullBrands(signal);
     const orders = await this.pullOrders(signal);
@@ -369,6 +403,25 @@ export class Puller {
       incoming: messages.incoming,
       durationMs: this.clock.now() - started,
     };
+  }
+
+  /**
+   * The seller's item ids: a first page for the total and the page size, then the other pages
+   * `concurrency` at a time (in their order).
+   */
+  private async itemIds(signal?: AbortSignal): Promise<string[]> {
+    const path = `/users/${this.options.sellerId}/items/search`;
+    const first = await this.getOk(path, itemIdsPage, { limit: ITEM_PAGE, offset: 0 }, signal);
+    const size = first.results.length;
+    const offsets: number[] = [];
+    for (let offset = size; size > 0 && offset < first.paging.total; offset += size) offsets.push(offset);
+    const pages = await mapLimit(offsets, this.options.concurrency, (offset) => this.getOk(path, itemIdsPage, { limit: ITEM_PAGE, offset }, signal));
+    return [first, ...pages].flatMap((p) => p.results);
+  }
+
+  /** Items, each once its user product is in the mirror (call inside a transaction). */
+  private writeItems(items: MirrorItem[]): void {
+    for (const i of items) if (this.outbox.mirror.productExists(i.user_product_id)) this.outbox.mirror.upsertItem(i);
   }
 
   /** The next `stockBatch` known products, round robin (the cursor is the last id read). */

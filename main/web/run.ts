@@ -2,9 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DesktopCore } from '../desktop/core.js';
+import type { DesktopCore } from '../desktop/core.js';
 import { defaultDataDir } from '../desktop/paths.js';
-import { languageOf } from '../desktop/settings.js';
 import { openWithSystem } from './open-browser.js';
 import { type WebServer, startWebServer } from './server.js';
 
@@ -21,6 +20,13 @@ export interface WebOptions {
   dataDir?: string;
   /** Serve the renderer sources through Vite (no build), instead of dist/renderer. */
   dev?: boolean;
+  /** A built renderer folder to serve instead of dist/renderer (never built here). */
+  rendererDir?: string;
+  /**
+   * Called once the server listens, before the core is open (runWeb resolves once it is): the
+   * address can be opened at once, the page loads while the core opens.
+   */
+  onListening?: (server: WebServer, dataDir: string) => void;
 }
 
 export interface RunningWeb {
@@ -39,50 +45,77 @@ async function ensureRenderer(root: string): Promise<string> {
 }
 
 /**
- * The browser mode: the desktop core on the user-data folder, served with the renderer on
- * 127.0.0.1. Same data folder as the desktop app (one of the two at a time: the folder is locked).
+ * The desktop core on `dataDir`. Imported here, not at the top: its modules (the service, the
+ * sync engine, exceljs...) are most of the process's start, and the server can listen meanwhile.
  */
-export async function runWeb(o: WebOptions = {}): Promise<RunningWeb> {
-  const root = projectRoot();
-  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-  const core = await DesktopCore.open({
-    dataDir: o.dataDir ?? defaultDataDir(),
+async function openCore(dataDir: string, version: string): Promise<DesktopCore> {
+  const [{ DesktopCore }, { languageOf }] = await Promise.all([import('../desktop/core.js'), import('../desktop/settings.js')]);
+  return DesktopCore.open({
+    dataDir,
     host: { shell: 'browser', openExternal: openWithSystem },
     // A new data folder asks how to start (the demo data or an account), as the desktop app does.
     welcome: true,
     language: languageOf(Intl.DateTimeFormat().resolvedOptions().locale),
     version,
   });
-  try {
-    let server: WebServer;
-    if (o.dev) {
-      const { createServer } = await import('vite');
-      const vite = await createServer({
-        configFile: join(root, 'vite.config.ts'),
-        server: { middlewareMode: true, hmr: false },
-        appType: 'spa',
-        logLevel: 'warn',
-      });
-      const middlewares = (req: IncomingMessage, res: ServerResponse, next: () => void) => vite.middlewares(req, res, next);
+}
+
+/**
+ * The browser mode: the desktop core on the user-data folder, served with the renderer on
+ * 127.0.0.1. Same data folder as the desktop app (one of the two at a time: the folder is locked).
+ * The server listens first and the core opens behind it (bridge requests wait for it), so a
+ * browser opening the address loads the page while the core opens.
+ */
+export async function runWeb(o: WebOptions = {}): Promise<RunningWeb> {
+  const root = projectRoot();
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  const dataDir = o.dataDir ?? defaultDataDir();
+  let opening: Promise<DesktopCore> | null = null;
+  let coreReady!: (core: Promise<DesktopCore>) => void;
+  const core = new Promise<DesktopCore>((resolve) => (coreReady = resolve));
+  // Requests waiting for the core see its failure; runWeb rejects with it.
+  core.catch(() => undefined);
+  let server: WebServer;
+  if (o.dev) {
+    const { createServer } = await import('vite');
+    const vite = await createServer({
+      configFile: join(root, 'vite.config.ts'),
+      server: { middlewareMode: true, hmr: false },
+      appType: 'spa',
+      logLevel: 'warn',
+    });
+    const middlewares = (req: IncomingMessage, res: ServerResponse, next: () => void) => vite.middlewares(req, res, next);
+    try {
       server = await startWebServer({ core, port: o.port ?? 0, dev: { middlewares } });
-      const close = server.close.bind(server);
-      server.close = async () => {
-        await close();
-        await vite.close();
-      };
-    } else {
-      server = await startWebServer({ core, port: o.port ?? 0, rendererDir: await ensureRenderer(root) });
+    } catch (e) {
+      await vite.close();
+      throw e;
     }
+    const close = server.close.bind(server);
+    server.close = async () => {
+      await close();
+      await vite.close();
+    };
+  } else {
+    server = await startWebServer({ core, port: o.port ?? 0, rendererDir: o.rendererDir ?? (await ensureRenderer(root)) });
+  }
+  try {
+    o.onListening?.(server, dataDir);
+    opening = openCore(dataDir, version);
+    coreReady(opening);
+    const opened = await opening;
     return {
-      core,
+      core: opened,
       server,
       async close() {
         await server.close();
-        await core.close();
+        await opened.close();
       },
     };
   } catch (e) {
-    await core.close();
+    // Requests waiting for the core get an error answer; the caller reports why and exits.
+    if (!opening) coreReady(Promise.reject(e as Error));
+    await server.close();
     throw e;
   }
 }

@@ -2,7 +2,9 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits, answerClientError, applySocketLimits, serverOptions } from '../http/socket-limits.js';
 import type { AddressInfo } from 'node:net';
-import { CHANNEL_PREFIX, ERROR_CODES, type Result, type StockroomEvent } from '../../preload/contract.js';
+import type { Result, StockroomEvent } from '../../preload/contract.js';
+// The zod-free constants: the server listens before the contract's schemas (and the core) load.
+import { CHANNEL_PREFIX, ERROR_CODES } from '../../preload/channels.js';
 import type { ErrorCode } from '../../common/errors.js';
 import { type BytesCodec, fromWire, toWire } from '../../preload/wire.js';
 import { contentSecurityPolicy } from '../security.js';
@@ -16,7 +18,11 @@ export interface BridgeTarget {
 }
 
 export interface WebServerOptions {
-  core: BridgeTarget;
+  /**
+   * The core, or the promise of it: the server can listen and serve the renderer while the core
+   * opens (the browser loads the page meanwhile); bridge requests wait for it.
+   */
+  core: BridgeTarget | Promise<BridgeTarget>;
   /** 0 picks a free port. */
   port?: number;
   /** The built renderer (dist/renderer); null serves the bridge only. */
@@ -123,7 +129,10 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     const name = path.slice(BRIDGE_PREFIX.length);
     if (name === 'events') {
       if (req.method !== 'GET') return refuse(res, 405, 'method_not_allowed', 'Use GET');
-      return events(req, res);
+      const core = await o.core;
+      // Gone while the core was opening: nothing to stream to.
+      if (res.destroyed) return;
+      return events(req, res, core);
     }
     if (req.method !== 'POST') return refuse(res, 405, 'method_not_allowed', 'Use POST');
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -139,12 +148,13 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
         return refuse(res, 400, ERROR_CODES.badRequest, 'The body is not valid JSON');
       }
     }
-    const result = await o.core.call(`${CHANNEL_PREFIX}${name}`, payload);
+    const core = await o.core;
+    const result = await core.call(`${CHANNEL_PREFIX}${name}`, payload);
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...SECURITY_HEADERS });
     res.end(toWire(result, nodeCodec));
   }
 
-  function events(req: IncomingMessage, res: ServerResponse): void {
+  function events(req: IncomingMessage, res: ServerResponse, core: BridgeTarget): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -154,14 +164,14 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     });
     const send = (e: StockroomEvent) => res.write(`data: ${toWire(e, nodeCodec)}\n\n`);
     res.write('retry: 2000\n\n');
-    const status = o.core.status();
+    const status = core.status();
     if (status) send({ type: 'sync.status', status: status as Extract<StockroomEvent, { type: 'sync.status' }>['status'] });
-    o.core.events.on('event', send);
+    core.events.on('event', send);
     const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
     streams.add(res);
     const done = () => {
       clearInterval(heartbeat);
-      o.core.events.off('event', send);
+      core.events.off('event', send);
       streams.delete(res);
     };
     req.on('close', done);

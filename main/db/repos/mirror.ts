@@ -1,7 +1,11 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../open.js';
 import type { AttachmentRow } from './attachments.js';
 import type { MessageRow } from './messages.js';
 import { type LocationType, UPSERT_LOCATION_SQL, type UpsertLocationParams } from './stock.js';
+
+/** Most locations replaceStock writes in one statement (and so the most statements it prepares). */
+const LOCATIONS_PER_INSERT = 64;
 
 /** A location as the remote reports it (SPEC 2.5). */
 export interface RemoteLocation {
@@ -70,12 +74,31 @@ export function mirrorRepo(db: Db) {
     `INSERT INTO user_products (id, user_id, version) VALUES (?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, version = excluded.version`,
   );
+  const productExists = db.prepare<[string], 1>('SELECT 1 FROM user_products WHERE id = ?').pluck();
   const setVersion = db.prepare<[bigint, string]>('UPDATE user_products SET version = ? WHERE id = ?');
   const updateQuantity = db.prepare<[number, string, string, string]>(
     'UPDATE stock_locations SET quantity = ? WHERE user_product_id = ? AND type = ? AND store_key = ?',
   );
   const deleteLocations = db.prepare<[string]>('DELETE FROM stock_locations WHERE user_product_id = ?');
   const upsertLocation = db.prepare<[UpsertLocationParams]>(UPSERT_LOCATION_SQL);
+  // replaceStock's insert: the product has no locations left, so positions are counted in order
+  // (UPSERT_LOCATION_SQL's max(position) + 1, without its lookup per row), and a snapshot's
+  // locations go in one statement (a first pull writes a million of them: one call per row costs
+  // twice as much). One statement per row count, prepared when first needed.
+  const insertLocations = new Map<number, Statement<unknown[]>>();
+  const insertLocationsOf = (rows: number) => {
+    let stmt = insertLocations.get(rows);
+    if (!stmt) {
+      stmt = db.prepare<unknown[]>(
+        `INSERT INTO stock_locations (user_product_id, type, store_key, network_node_id, quantity, position)
+         VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', ')}
+         ON CONFLICT (user_product_id, type, store_key)
+         DO UPDATE SET quantity = excluded.quantity, network_node_id = coalesce(excluded.network_node_id, network_node_id)`,
+      );
+      insertLocations.set(rows, stmt);
+    }
+    return stmt;
+  };
   const productIdsOf = db.prepare<[number], { id: string }>('SELECT id FROM user_products WHERE user_id = ? ORDER BY id');
 
   const upsertUser = db.prepare(
@@ -153,22 +176,30 @@ export function mirrorRepo(db: Db) {
       const r = product.get(id);
       return r ? { id: r.id, user_id: r.user_id, version: BigInt(r.version) } : undefined;
     },
+    productExists: (id: string) => productExists.get(id) !== undefined,
     cells: (id: string) => cells.all(id),
     /** The mirror quantity of one cell; undefined when the product has no such location. */
     cellQuantity: (id: string, type: string, storeKey: string) => cell.get(id, type, storeKey)?.quantity,
     productIdsOf: (userId: number) => productIdsOf.all(userId).map((r) => r.id),
-    /** Replaces a user product's stock with a remote snapshot (call inside a transaction). */
-    replaceStock(id: string, userId: number, version: bigint, locations: RemoteLocation[]): void {
+    /**
+     * Replaces a user product's stock with a remote snapshot (call inside a transaction).
+     * `known: false` says the product is not in the mirror yet (a first pull): it has no
+     * locations to delete (they cascade with their product).
+     */
+    replaceStock(id: string, userId: number, version: bigint, locations: RemoteLocation[], known = true): void {
       upsertProduct.run(id, userId, version);
-      deleteLocations.run(id);
-      for (const l of locations) {
-        upsertLocation.run({
-          up: id,
-          type: l.type,
-          store: l.type === 'seller_warehouse' ? (l.store_id ?? '') : '',
-          node: l.network_node_id ?? null,
-          qty: l.quantity,
-        });
+      if (known) deleteLocations.run(id);
+      // A location repeated in the answer updates the first one, as the upsert would (same position).
+      const keys = new Set<string>();
+      for (let from = 0; from < locations.length; from += LOCATIONS_PER_INSERT) {
+        const rows = locations.slice(from, from + LOCATIONS_PER_INSERT);
+        const values: unknown[] = [];
+        for (const l of rows) {
+          const store = l.type === 'seller_warehouse' ? (l.store_id ?? '') : '';
+          values.push(id, l.type, store, l.network_node_id ?? null, l.quantity, keys.size);
+          keys.add(`${l.type}|${store}`);
+        }
+        insertLocationsOf(rows.length).run(...values);
       }
     },
     /** Sets one cell's quantity (an UPDATE when the cell exists, else an insert at the end). */
