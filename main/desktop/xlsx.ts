@@ -5,7 +5,14 @@
  * location headed `<name> [<key>]` (what the import reads back), the total, and the queued edits
  * with their reasons (`Pending`) and each cell's newest edit with its reason (`Last change`): notes the import skips.
  */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+
+/**
+ * exceljs is about 550 CommonJS modules: loaded on the first import or export, not at start (it was
+ * most of the module loading before the first grid rows).
+ */
+let loaded: Promise<typeof ExcelJS> | undefined;
+const excel = (): Promise<typeof ExcelJS> => (loaded ??= import('exceljs').then((m) => m.default));
 import type { GridColumnView, GridRowView } from '../../preload/contract.js';
 import { LAST_CHANGE_HEADER, PENDING_HEADER, lastChangeNote, pendingNote } from '../../common/pending-note.js';
 import { badRequest } from '../service/errors.js';
@@ -28,7 +35,7 @@ function cellText(v: ExcelJS.CellValue): string {
 
 /** The first sheet of a workbook as rows of text; a file that is not a workbook is a 400. */
 export async function readWorkbook(bytes: Uint8Array): Promise<string[][]> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await excel()).Workbook();
   try {
     await wb.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ExcelJS.Buffer);
   } catch {
@@ -51,7 +58,7 @@ export const columnHeader = (c: Pick<GridColumnView, 'label' | 'key'>) => `${c.l
 
 /** The grid as a workbook: one sheet, a frozen header row, quantities as numbers. */
 export async function gridWorkbook(columns: GridColumnView[], rows: GridRowView[], skus: Map<string, string>): Promise<Uint8Array> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await excel()).Workbook();
   wb.creator = 'Stockroom';
   const sheet = wb.addWorksheet('Stock', { views: [{ state: 'frozen', ySplit: 1, xSplit: 4 }] });
   sheet.columns = [
