@@ -191,8 +191,8 @@ describe('npm start where Electron is not installed', () => {
   it('says so in one line, serves the browser mode, and stops cleanly', async () => {
     const data = tmp('stockroom-start-');
     const noElectron = tmp('stockroom-no-electron-');
-    const tsx = require.resolve('tsx/cli');
-    child = spawn(process.execPath, [tsx, 'main/start.ts'], {
+    // As package.json's start script (node with tsx's loader; see test/desktop/start.test.ts).
+    child = spawn(process.execPath, ['--import', 'tsx', 'main/start.ts'], {
       cwd: root,
       env: { ...process.env, STOCKROOM_DATA: data, ELECTRON_OVERRIDE_DIST_PATH: noElectron },
       stdio: ['ignore', 'pipe', 'pipe'],
