@@ -24,7 +24,7 @@ import { checkCount } from '../service/stock/cells.js';
 import { BatchEditError } from '../service/stock/local-edits.js';
 import { assertPairing } from '../service/stock/locations.js';
 import { cellKey, overlay } from '../sync/outbox.js';
-import { gridPage, locate } from './grid.js';
+import { findProduct, gridPage } from './grid.js';
 import type { Profile } from './profile.js';
 
 export type CountProfile = Pick<Profile, 'kind' | 'db' | 'sellerId' | 'principal' | 'author' | 'engine' | 'service'>;
@@ -214,7 +214,7 @@ export const countSessions = {
     const repo = repoOf(p.db);
     return p.db.transaction((): CountScanView => {
       const s = requireOpen(p, id);
-      const found = locate(p.db, p.sellerId, { search: code }).userProductId;
+      const found = findProduct(p.db, p.sellerId, code.trim())?.id ?? null;
       if (found === null) throw countErrors.unknownCode(code.trim());
       let line = repo.line(id, found);
       const added = !line;

@@ -299,8 +299,12 @@ function withLastChanges(db: Db, rows: GridRowView[]): GridRowView[] {
   });
 }
 
-/** What a search or scan matched first: an exact id or code (each one index seek), else title words. */
-function findProduct(db: Db, sellerId: number, text: string): { id: string; matchedBy: NonNullable<LocateView['matchedBy']> } | null {
+/**
+ * What a search or scan matched first: an exact id or code (each one index seek), else title words.
+ * Without the product's place in the grid (`locate` counts the rows before it): a count session's
+ * scan needs only the product.
+ */
+export function findProduct(db: Db, sellerId: number, text: string): { id: string; matchedBy: NonNullable<LocateView['matchedBy']> } | null {
   const repo = repoOf(db);
   const exact = text.toUpperCase();
   const product = repo.productById(exact, sellerId);

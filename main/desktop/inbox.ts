@@ -1,7 +1,8 @@
 import type { Db } from '../db/open.js';
-import { inboxRepo } from '../db/repos/inbox.js';
+import { type LastMessageRow, type PackRow, inboxRepo } from '../db/repos/inbox.js';
 import { inboxSearchRepo } from '../db/repos/inbox-search.js';
 import { conversationOrders } from './conversation-orders.js';
+import { repoOf } from './grid.js';
 import type { MessagesRepo } from '../db/repos/messages.js';
 import { resolvePack, sendBlock } from '../service/messages/orders.js';
 import type { ConversationView, ConversationsView } from '../../preload/contract.js';
@@ -19,6 +20,30 @@ export function inboxReader(db: Db, mediationSite: string, repo: MessagesRepo) {
   const reads = inboxRepo(db);
   const finds = inboxSearchRepo(db);
   const orderContext = conversationOrders(db);
+  /** Changes whenever anything was written to the database (the grid's stamp): cached reads compare it. */
+  const stamp = () => repoOf(db).writeStamp();
+
+  /**
+   * The seller's conversations with their last visible message, newest activity first (those
+   * without messages last, by pack): one read of every conversation and a read of each last
+   * message, a few tens of milliseconds at 2,000 conversations, kept until something is written.
+   * A search, a filter or the next page then only narrows this list.
+   */
+  let packs: { seller: number; stamp: string; all: { p: PackRow; last: LastMessageRow | undefined }[] } | null = null;
+  const packsOf = (seller: number, now: string) => {
+    if (packs?.seller === seller && packs.stamp === now) return packs.all;
+    const all = reads.packsOf(seller).map((p) => ({ p, last: p.last_id === null ? undefined : reads.message(p.last_id) }));
+    all.sort((a, b) => (b.last?.date_created ?? '').localeCompare(a.last?.date_created ?? '') || b.p.pack_key - a.p.pack_key);
+    packs = { seller, stamp: now, all };
+    return all;
+  };
+  /** The last search's conversations, kept the same way (the next page and a re-read after opening one ask again). */
+  let found: { seller: number; search: string; stamp: string; packs: Set<number> } | null = null;
+  const matching = (seller: number, search: string, now: string) => {
+    if (found?.seller === seller && found.search === search && found.stamp === now) return found.packs;
+    found = { seller, search, stamp: now, packs: finds.matching(seller, search) };
+    return found.packs;
+  };
 
   return {
     /** Conversations with unread buyer messages: what the dock or taskbar badge shows. */
@@ -26,15 +51,13 @@ export function inboxReader(db: Db, mediationSite: string, repo: MessagesRepo) {
 
     conversations(seller: number, opts: { filter: InboxFilter; limit: number; offset: number; packId?: number; search?: string }): ConversationsView {
       return db.transaction(() => {
+        const now = stamp();
         const waiting = new Map(reads.queuedByLane().map((r) => [r.lane, r.n]));
         // The search and the attachment filter are index reads (FTS5, attachments_by_message): sets of packs.
-        const searched = opts.search !== undefined && opts.search.trim() !== '' ? finds.matching(seller, opts.search) : null;
+        const searched = opts.search !== undefined && opts.search.trim() !== '' ? matching(seller, opts.search, now) : null;
         const withFiles = opts.filter === 'with_attachments' ? finds.withAttachments(seller) : null;
-        const all = reads.packsOf(seller).map((p) => {
-          const last = p.last_id === null ? undefined : reads.message(p.last_id);
-          return { p, last };
-        });
-        const matching = all.filter(({ p, last }) => {
+        // In order already: newest activity first.
+        const kept = packsOf(seller, now).filter(({ p, last }) => {
           if (opts.packId !== undefined && p.pack_key !== opts.packId) return false;
           if (searched !== null && !searched.has(p.pack_key)) return false;
           if (opts.filter === 'unread') return p.unread > 0;
@@ -46,9 +69,7 @@ export function inboxReader(db: Db, mediationSite: string, repo: MessagesRepo) {
           }
           return true;
         });
-        // Newest activity first; conversations without messages last, by pack.
-        matching.sort((a, b) => (b.last?.date_created ?? '').localeCompare(a.last?.date_created ?? '') || b.p.pack_key - a.p.pack_key);
-        const conversations = matching.slice(opts.offset, opts.offset + opts.limit).map(({ p, last }): ConversationView => {
+        const conversations = kept.slice(opts.offset, opts.offset + opts.limit).map(({ p, last }): ConversationView => {
           const pack = resolvePack(repo, p.pack_key);
           const order = orderContext(p.pack_key);
           return {
@@ -70,7 +91,7 @@ export function inboxReader(db: Db, mediationSite: string, repo: MessagesRepo) {
             queued: waiting.get(`pack:${p.pack_key}`) ?? 0,
           };
         });
-        return { total: matching.length, conversations };
+        return { total: kept.length, conversations };
       })();
     },
   };

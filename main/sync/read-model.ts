@@ -1,7 +1,7 @@
 import type { Db } from '../db/open.js';
-import { mirrorRepo } from '../db/repos/mirror.js';
+import { type MirrorRepo, mirrorRepo } from '../db/repos/mirror.js';
 import type { LocationType } from '../db/repos/stock.js';
-import { type EditableType, type HistoryRow, type OutboxRow, syncRepo } from '../db/repos/sync.js';
+import { type EditableType, type HistoryRow, type OutboxRow, type SyncRepo, syncRepo } from '../db/repos/sync.js';
 import { type CellRef, cellKey, onTheWire, overlay } from './outbox.js';
 import type { CellState, CellView, EntryView } from '../../common/views.js';
 
@@ -69,11 +69,23 @@ function buildCell(
   };
 }
 
+/**
+ * The outbox's and the mirror's statements, prepared once per database: building the repositories
+ * prepares some forty statements, a millisecond or two on every grid page and cell read.
+ */
+const repos = new WeakMap<Db, { sync: SyncRepo; mirror: MirrorRepo }>();
+
+function reposOf(db: Db): { sync: SyncRepo; mirror: MirrorRepo } {
+  let r = repos.get(db);
+  if (!r) repos.set(db, (r = { sync: syncRepo(db), mirror: mirrorRepo(db) }));
+  return r;
+}
+
 /** One cell: mirror, intents, state, conflict. */
 export function cellView(db: Db, ref: CellRef): CellView {
-  const mirror = mirrorRepo(db);
+  const { mirror, sync } = reposOf(db);
   const entries =
-    ref.type === 'seller_warehouse' || ref.type === 'selling_address' ? syncRepo(db).activeOfCell(cellKey(ref.userProductId, ref.type, ref.storeKey)) : [];
+    ref.type === 'seller_warehouse' || ref.type === 'selling_address' ? sync.activeOfCell(cellKey(ref.userProductId, ref.type, ref.storeKey)) : [];
   const product = mirror.product(ref.userProductId);
   return buildCell(ref, mirror.cellQuantity(ref.userProductId, ref.type, ref.storeKey) ?? null, product?.version.toString() ?? null, entries);
 }
@@ -174,7 +186,7 @@ export function gridRows(
 /** The active outbox entries of these products by cell (a transfer is an entry of both its cells). */
 function intentsByCell(db: Db, products: { id: string }[]): Map<string, OutboxRow[]> {
   const byCell = new Map<string, OutboxRow[]>();
-  for (const e of syncRepo(db).activeOfProducts(products.map((p) => p.id))) {
+  for (const e of reposOf(db).sync.activeOfProducts(products.map((p) => p.id))) {
     for (const cell of e.cell2 ? [e.cell, e.cell2] : [e.cell]) {
       if (cell === null) continue;
       const list = byCell.get(cell);
@@ -245,5 +257,5 @@ export function lookupRows(db: Db, sellerId: number, ids: string[], keys: Set<st
 
 /** The history of a cell, newest first; `before` (a history id) gives the page after the one that ended with it. */
 export function history(db: Db, ref: CellRef, limit = 50, before?: number): HistoryRow[] {
-  return syncRepo(db).historyOf(cellKey(ref.userProductId, ref.type, ref.storeKey), limit, before);
+  return reposOf(db).sync.historyOf(cellKey(ref.userProductId, ref.type, ref.storeKey), limit, before);
 }

@@ -31,6 +31,28 @@ export const FAST_ROWS_PER_MS = 0.5;
 const SETTLE_MS = 60;
 const NOT_SAVING: Record<string, true> = {};
 
+/**
+ * Keys for the rows on screen by slot, not by index: a row scrolling out gives its elements to a row
+ * scrolling in, which updates them (its name, its numbers) instead of building a row of elements
+ * while another is taken down, on every frame of a scroll. A row still on screen keeps its slot
+ * (the focused row is always rendered, so its focused cell is never handed to another row).
+ */
+function useRowSlots(indexes: number[]): number[] {
+  const slots = useRef(new Map<number, number>());
+  const previous = slots.current;
+  const next = new Map<number, number>();
+  for (const index of indexes) {
+    const slot = previous.get(index);
+    if (slot !== undefined) next.set(index, slot);
+  }
+  const taken = new Set(next.values());
+  const free = [...previous.values()].filter((slot) => !taken.has(slot));
+  let fresh = Math.max(-1, ...previous.values()) + 1;
+  for (const index of indexes) if (!next.has(index)) next.set(index, free.pop() ?? fresh++);
+  slots.current = next;
+  return indexes.map((index) => next.get(index)!);
+}
+
 export function StockGrid({ label }: { label: string }) {
   const store = useStockStore();
   const w = useStockWords();
@@ -90,6 +112,7 @@ export function StockGrid({ label }: { label: string }) {
   };
 
   const rowFor = (index: number) => rowAt({ pages }, index);
+  const keys = useRowSlots(rowItems.map((r) => r.index));
   // Only the rows with a cell being saved get the saving map: the others keep their props, so
   // starting or finishing a save re-renders one row, not every row on screen.
   const savingRows = useMemo(() => new Set(Object.keys(saving).map((k) => k.slice(0, k.indexOf('|')))), [saving]);
@@ -110,11 +133,11 @@ export function StockGrid({ label }: { label: string }) {
     >
       <div ref={canvasRef} className="grid-canvas" style={{ width, height, '--w': `${width}px` } as CSSProperties}>
         <GridHeader store={store} w={w} columns={columns} colItems={colItems} sort={query.sort} width={width} />
-        {rowItems.map((r) => {
+        {rowItems.map((r, i) => {
           const row = rowFor(r.index);
           return (
             <Row
-              key={r.index}
+              key={keys[i]}
               index={r.index}
               top={r.start}
               row={row}

@@ -3,7 +3,7 @@
  * moves (never all at once), which pages stay in memory (those nearest the places recently asked
  * for), which are read again after a stock.changed event, and a fresh start when the query changes.
  */
-import type { CellView } from '../../preload/contract.js';
+import type { CellView, GridColumnView } from '../../preload/contract.js';
 import { clamp, visibleColumns } from './selectors.js';
 import { PAGE_SIZE, type Requery, type StockKit, type StockQuery, type StockState } from './state.js';
 
@@ -15,6 +15,9 @@ const MAX_PAGES_PER_CALL = 6;
 
 /** Wait after a stock.changed event before reading the changed pages again (the core already throttles to 150 ms). */
 export const CHANGE_SETTLE_MS = 100;
+
+const sameColumns = (a: GridColumnView[], b: GridColumnView[]) =>
+  a.length === b.length && a.every((c, i) => c.key === b[i]!.key && c.type === b[i]!.type && c.storeId === b[i]!.storeId && c.label === b[i]!.label);
 
 const columnKeyOf = (c: Pick<CellView, 'type' | 'storeId'>) => (c.type === 'seller_warehouse' ? (c.storeId ?? '') : c.type);
 
@@ -31,14 +34,24 @@ export function queryPayload(q: StockQuery) {
 }
 
 /** The page cache of one store: `requery` for the other slices, and its actions. */
-export function pageCache({ set, get, api }: StockKit): { requery: Requery; actions: Pick<StockState, 'ensureRows' | 'stockChanged' | 'putCell'> } {
+export function pageCache({ set, get, api }: StockKit): { requery: Requery; actions: Pick<StockState, 'ensureRows' | 'loadRow' | 'stockChanged' | 'putCell'> } {
   let changed: Set<string> | null = new Set();
+  /** The reads on the way, by page (of the current generation: a new query forgets them). */
+  const reading = new Map<number, Promise<void>>();
   let changeTimer: ReturnType<typeof setTimeout> | undefined;
   /** The page ranges of the latest ensureRows calls (the viewport's and the focused row's), newest first. */
   let wanted: { from: number; to: number }[] = [];
 
   /** Fetches one page of the current generation; drops the answer if the query changed meanwhile. */
-  async function fetchPage(page: number, generation: number): Promise<void> {
+  function fetchPage(page: number, generation: number): Promise<void> {
+    const read = readPage(page, generation).finally(() => {
+      if (reading.get(page) === read) reading.delete(page);
+    });
+    reading.set(page, read);
+    return read;
+  }
+
+  async function readPage(page: number, generation: number): Promise<void> {
     set((s) => ({ loadingPages: { ...s.loadingPages, [page]: true } }));
     const r = await api.stock.grid({ ...queryPayload(get().query), limit: PAGE_SIZE, offset: page * PAGE_SIZE });
     if (get().generation !== generation) return;
@@ -57,16 +70,23 @@ export function pageCache({ set, get, api }: StockKit): { requery: Requery; acti
         for (const k of keys.slice(0, keys.length - MAX_PAGES)) delete pages[k];
       }
       const total = r.value.total;
-      const cols = visibleColumns({ allColumns: r.value.columns, query: s.query });
-      const active = { row: clamp(s.active.row, 0, Math.max(0, total - 1)), col: clamp(s.active.col, 0, Math.max(0, cols.length - 1)) };
-      const currentStore = s.currentStore ?? r.value.columns.find((c) => c.type === 'seller_warehouse')?.key ?? null;
-      return { loadingPages, pages, total, allColumns: r.value.columns, status: 'ready' as const, error: null, active, currentStore };
+      // The same columns and the same active cell as before keep their objects: every row and cell
+      // on screen takes them as props, and new ones re-rendered the whole grid at each page read
+      // (every few frames of a scroll), not just the rows of the page.
+      const allColumns = sameColumns(s.allColumns, r.value.columns) ? s.allColumns : r.value.columns;
+      const cols = visibleColumns({ allColumns, query: s.query });
+      const row = clamp(s.active.row, 0, Math.max(0, total - 1));
+      const col = clamp(s.active.col, 0, Math.max(0, cols.length - 1));
+      const active = row === s.active.row && col === s.active.col ? s.active : { row, col };
+      const currentStore = s.currentStore ?? allColumns.find((c) => c.type === 'seller_warehouse')?.key ?? null;
+      return { loadingPages, pages, total, allColumns, status: 'ready' as const, error: null, active, currentStore };
     });
   }
 
   /** A new query: forget the pages, read the first one again. */
   function requery(patch: Partial<StockState> = {}): Promise<void> {
     const generation = get().generation + 1;
+    reading.clear();
     set({ ...patch, generation, pages: {}, loadingPages: {}, status: 'loading', editing: null, active: { row: 0, col: get().active.col } });
     return fetchPage(0, generation);
   }
@@ -86,6 +106,14 @@ export function pageCache({ set, get, api }: StockKit): { requery: Requery; acti
           if (p > 0 && p * PAGE_SIZE >= s.total) continue;
           void fetchPage(p, s.generation);
         }
+      },
+
+      loadRow(row) {
+        const s = get();
+        const page = Math.floor(Math.max(0, row) / PAGE_SIZE);
+        if (s.status === 'error' || s.pages[page]) return Promise.resolve();
+        // A read that failed leaves the row loading, as a scroll's would: the caller goes on.
+        return ((s.loadingPages[page] ? reading.get(page) : undefined) ?? fetchPage(page, s.generation)).catch(() => undefined);
       },
 
       stockChanged(ids) {

@@ -60,6 +60,9 @@ export function queryActions(
         // The scan is located in the grid without the typed words: drop them first.
         await requery({ query: { ...q, search: '' } });
       }
+      // The row's page first, then one move: the grid lands on the product with its row read (one
+      // render and one layout), not on a loading row that fills in a moment later.
+      await get().loadRow(index);
       const focus = opts?.focus ?? true;
       get().focusStoreCell(index, focus);
       // Named from the answer, not from a loaded row (its page may still be on the way): the

@@ -103,6 +103,8 @@ export interface StockState {
   clearFilters(): void;
   showConflicts(): void;
   ensureRows(first: number, last: number): void;
+  /** Reads the page of a row now unless it is loaded or on the way; resolves once it is in (or failed). */
+  loadRow(row: number): Promise<void>;
   stockChanged(ids: string[] | null): void;
   moveTo(row: number, col: number, focus?: boolean): void;
   startEdit(text?: string): void;

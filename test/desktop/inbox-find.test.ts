@@ -69,6 +69,31 @@ describe('finding conversations (issue 15 §2)', () => {
   });
 });
 
+describe('the list read again after a change', () => {
+  it('a message sent moves its conversation first and is found at once, even by a search asked before; a read conversation is no longer unread', async () => {
+    const o = await core();
+    closers.push(o.close);
+    const c = o.core;
+    const before = value(await c.api.messages.conversations({ limit: 100 })).conversations;
+    expect(before.find((x) => x.packId === YERBA)!.unread).toBeGreaterThan(0);
+    // The same list and search asked twice with nothing written in between answer the same.
+    expect(value(await c.api.messages.conversations({ limit: 100 })).conversations).toEqual(before);
+    expect(await packs(c, { search: 'zarzaparrilla' })).toEqual([]);
+    expect(await packs(c, { search: 'zarzaparrilla' })).toEqual([]);
+
+    value(await c.api.messages.send({ packId: CANASTA, text: 'Te mando la zarzaparrilla mañana' }));
+    expect(await packs(c, { search: 'zarzaparrilla' })).toEqual([CANASTA]);
+    const after = value(await c.api.messages.conversations({ limit: 100 })).conversations;
+    expect(after[0]!.packId).toBe(CANASTA);
+    expect(after[0]!.lastMessage?.text).toBe('Te mando la zarzaparrilla mañana');
+
+    value(await c.api.messages.thread({ packId: YERBA }));
+    const read = value(await c.api.messages.conversations({ limit: 100 })).conversations;
+    expect(read.find((x) => x.packId === YERBA)!.unread).toBe(0);
+    expect(await packs(c, { filter: 'unread' })).not.toContain(YERBA);
+  });
+});
+
 describe('drafts (issue 15 §2)', () => {
   it('keep each conversation’s text across a close and reopen of the core on the same data folder; an empty text forgets it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stockroom-drafts-'));

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PAGES, PAGE_SIZE, createStockStore, rowAt } from '../../../renderer/stock/store.js';
+import type { GridColumnView } from '../../../preload/contract.js';
+import { ok } from '../../support/fake-api.js';
 import { fakeStockroom, sampleRows } from '../../support/fake-stock.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -24,5 +26,36 @@ describe('stock store paging', () => {
     expect(Object.keys(s.pages).length).toBe(MAX_PAGES);
     expect(rowAt(s, 0)?.userProductId).toBe(f.rows[0]!.userProductId);
     expect(rowAt(s, (pages - 1) * PAGE_SIZE)?.userProductId).toBe(f.rows[(pages - 1) * PAGE_SIZE]!.userProductId);
+  });
+
+  it('a row’s page is read once: asked again while on the way, the same read; once read, not again', async () => {
+    const f = fakeStockroom(sampleRows(4 * PAGE_SIZE));
+    const store = createStockStore(f.api);
+    await store.getState().load();
+    const s = store.getState();
+    await Promise.all([s.loadRow(2 * PAGE_SIZE + 5), s.loadRow(2 * PAGE_SIZE + 30)]);
+    expect(rowAt(store.getState(), 2 * PAGE_SIZE + 30)?.userProductId).toBe(f.rows[2 * PAGE_SIZE + 30]!.userProductId);
+    await store.getState().loadRow(2 * PAGE_SIZE);
+    expect(f.callsTo('stock.grid').map((c) => (c as { offset: number }).offset)).toEqual([0, 2 * PAGE_SIZE]);
+  });
+
+  it('a page read keeps the columns and the focused cell as they were when they did not change (the rows on screen keep their props)', async () => {
+    const f = fakeStockroom(sampleRows(3 * PAGE_SIZE));
+    // As the bridge answers: new column objects with every page.
+    f.answers['stock.grid'] = (payload) => {
+      const q = payload as { limit: number; offset: number };
+      return ok({ total: f.rows.length, columns: structuredClone(f.columns), rows: structuredClone(f.rows.slice(q.offset, q.offset + q.limit)) });
+    };
+    const store = createStockStore(f.api);
+    await store.getState().load();
+    const { allColumns, active } = store.getState();
+    await store.getState().loadRow(PAGE_SIZE);
+    expect(store.getState().allColumns).toBe(allColumns);
+    expect(store.getState().active).toBe(active);
+    // A renamed store is a change: its new name is taken.
+    f.columns = f.columns.map((c): GridColumnView => (c.key === '64712' ? { ...c, label: 'Depósito Centro' } : c));
+    await store.getState().loadRow(2 * PAGE_SIZE);
+    expect(store.getState().allColumns).not.toBe(allColumns);
+    expect(store.getState().allColumns.find((c) => c.key === '64712')?.label).toBe('Depósito Centro');
   });
 });
