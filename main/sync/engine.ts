@@ -4,14 +4,13 @@
 // goes next), settle.ts (what an outcome writes, when a bad spell ends), connectivity.ts,
 // outbox.ts (intents and coalescing), stock-push.ts / message-push.ts, pull.ts.
 import type { Mode, PullProgressView, SyncStatusView } from '../../common/views.js';
-import { randomUUID } from 'node:crypto';
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { createReadStream } from 'node:fs';
 
 import type { Db } from '../db/open.js';
 import { type MessagesRepo, messagesRepo } from '../db/repos/messages.js';
 import { type StockRepo, stockRepo } from '../db/repos/stock.js';
-import type { LaneEntry, OutboxRow } from '../db/repos/sync.js';
+import { type ClaimedFields, type LaneEntry, type OutboxRow, type StockClaim, claimedFields } from '../db/repos/sync.js';
 import { type Clock, systemClock } from '../service/clock.js';
 import { badRequest } from '../service/errors.js';
 import { resolveMediaType } from '../service/messages/attachments/media.js';
@@ -25,7 +24,7 @@ import { Connectivity } from './connectivity.js';
 import { RelaxedWrites } from '../db/relaxed-writes.js';
 import { RemoteClient, RemoteError, type TokenProvider } from './client.js';
 import { type FileStore, type MessagePayload, MessagePusher } from './message-push.js';
-import { type EditMeta, Outbox, type QueueResult, type Resolution, type TransferResult, type UndoResult, packLane } from './outbox.js';
+import { type EditMeta, Outbox, type QueueResult, type Resolution, type TransferResult, type UndoResult, newKey, packLane } from './outbox.js';
 import { PullError, type PullReport, Puller } from './pull.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { type Effect, SpellWatch, recordOutcome } from './settle.js';
@@ -86,7 +85,20 @@ export interface SyncEvents {
   'sync-error': [Error];
 }
 
-type Claim = { row: OutboxRow; plan: Plan | null } | null;
+/**
+ * A claimed entry: a stock entry with its planned request, or a message entry (read whole);
+ * `before`: what undoing the claim restores, while its request has not gone out.
+ */
+type Claim = (({ row: StockClaim; plan: Plan } | { row: OutboxRow; plan: null }) & { before: ClaimedFields }) | null;
+
+/**
+ * How long the outcomes that come back during a flush wait for more of them, so that one
+ * transaction records more answers (and the remote gets the next requests together): the slots
+ * do not wait meanwhile, they take the entries claimed ahead.
+ */
+const SETTLE_LINGER_MS = 4;
+/** What settling an entry's outcome and announcing it need of the claimed row. */
+type Sent = Pick<OutboxRow, 'id' | 'kind' | 'attempts' | 'cell'>;
 
 /**
  * The offline-first sync engine: a durable outbox pushed to the remote marketplace, and a pull
@@ -96,6 +108,12 @@ type Claim = { row: OutboxRow; plan: Plan | null } | null;
  * Scheduling: each lane (a user product, a conversation) sends one entry at a time in id order;
  * up to `concurrency` lanes are in flight together. The scheduler keeps the active entries of
  * every lane in memory (re-read from SQLite whenever a lane changes); SQLite stays the truth.
+ *
+ * Flushing a backlog: up to `concurrency` more entries are claimed ahead (claimed and their
+ * requests persisted, in flight for SQLite, not sent yet), so a request that comes back hands its
+ * slot to the next one at once; the answers are recorded in batches (see finish). An entry
+ * claimed ahead goes back to pending as it was when sending stops (offline, stop); after a crash
+ * it is sent as planned, under its key, like any request whose outcome is unknown.
  */
 export class SyncEngine extends EventEmitter<SyncEvents> {
   readonly db: Db;
@@ -133,7 +151,11 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   private doneSinceIdle = 0;
   private idleWaiters: (() => void)[] = [];
   private checkpointer: Checkpointer | null = null;
-  private settling: { lane: string; row: OutboxRow; outcome: PushOutcome }[] = [];
+  private settling: { lane: string; row: Sent; outcome: PushOutcome }[] = [];
+  private settleTimer: NodeJS.Timeout | undefined;
+  private settleQueued = false;
+  /** Claimed and planned (committed), waiting for a free slot: a request that comes back hands its slot to the first at once. */
+  private ahead: { lane: string; claim: NonNullable<Claim> }[] = [];
   private readonly spell: SpellWatch;
   private readonly checkpointEveryMs: number | false;
 
@@ -287,9 +309,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     };
     const lane = packLane(input.packId);
     const entryId = this.db
-      .transaction(() =>
-        this.outbox.repo.insert({ kind: 'message', lane, idempotency_key: randomUUID(), now: this.clock.now(), payload: JSON.stringify(payload) }),
-      )
+      .transaction(() => this.outbox.repo.insert({ kind: 'message', lane, idempotency_key: newKey(), now: this.clock.now(), payload: JSON.stringify(payload) }))
       .immediate();
     this.laneChanged(lane);
     return { entryId, warnings: checked.warnings };
@@ -406,6 +426,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     await Promise.allSettled([...this.inflight]);
     // Outcomes that came back but wait for their batch: recorded now, before the caller closes the database.
     this.settleBatch();
+    this.releaseAhead();
     await this.pulling?.catch(() => undefined);
     await this.writes.run(() => undefined);
     await this.client?.close();
@@ -420,6 +441,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.modeValue = mode;
     if (mode === 'online' && this.running) this.goOnlineWork(true);
     if (mode === 'offline') {
+      this.releaseAhead();
       if (this.pollTimer) clearTimeout(this.pollTimer);
       this.pollTimer = undefined;
       this.pullAbort?.abort();
@@ -499,6 +521,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   private goOffline(reason: string): void {
     if (!this.connectivity.lost()) return;
+    this.releaseAhead();
     this.lastError = reason;
     this.emit('offline', reason);
   }
@@ -562,12 +585,13 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   }
 
   /**
-   * Fills the free slots: the ready lanes' next entries are claimed (and their requests planned
-   * and persisted) in one transaction, then sent.
+   * Fills the free slots and the reserve: the ready lanes' next entries are claimed (and their
+   * requests planned and persisted) in one transaction, then sent as slots are free.
    */
   private pump(): void {
-    if (this.canSend() && this.active < this.concurrency && this.lanes.readyCount > 0) {
-      const picked = this.lanes.pick(this.concurrency - this.active);
+    this.sendAhead();
+    if (this.canSend() && this.room() > 0 && this.lanes.readyCount > 0) {
+      const picked = this.lanes.pick(this.room());
       if (picked.length > 0) {
         const now = this.clock.now();
         let claims: Claim[];
@@ -583,16 +607,53 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.checkIdle();
   }
 
+  /**
+   * How many more entries to claim: the free slots, and a reserve of `concurrency` claimed ahead,
+   * so that a slot never waits for the transaction that records an answer and claims the next.
+   */
+  private room(): number {
+    return 2 * this.concurrency - this.active - this.ahead.length;
+  }
+
+  /** Hands the free slots to the entries claimed ahead, oldest first. */
+  private sendAhead(): void {
+    while (this.active < this.concurrency && this.ahead.length > 0 && this.canSend()) {
+      const { lane, claim } = this.ahead.shift()!;
+      this.dispatch(lane, claim);
+    }
+  }
+
+  /**
+   * The entries claimed ahead go back to pending as they were (their requests never went out),
+   * when sending stops: they stay editable like any queued entry.
+   */
+  private releaseAhead(): void {
+    if (this.ahead.length === 0) return;
+    const ahead = this.ahead;
+    this.ahead = [];
+    const now = this.clock.now();
+    try {
+      this.writes.runNow(() => ahead.forEach(({ claim }) => this.outbox.repo.unclaim(claim.row.id, claim.before, now)));
+    } catch (e) {
+      // Left in flight: back to pending at the next start, their planned requests kept (sent once then).
+      this.emit('sync-error', e as Error);
+    }
+    for (const { lane } of ahead) {
+      this.lanes.release(lane);
+      this.laneChanged(lane);
+    }
+  }
+
   private canSend(): boolean {
     return this.running && this.modeValue === 'online' && this.connectivity.isOnline;
   }
 
   /** Inside a transaction: claims the picked entries and plans their requests. */
   private claimAll(picked: { lane: string; entry: LaneEntry }[], now: number): Claim[] {
-    return picked.map(({ entry }) => {
+    return picked.map(({ entry }): Claim => {
+      if (entry.kind === 'stock') return this.stock!.claim(entry.id, now);
       const row = this.outbox.repo.claim(entry.id, now);
-      if (!row) return null;
-      return { row, plan: row.kind === 'stock' ? this.stock!.plan(row, false) : null };
+      return row ? { row, plan: null, before: claimedFields(row) } : null;
     });
   }
 
@@ -618,17 +679,20 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       const claim = claims[i];
       if (claim) {
         this.lanes.markInFlight(lane, claim.row.id);
-        this.dispatch(lane, claim.row, claim.plan);
+        this.ahead.push({ lane, claim });
       } else {
         // Gone meanwhile (coalesced away, discarded): look at the lane again.
         this.lanes.release(lane);
         this.laneChanged(lane);
       }
     });
+    // Sending stopped meanwhile (offline, stopped): what was claimed goes back.
+    if (this.canSend()) this.sendAhead();
+    else this.releaseAhead();
   }
 
   private isIdle(): boolean {
-    return !this.running || (this.active === 0 && this.lanes.quiet);
+    return !this.running || (this.active === 0 && this.ahead.length === 0 && this.settling.length === 0 && this.lanes.quiet);
   }
 
   private checkIdle(): void {
@@ -637,39 +701,51 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     for (const w of this.idleWaiters.splice(0)) w();
   }
 
-  private dispatch(lane: string, row: OutboxRow, plan: Plan | null): void {
+  private dispatch(lane: string, claim: NonNullable<Claim>): void {
     this.active++;
-    const work = this.push(row, plan).then((outcome) => this.finish(lane, row, outcome));
+    const work = this.push(claim).then((outcome) => this.finish(lane, claim.row, outcome));
     this.inflight.add(work);
     void work.finally(() => this.inflight.delete(work));
   }
 
-  private async push(row: OutboxRow, plan: Plan | null): Promise<PushOutcome> {
+  private async push(claim: NonNullable<Claim>): Promise<PushOutcome> {
     try {
-      return row.kind === 'stock' ? await this.stock!.push(row, plan!) : await this.messages!.push(row);
+      return claim.plan !== null ? await this.stock!.push(claim.row, claim.plan) : await this.messages!.push(claim.row);
     } catch (e) {
       return { type: 'retry', offline: false, status: null, error: (e as Error).message };
     }
   }
 
   /**
-   * An entry came back. The outcomes that arrive in one turn of the event loop are recorded
-   * together: one transaction records them, re-reads nothing it does not have to, and claims the
-   * entries that take the freed slots; then the events, then the new sends.
+   * An entry came back: its slot goes to the first entry claimed ahead at once, and its outcome
+   * waits for its batch. The outcomes that arrive together are recorded together (group commit):
+   * one transaction records them, re-reads nothing it does not have to, and claims the entries that
+   * refill the slots and the reserve; then the events, then the new sends. The batch is recorded in
+   * the next turn of the event loop when nothing is claimed ahead (a slot would wait for it) or a
+   * slot's worth of outcomes is in, else SETTLE_LINGER_MS later. Until then an outcome is only in
+   * memory: a crash leaves its entry in flight in SQLite, sent again after a restart under the
+   * same key (the remote replays its answer).
    */
-  private finish(lane: string, row: OutboxRow, outcome: PushOutcome): void {
+  private finish(lane: string, row: Sent, outcome: PushOutcome): void {
+    this.active--;
+    this.sendAhead();
     this.settling.push({ lane, row, outcome });
-    if (this.settling.length === 1) setImmediate(() => this.settleBatch());
+    if (this.ahead.length === 0 || this.settling.length >= this.concurrency) {
+      if (!this.settleQueued) {
+        this.settleQueued = true;
+        setImmediate(() => this.settleBatch());
+      }
+    } else this.settleTimer ??= setTimeout(() => this.settleBatch(), SETTLE_LINGER_MS);
   }
 
   private settleBatch(): void {
+    this.settleQueued = false;
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = undefined;
     const batch = this.settling;
     if (batch.length === 0) return;
     this.settling = [];
-    for (const { lane } of batch) {
-      this.active--;
-      this.lanes.release(lane);
-    }
+    for (const { lane } of batch) this.lanes.release(lane);
     const now = this.clock.now();
     let picked: { lane: string; entry: LaneEntry }[] = [];
     let result: { effects: Effect[]; claims: Claim[] };
@@ -684,7 +760,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         if (effects.some((e) => e.type === 'done')) this.lastError = null;
         // The remote is back after a bad spell: nothing waits out a backoff earned during it.
         if (this.spell.observe(effects, now) && this.running) this.expedite(now);
-        if (this.canSend()) picked = this.lanes.pick(this.concurrency - this.active);
+        if (this.canSend()) picked = this.lanes.pick(this.room());
         return { effects, claims: this.claimAll(picked, now) };
       });
     } catch (e) {
@@ -704,7 +780,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   }
 
   /** After the commit: events, and what the outcome asks of the engine. */
-  private announce(row: OutboxRow, effect: Effect): void {
+  private announce(row: Sent, effect: Effect): void {
     switch (effect.type) {
       case 'done':
         this.doneSinceIdle++;

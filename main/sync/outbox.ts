@@ -19,6 +19,9 @@ import type { StockReason } from '../../common/stock-reasons.js';
  *      │                  └─ 4xx, or attempts spent ▶ failed ──retry──▶ pending
  *      └── start-up: a row left in_flight by a crash goes back to pending  └──discard──▶ (removed)
  *
+ * A claim whose request never went out (an entry the engine claimed ahead of a free slot, when
+ * sending stops) is undone: back to pending exactly as it was, key included (engine.ts).
+ *
  * Every intent is written with its cell-history row in one SQLite transaction
  * (synchronous=FULL), so a call that returned has survived a crash or a power cut.
  *
@@ -58,6 +61,18 @@ import type { StockReason } from '../../common/stock-reasons.js';
  * Shown quantity: pending and in-flight entries apply; a failed one does not (the marketplace
  * refused it or it was given up), nor does it count in a later count's base.
  */
+
+/**
+ * A new idempotency key: a UUID of version 7 (RFC 9562), 48 bits of Unix milliseconds then 74
+ * random bits. Keys made later sort later, so the remote's index of keys grows at its end instead
+ * of taking a random page per request (random version-4 keys cost the bench's remote about 25 µs
+ * of CPU more per PUT); the random bits keep the keys of one millisecond apart.
+ */
+export function newKey(now: number = Date.now()): string {
+  const time = Math.max(0, Math.min(now, 0xffffffffffff)).toString(16).padStart(12, '0');
+  // randomUUID's version nibble (index 14) becomes 7; its variant bits stay as they are.
+  return `${time.slice(0, 8)}-${time.slice(8)}-7${randomUUID().slice(15)}`;
+}
 
 export { cellKey };
 export const stockLane = (userProductId: string) => `up:${userProductId}`;
@@ -218,7 +233,7 @@ export class Outbox {
     return this.repo.insert({
       kind: 'stock',
       lane: stockLane(c.userProductId),
-      idempotency_key: randomUUID(),
+      idempotency_key: newKey(),
       now: this.clock.now(),
       user_product_id: c.userProductId,
       cell_type: c.type,

@@ -15,7 +15,14 @@ export type Effect =
  * answer (or a transient failure) came back: claiming an entry is not an attempt, so a crash or a
  * restart while it was out costs it nothing. An unreachable remote charges nothing either.
  */
-export function recordOutcome(repo: SyncRepo, row: OutboxRow, outcome: PushOutcome, policy: RetryPolicy, random: () => number, now: number): Effect {
+export function recordOutcome(
+  repo: SyncRepo,
+  row: Pick<OutboxRow, 'id' | 'attempts'>,
+  outcome: PushOutcome,
+  policy: RetryPolicy,
+  random: () => number,
+  now: number,
+): Effect {
   switch (outcome.type) {
     case 'done':
       return { type: 'done', replayed: outcome.replayed, refresh: outcome.commit() };

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { Writes } from '../db/relaxed-writes.js';
-import type { OutboxRow } from '../db/repos/sync.js';
+import { type ClaimedFields, type StockClaim, claimedFields } from '../db/repos/sync.js';
 import type { Clock } from '../service/clock.js';
 import { MAX_QUANTITY } from '../service/stock/locations.js';
 import { type RemoteClient, RemoteError, type RemoteResponse, classifyStatus, parseRetryAfter, serverMessage } from './client.js';
-import { type Outbox, cellOf } from './outbox.js';
+import { type Outbox, cellOf, newKey } from './outbox.js';
 import { type StockSnapshot, applyStockSnapshot } from './mirror-writes.js';
 import { sellerWarehouseAnswer, stockAnswer } from './remote-answers.js';
 
@@ -37,6 +36,9 @@ export const MAX_REBASES = 8;
  * the remote before it is resent: idempotency keys live 24 hours on the remote.
  */
 export const STALE_SENT_MS = 23 * 3600_000;
+
+/** A request the entry has not sent yet (decided, not persisted). */
+type NewRequest = { type: 'new'; version: bigint; quantity: number; quantity2: number | null };
 
 export type Plan =
   /** `rekeyed`: a new request under a fresh key (the old one may have reached the remote). */
@@ -95,6 +97,9 @@ export async function readStock(client: RemoteClient, userProductId: string, now
   return { version: BigInt(version), userId: body.data.user_id, locations: body.data.locations };
 }
 
+/** The key for a new request when the entry's key may have reached the remote; null when it never went out (it is kept). */
+const freshKey = (row: StockClaim): string | null => (row.key_used === 1 ? newKey() : null);
+
 const isSnapshot = (x: StockSnapshot | PushOutcome): x is StockSnapshot => 'locations' in x;
 
 export class StockPusher {
@@ -106,10 +111,54 @@ export class StockPusher {
   ) {}
 
   /**
-   * The next request of a claimed entry (call inside the claim's op, with the row just read).
-   * `fresh`: the mirror was just read from the remote, so a mismatch is real.
+   * The next request of an entry in flight, persisted when it is a new one (call inside the op
+   * that wrote what it is based on). `fresh`: the mirror was just read from the remote, so a
+   * mismatch is real.
    */
-  plan(row: OutboxRow, fresh: boolean): Plan {
+  plan(row: StockClaim, fresh: boolean): Plan {
+    const next = this.decide(row, fresh);
+    if (next.type !== 'new') return next;
+    const now = this.clock.now();
+    return this.sending(row, next, this.outbox.repo.setSent(row.id, next.version, next.quantity, now, freshKey(row), next.quantity2), now);
+  }
+
+  /**
+   * Claims a pending stock entry and plans its request, inside the claim's transaction: one read
+   * of the entry, and one write that claims it with its new request (when it has one). Null when
+   * the entry is no longer pending (coalesced away, discarded).
+   */
+  claim(id: number, now: number): { row: StockClaim; plan: Plan; before: ClaimedFields } | null {
+    const repo = this.outbox.repo;
+    const row = repo.pendingStock(id);
+    if (!row) return null;
+    const before = claimedFields(row);
+    const next = this.decide(row, false);
+    if (next.type !== 'new') return repo.claimQuiet(id, now) ? { row, plan: next, before } : null;
+    const key = repo.claimSending(id, next.version, next.quantity, now, freshKey(row), next.quantity2);
+    return key === undefined ? null : { row, plan: this.sending(row, next, key, now), before };
+  }
+
+  /** The in-memory row after its new request was persisted under `key`, and the plan that sends it. */
+  private sending(row: StockClaim, next: NewRequest, key: string, now: number): Plan {
+    const rekeyed = row.key_used === 1;
+    row.idempotency_key = key;
+    row.key_used = 1;
+    row.needs_read = 0;
+    row.sent_version = next.version.toString();
+    row.sent_quantity = next.quantity;
+    row.sent_quantity2 = next.quantity2;
+    row.sent_at = now;
+    return {
+      type: 'send',
+      version: next.version,
+      quantity: next.quantity,
+      ...(next.quantity2 !== null ? { quantity2: next.quantity2 } : {}),
+      ...(rekeyed ? { rekeyed } : {}),
+    };
+  }
+
+  /** What the entry sends next, from the mirror; writes nothing. */
+  private decide(row: StockClaim, fresh: boolean): Plan | NewRequest {
     const now = this.clock.now();
     if (row.needs_read === 1 && !fresh) return { type: 'read', why: 'verify' };
     if (row.sent_version !== null) {
@@ -151,19 +200,11 @@ export class StockPusher {
       if (remote !== row.base_quantity) return fresh ? { type: 'conflict', version: product.version, quantity: remote } : { type: 'read', why: 'verify' };
       target = row.quantity ?? 0;
     }
-    const rekeyed = row.key_used === 1;
-    row.idempotency_key = this.outbox.repo.setSent(row.id, product.version, target, now, randomUUID(), target2);
-    row.key_used = 1;
-    row.needs_read = 0;
-    row.sent_version = product.version.toString();
-    row.sent_quantity = target;
-    row.sent_quantity2 = target2;
-    row.sent_at = now;
-    return { type: 'send', version: product.version, quantity: target, ...(target2 !== null ? { quantity2: target2 } : {}), ...(rekeyed ? { rekeyed } : {}) };
+    return { type: 'new', version: product.version, quantity: target, quantity2: target2 };
   }
 
   /** Pushes a claimed entry until it is done, in conflict, or must wait (retry) or fail. */
-  async push(row: OutboxRow, first: Plan): Promise<PushOutcome> {
+  async push(row: StockClaim, first: Plan): Promise<PushOutcome> {
     let plan = first;
     let reads = 0;
     for (;;) {
@@ -237,7 +278,7 @@ export class StockPusher {
     }
   }
 
-  private put(row: OutboxRow, plan: { version: bigint; quantity: number; quantity2?: number }) {
+  private put(row: StockClaim, plan: { version: bigint; quantity: number; quantity2?: number }) {
     const c = cellOf(row);
     const path = `/user-products/${encodeURIComponent(c.userProductId)}/stock/type/${c.type}`;
     const locations = [{ store_id: c.storeKey, quantity: plan.quantity }];
@@ -256,7 +297,7 @@ export class StockPusher {
    * the request was based on (then our change is the only one in between). Otherwise the user
    * product is returned for a re-read. Runs inside the engine's transaction that settles the entry.
    */
-  private complete(row: OutboxRow, sent: { version: bigint; quantity: number; quantity2?: number }, res: RemoteResponse): string | null {
+  private complete(row: StockClaim, sent: { version: bigint; quantity: number; quantity2?: number }, res: RemoteResponse): string | null {
     const c = cellOf(row);
     const raw = res.headers['x-version'];
     const resultVersion = typeof raw === 'string' && /^[0-9]{1,19}$/.test(raw) ? BigInt(raw) : sent.version + 1n;

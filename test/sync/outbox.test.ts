@@ -4,7 +4,7 @@ import { loadFixtures, parseFixtures } from '../../main/fixtures/load.js';
 import type { OutboxRow } from '../../main/db/repos/sync.js';
 import { staticTokenProvider } from '../../main/sync/client.js';
 import { SyncEngine } from '../../main/sync/engine.js';
-import { type CellRef, Outbox, cellKey, overlay } from '../../main/sync/outbox.js';
+import { type CellRef, Outbox, cellKey, newKey, overlay } from '../../main/sync/outbox.js';
 import { cellView, gridRows, history } from '../../main/sync/read-model.js';
 import { backoffDelay, DEFAULT_RETRY } from '../../main/sync/retry.js';
 import { demo, demoFixtures } from '../support/fixtures.js';
@@ -317,6 +317,35 @@ describe('failed entries', () => {
     const queued = row(a.entryId).idempotency_key;
     outbox.repo.claim(a.entryId!, clock.now());
     expect(outbox.repo.setSent(a.entryId!, 1n, 13, clock.now(), 'unused')).toBe(queued);
+  });
+
+  it('a claim with its new request is one write; a key that may have reached the remote is never reused', () => {
+    const a = outbox.adjust(termoPalermo, 1);
+    const queued = row(a.entryId).idempotency_key;
+    const before = row(a.entryId);
+    expect(outbox.repo.claimSending(a.entryId!, 1n, 13, clock.now(), null)).toBe(queued);
+    expect(row(a.entryId)).toMatchObject({ state: 'in_flight', sent_version: '1', sent_quantity: 13, key_used: 1, idempotency_key: queued });
+    // Not pending any more: nothing is claimed twice.
+    expect(outbox.repo.claimSending(a.entryId!, 1n, 13, clock.now(), 'other')).toBeUndefined();
+
+    // Claimed ahead and never sent: the claim is undone, the entry exactly as it was queued.
+    expect(outbox.repo.unclaim(a.entryId!, before, clock.now())).toBe(true);
+    expect(row(a.entryId)).toMatchObject({ state: 'pending', sent_version: null, sent_quantity: null, key_used: 0, idempotency_key: queued });
+
+    // Once the key went out, new content needs a fresh key: without one the write fails.
+    outbox.repo.claimSending(a.entryId!, 1n, 13, clock.now(), null);
+    outbox.repo.reschedule(a.entryId!, clock.now(), 409, 'x', true, clock.now());
+    outbox.repo.clearSent(a.entryId!);
+    expect(() => outbox.repo.claimSending(a.entryId!, 2n, 14, clock.now(), null)).toThrow();
+    expect(row(a.entryId)).toMatchObject({ state: 'pending', idempotency_key: queued });
+    expect(outbox.repo.claimSending(a.entryId!, 2n, 14, clock.now(), 'fresh-key')).toBe('fresh-key');
+  });
+
+  it('keys are UUIDs of version 7: later keys sort later', () => {
+    const keys = [newKey(1_700_000_000_000), newKey(1_700_000_000_001), newKey(1_800_000_000_000)];
+    for (const k of keys) expect(k).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([...keys].sort()).toEqual(keys);
+    expect(newKey(5)).not.toBe(newKey(5));
   });
 
   it('claiming is not an attempt: an entry left in flight by a crash comes back with nothing charged', () => {

@@ -1,12 +1,25 @@
+import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SyncEngine } from '../../main/sync/engine.js';
 import { cellView } from '../../main/sync/read-model.js';
 import type { RetryPolicy } from '../../main/sync/retry.js';
-import type { FaultProxy } from '../support/fault-proxy.js';
+import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import { demo } from '../support/fixtures.js';
 import { demoRemote, termoCells } from '../support/demo-remote.js';
-import type { TestServer } from '../support/server.js';
-import { FAST_RETRY, type Replica, newEngine, startSyncedReplica, stopSyncedReplica, waitFor } from '../support/sync-harness.js';
+import { type TestServer, startTestServer } from '../support/server.js';
+import {
+  FAST_RETRY,
+  type Replica,
+  newEngine,
+  newReplica,
+  readRemoteStock,
+  startSyncedReplica,
+  stopSyncedReplica,
+  syncMarket,
+  waitFor,
+} from '../support/sync-harness.js';
 
 /**
  * The sync under the faults that cost edits or attempts before: answers lost after the remote
@@ -32,7 +45,7 @@ async function restartEngine(retry: Partial<RetryPolicy>) {
   engine = newEngine(replica, { url: proxy.url, token: demo.seller.token, sellerId: demo.seller.id }, { retry });
   engine.start();
 }
-const puts = () => proxy.log.filter((l) => l.method === 'PUT');
+const puts = (via: FaultProxy = proxy) => via.log.filter((l) => l.method === 'PUT');
 
 beforeEach(async () => {
   ({ server, proxy, replica, engine } = await startSyncedReplica());
@@ -184,5 +197,121 @@ describe('no attempt is wasted', () => {
     await engine.drain(10_000);
     expect(engine.outbox.repo.byId(x.entryId!)!.state).toBe('done');
     expect(engine.outbox.repo.byId(y.entryId!)!.state).toBe('done');
+  });
+});
+
+/**
+ * A flush records answers in batches (an answer waits in memory for the others of its batch) and
+ * keeps entries claimed ahead of a free slot (claimed, their requests planned and committed, not
+ * sent). Neither may cost or double an edit.
+ */
+describe('answers recorded in batches, entries claimed ahead', () => {
+  const market = syncMarket({ products: 8, stores: 1, quantity: 10 });
+  const store = market.stores[0]!;
+  let remote: TestServer;
+  let viaOld: FaultProxy;
+  let viaNew: FaultProxy;
+  const replicas: Replica[] = [];
+  const engines: SyncEngine[] = [];
+
+  beforeEach(async () => {
+    remote = await startTestServer(market.fixtures);
+    viaOld = await startFaultProxy(remote.url);
+    viaNew = await startFaultProxy(remote.url);
+  });
+  afterEach(async () => {
+    for (const e of engines.splice(0)) await e.stop();
+    await viaOld.close();
+    await viaNew.close();
+    await remote.close();
+    for (const r of replicas.splice(0)) r.remove();
+  });
+
+  const replicaOf = (dir?: string) => {
+    const r = newReplica(dir);
+    replicas.push(r);
+    return r;
+  };
+  const engineOn = (r: Replica, url: string, concurrency: number) => {
+    const e = newEngine(r, { url, token: market.token, sellerId: market.sellerId, app: market.app }, { concurrency, checkpointEveryMs: false });
+    engines.push(e);
+    return e;
+  };
+  /** What a kill -9 leaves on disk now: every committed transaction (the database and its WAL), nothing held only in memory. */
+  const crashImage = (r: Replica) => {
+    const dir = mkdtempSync(join(tmpdir(), 'stockroom-crash-'));
+    copyFileSync(r.dbFile, join(dir, 'replica.db'));
+    if (existsSync(`${r.dbFile}-wal`)) copyFileSync(`${r.dbFile}-wal`, join(dir, 'replica.db-wal'));
+    return replicaOf(dir);
+  };
+  const cell = (up: string) => ({ userProductId: up, type: 'seller_warehouse', storeId: store }) as const;
+  const remoteQuantities = async () =>
+    [...(await readRemoteStock(remote.url, market.token, market.products)).values()].map((s) => s.cells.get(`seller_warehouse|${store}`));
+
+  it('a crash with answers not recorded yet and entries claimed ahead: after a restart every edit is applied once', async () => {
+    const a = replicaOf();
+    const first = engineOn(a, viaOld.url, 2);
+    first.start();
+    await first.pullNow();
+    const held = viaOld.hold(isPut, 2);
+    for (const up of market.products) first.queueAdjustment({ ...cell(up), delta: 1 });
+    await held.arrived;
+    // Two requests on the wire, two more entries claimed ahead with their requests planned (none sent).
+    const claimed = first.outbox.repo.activeAll().filter((e) => e.state === 'in_flight');
+    expect(claimed.map((e) => e.sent_version !== null)).toEqual([true, true, true, true]);
+    expect(puts(viaOld)).toHaveLength(2);
+    const image = crashImage(a);
+
+    // The remote applies the two requests on the wire; what the crashed process did after that
+    // never reached the remote (its other requests are dropped), nor the crash image.
+    const onTheWire = new Set(viaOld.log.filter((l) => l.held).map((l) => l.path));
+    held.release();
+    viaOld.inject('drop', 1000, (m, p) => isPut(m) && !onTheWire.has(p));
+    await waitFor(async () => (await remoteQuantities()).filter((q) => q === 11).length === 2, 'the two requests on the wire applied');
+    await first.stop();
+
+    const second = engineOn(image, viaNew.url, 2);
+    const replayed: number[] = [];
+    second.on('synced', (e) => e.replayed && replayed.push(e.entryId));
+    second.start();
+    await second.drain();
+    expect(await remoteQuantities()).toEqual(market.products.map(() => 11));
+    // The two applied before the crash were answered from the remote's idempotency store...
+    expect(replayed.sort((x, y) => x - y)).toEqual(claimed.slice(0, 2).map((e) => e.id));
+    // ...and the four claimed went out under the keys the crash image had for them.
+    const sentKeys = new Set(puts(viaNew).map((l) => l.key));
+    for (const e of claimed) expect(sentKeys.has(e.idempotency_key)).toBe(true);
+    expect(second.status()).toMatchObject({ pending: 0, inFlight: 0, failed: 0, conflicts: 0 });
+  });
+
+  it('entries claimed ahead go back to pending as they were when sending stops: still editable, sent once later', async () => {
+    const a = replicaOf();
+    const e = engineOn(a, viaOld.url, 1);
+    e.start();
+    await e.pullNow();
+    const held = viaOld.hold(isPut, 1);
+    const ups = market.products.slice(0, 3);
+    const ids = ups.map((up) => e.queueAdjustment({ ...cell(up), delta: 1 }).entryId!);
+    // Read before the engine claims them (it claims in a later turn of the event loop).
+    const keys = ids.map((id) => e.outbox.repo.byId(id)!.idempotency_key);
+    await held.arrived;
+    expect(e.outbox.repo.byId(ids[1]!)).toMatchObject({ state: 'in_flight', key_used: 1 });
+
+    e.setMode('offline');
+    // The one on the wire stays so; the one claimed ahead is as it was queued.
+    expect(e.outbox.repo.byId(ids[0]!)).toMatchObject({ state: 'in_flight' });
+    expect(e.outbox.repo.byId(ids[1]!)).toMatchObject({ state: 'pending', sent_version: null, key_used: 0, idempotency_key: keys[1] });
+    expect(e.queueAdjustment({ ...cell(ups[1]!), delta: 2 })).toMatchObject({ entryId: ids[1], how: 'merged' });
+
+    held.release();
+    e.setMode('online');
+    await e.drain();
+    expect((await remoteQuantities()).slice(0, 3)).toEqual([11, 13, 11]);
+    // Never sent before, so not under a fresh key: one PUT per entry, each under the key it was queued with.
+    expect(
+      puts(viaOld)
+        .map((l) => l.key)
+        .sort(),
+    ).toEqual([...keys].sort());
   });
 });

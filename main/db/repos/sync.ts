@@ -89,6 +89,51 @@ export interface LaneEntry {
   on_wire: number;
 }
 
+/**
+ * What pushing a stock entry reads of it: the intent, the request on the wire, and what settling
+ * needs. A claim reads these 20 columns, not the row's 34 (a claim runs for every request sent).
+ */
+export type StockClaim = Pick<
+  OutboxRow,
+  | 'id'
+  | 'kind'
+  | 'idempotency_key'
+  | 'attempts'
+  | 'user_product_id'
+  | 'cell_type'
+  | 'store_key'
+  | 'cell'
+  | 'op'
+  | 'delta'
+  | 'quantity'
+  | 'base_quantity'
+  | 'sent_version'
+  | 'sent_quantity'
+  | 'sent_at'
+  | 'key_used'
+  | 'needs_read'
+  | 'cell2'
+  | 'store_key2'
+  | 'sent_quantity2'
+>;
+
+/** What claiming an entry may change besides its state (restored by `unclaim`). */
+export type ClaimedFields = Pick<OutboxRow, 'sent_version' | 'sent_quantity' | 'sent_quantity2' | 'sent_at' | 'idempotency_key' | 'key_used' | 'needs_read'>;
+
+/** The fields a claim may change besides the state, as they are now (what `unclaim` restores). */
+export const claimedFields = (r: ClaimedFields): ClaimedFields => ({
+  sent_version: r.sent_version,
+  sent_quantity: r.sent_quantity,
+  sent_quantity2: r.sent_quantity2,
+  sent_at: r.sent_at,
+  idempotency_key: r.idempotency_key,
+  key_used: r.key_used,
+  needs_read: r.needs_read,
+});
+
+const STOCK_CLAIM_COLUMNS = `id, kind, idempotency_key, attempts, user_product_id, cell_type, store_key, cell, op, delta, quantity, base_quantity,
+  CAST(sent_version AS TEXT) AS sent_version, sent_quantity, sent_at, key_used, needs_read, cell2, store_key2, sent_quantity2`;
+
 const COLUMNS = `id, kind, lane, state, idempotency_key, attempts, next_attempt_at, created_at, updated_at,
   user_product_id, cell_type, store_key, cell, op, delta, quantity,
   CAST(base_version AS TEXT) AS base_version, base_quantity,
@@ -96,6 +141,32 @@ const COLUMNS = `id, kind, lane, state, idempotency_key, attempts, next_attempt_
   CAST(remote_version AS TEXT) AS remote_version, remote_quantity,
   CAST(result_version AS TEXT) AS result_version, payload, result, last_status, last_error, key_used, needs_read,
   reason, cell2, store_key2, sent_quantity2`;
+
+/** A row of STOCK_CLAIM_COLUMNS read as an array, in that order. */
+function stockClaimOf(r: unknown[]): StockClaim {
+  return {
+    id: r[0] as number,
+    kind: r[1] as EntryKind,
+    idempotency_key: r[2] as string,
+    attempts: r[3] as number,
+    user_product_id: r[4] as string | null,
+    cell_type: r[5] as EditableType | null,
+    store_key: r[6] as string | null,
+    cell: r[7] as string | null,
+    op: r[8] as StockOp | null,
+    delta: r[9] as number | null,
+    quantity: r[10] as number | null,
+    base_quantity: r[11] as number | null,
+    sent_version: r[12] as string | null,
+    sent_quantity: r[13] as number | null,
+    sent_at: r[14] as number | null,
+    key_used: r[15] as number,
+    needs_read: r[16] as number,
+    cell2: r[17] as string | null,
+    store_key2: r[18] as string | null,
+    sent_quantity2: r[19] as number | null,
+  };
+}
 
 /** The outbox, the cell history and the small sync state (migration 007). */
 export function syncRepo(db: Db) {
@@ -134,9 +205,31 @@ export function syncRepo(db: Db) {
     `UPDATE sync_outbox SET state = 'in_flight', updated_at = ?
       WHERE id = ? AND state = 'pending' RETURNING ${COLUMNS}`,
   );
-  // A new request: once a key may have reached the remote, new content never goes out under it.
+  // Read as an array (raw): better-sqlite3 builds a row object property by property, which costs
+  // more than the read itself for 20 columns; the object literal below is built by V8 at once.
+  const pendingStock = db
+    .prepare<[number], unknown[]>(`SELECT ${STOCK_CLAIM_COLUMNS} FROM sync_outbox WHERE id = ? AND state = 'pending' AND kind = 'stock'`)
+    .raw(true);
+  const claimQuiet = db.prepare<[number, number]>(`UPDATE sync_outbox SET state = 'in_flight', updated_at = ? WHERE id = ? AND state = 'pending'`);
+  // The claim and its new request in one write (setSent's rules for the key).
+  const claimSending = db.prepare<
+    [{ id: number; version: bigint; quantity: number; quantity2: number | null; now: number; fresh: string | null }],
+    { idempotency_key: string }
+  >(
+    `UPDATE sync_outbox SET state = 'in_flight', sent_version = @version, sent_quantity = @quantity, sent_quantity2 = @quantity2, sent_at = @now,
+       updated_at = @now, idempotency_key = CASE WHEN key_used = 1 THEN @fresh ELSE idempotency_key END, key_used = 1, needs_read = 0
+     WHERE id = @id AND state = 'pending' RETURNING idempotency_key`,
+  );
+  // Undoes a claim whose request never went out: the entry is as it was before it.
+  const unclaim = db.prepare<[{ id: number; now: number; sent_version: bigint | null } & Omit<ClaimedFields, 'sent_version'>]>(
+    `UPDATE sync_outbox SET state = 'pending', sent_version = @sent_version, sent_quantity = @sent_quantity, sent_quantity2 = @sent_quantity2,
+       sent_at = @sent_at, idempotency_key = @idempotency_key, key_used = @key_used, needs_read = @needs_read, updated_at = @now
+     WHERE id = @id AND state = 'in_flight'`,
+  );
+  // A new request: once a key may have reached the remote, new content never goes out under it
+  // (`fresh` null there: idempotency_key is NOT NULL, so the write fails rather than reuse the key).
   const setSent = db.prepare<
-    [{ id: number; version: bigint; quantity: number; quantity2: number | null; now: number; fresh: string }],
+    [{ id: number; version: bigint; quantity: number; quantity2: number | null; now: number; fresh: string | null }],
     { idempotency_key: string }
   >(
     `UPDATE sync_outbox SET sent_version = @version, sent_quantity = @quantity, sent_quantity2 = @quantity2, sent_at = @now, updated_at = @now,
@@ -225,8 +318,37 @@ export function syncRepo(db: Db) {
     ) => updateIntent.run({ id, ...i, now }),
     remove: (id: number) => remove.run(id).changes === 1,
     claim: (id: number, now: number) => claim.get(now, id),
+    /** A pending stock entry as a claim reads it (nothing written); undefined when it is not pending. */
+    pendingStock: (id: number): StockClaim | undefined => {
+      const r = pendingStock.get(id);
+      return r === undefined ? undefined : stockClaimOf(r);
+    },
+    /** Claims a pending entry without reading it back; false when it is not pending. */
+    claimQuiet: (id: number, now: number) => claimQuiet.run(now, id).changes === 1,
+    /**
+     * Claims a pending entry and persists its new request in one write; returns the key it goes out
+     * under (`fresh` when the old one may have reached the remote), undefined when it is not pending.
+     */
+    claimSending: (id: number, version: bigint, quantity: number, now: number, fresh: string | null, quantity2: number | null = null): string | undefined =>
+      claimSending.get({ id, version, quantity, quantity2, now, fresh })?.idempotency_key,
+    /**
+     * Puts a claimed entry whose request never went out back to pending, its request fields as
+     * they were before the claim (`before`); false when it is not in flight.
+     */
+    unclaim: (id: number, before: ClaimedFields, now: number) =>
+      unclaim.run({
+        id,
+        now,
+        sent_version: before.sent_version === null ? null : BigInt(before.sent_version),
+        sent_quantity: before.sent_quantity,
+        sent_quantity2: before.sent_quantity2,
+        sent_at: before.sent_at,
+        idempotency_key: before.idempotency_key,
+        key_used: before.key_used,
+        needs_read: before.needs_read,
+      }).changes === 1,
     /** Persists a new request; returns the key it goes out under (fresh when the old one may have reached the remote). */
-    setSent: (id: number, version: bigint, quantity: number, now: number, fresh: string, quantity2: number | null = null): string =>
+    setSent: (id: number, version: bigint, quantity: number, now: number, fresh: string | null, quantity2: number | null = null): string =>
       setSent.get({ id, version, quantity, quantity2, now, fresh })!.idempotency_key,
     clearSent: (id: number) => clearSent.run(id),
     /** The remote refused the request on the wire (409): drop it, and read the stock before the next one. */
