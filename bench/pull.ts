@@ -10,11 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../main/db/open.js';
-import { staticTokenProvider } from '../main/sync/client.js';
-import { SyncEngine } from '../main/sync/engine.js';
 import { startChild } from './lib/child.js';
 import { type LoadRequest, runLoad } from './lib/load.js';
 import { type Row, printTable } from './lib/report.js';
+import { remoteEngine } from './lib/replica.js';
 import { BENCH_APP, BENCH_SELLER, BENCH_TOKEN, itemId, productId, seedItems, seedWarehouse } from './lib/seed.js';
 
 const SECTION = 'pull';
@@ -71,16 +70,7 @@ export async function bare(url: string, products: number): Promise<number> {
 export async function pull(url: string, dir: string, products: number): Promise<{ rate: number; bytes: number; walBytes: number }> {
   mkdirSync(dir, { recursive: true });
   const db = openDatabase(join(dir, 'replica.db'));
-  const engine = new SyncEngine({
-    db,
-    sellerId: BENCH_SELLER,
-    baseUrl: url,
-    auth: staticTokenProvider(BENCH_TOKEN, BENCH_APP),
-    filesDir: join(dir, 'files'),
-    concurrency: CONCURRENCY,
-    pollIntervalMs: 0,
-    pullOnStart: false,
-  });
+  const engine = remoteEngine(db, dir, url, { concurrency: CONCURRENCY });
   engine.start();
   const started = process.hrtime.bigint();
   const report = await engine.pullNow();

@@ -1,15 +1,13 @@
-import { benchEngine } from './lib/replica.js';
+import { benchEngine, remoteEngine } from './lib/replica.js';
 import { closeSync, copyFileSync, fsyncSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../main/db/open.js';
-import { staticTokenProvider } from '../main/sync/client.js';
-import { SyncEngine } from '../main/sync/engine.js';
 import { TWENTY_PERCENT, mulberry32, startFaultProxy } from '../test/support/fault-proxy.js';
 import { startChild } from './lib/child.js';
 import { runLoad } from './lib/load.js';
 import { type Row, percentile } from './lib/report.js';
-import { BENCH_APP, BENCH_SELLER, BENCH_TOKEN, productId, seedWarehouse, storeId } from './lib/seed.js';
+import { BENCH_APP, BENCH_TOKEN, productId, seedWarehouse, storeId } from './lib/seed.js';
 
 const EDITS = 10_000;
 const STORES = 10;
@@ -51,17 +49,7 @@ async function flush(seed: string, dir: string, url: string, retry?: { baseMs: n
   copyFileSync(seed, join(dir, 'replica.db'));
   settle(join(dir, 'replica.db'));
   const db = openDatabase(join(dir, 'replica.db'));
-  const engine = new SyncEngine({
-    db,
-    sellerId: BENCH_SELLER,
-    baseUrl: url,
-    auth: staticTokenProvider(BENCH_TOKEN, BENCH_APP),
-    filesDir: join(dir, 'files'),
-    concurrency: CONCURRENCY,
-    pollIntervalMs: 0,
-    pullOnStart: false,
-    ...(retry ? { retry } : {}),
-  });
+  const engine = remoteEngine(db, dir, url, { concurrency: CONCURRENCY, ...(retry ? { retry } : {}) });
   // Queued before the engine starts (as after an offline session); not part of the timing.
   for (let i = 0; i < EDITS; i++) {
     const e = edit(i);
@@ -115,15 +103,7 @@ async function steadyLatency(seed: string, dir: string, url: string) {
   copyFileSync(seed, join(dir, 'replica.db'));
   settle(join(dir, 'replica.db'));
   const db = openDatabase(join(dir, 'replica.db'));
-  const engine = new SyncEngine({
-    db,
-    sellerId: BENCH_SELLER,
-    baseUrl: url,
-    auth: staticTokenProvider(BENCH_TOKEN, BENCH_APP),
-    filesDir: join(dir, 'files'),
-    pollIntervalMs: 0,
-    pullOnStart: false,
-  });
+  const engine = remoteEngine(db, dir, url);
   const acked = new Map<number, bigint>();
   const times: number[] = [];
   engine.on('synced', ({ entryId }) => {

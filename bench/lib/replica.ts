@@ -22,6 +22,29 @@ export function benchEngine(db: Db, file: string, o: { mode?: 'offline' | 'local
   });
 }
 
+/**
+ * A sync engine on a bench database against a real remote at `baseUrl`, as the bench seller; it
+ * polls nothing and pulls nothing on start (each bench starts what it measures).
+ */
+export function remoteEngine(
+  db: Db,
+  dir: string,
+  baseUrl: string,
+  o: { concurrency?: number; retry?: { baseMs: number; maxMs: number; maxAttempts: number } } = {},
+): SyncEngine {
+  return new SyncEngine({
+    db,
+    sellerId: BENCH_SELLER,
+    baseUrl,
+    auth: staticTokenProvider(BENCH_TOKEN, BENCH_APP),
+    filesDir: join(dir, 'files'),
+    pollIntervalMs: 0,
+    pullOnStart: false,
+    ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+    ...(o.retry ? { retry: o.retry } : {}),
+  });
+}
+
 /** A temporary folder with one seeded warehouse database, copied afresh for every round (a round never sees another's writes). */
 export function seededCopies(prefix: string, products: number, stores: number): { copy(name: string): string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the outbox's intents (count, adjust, transfer, message), how they
+// coalesce, and undo/withdraw must see one another's rules to stay consistent in one transaction.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open.js';
 import { type MirrorRepo, mirrorRepo } from '../db/repos/mirror.js';

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: one pull reads every area of the remote it mirrors (stores, items,
+// stock, brands, orders) in one ordered pass with shared progress phases, one answer schema per
+// page and the same batched writes; splitting the phases would scatter that order.
 import { z } from 'zod';
 import { PULL_PHASES, type PullPhase, type PullProgressView, type PullReportView } from '../../common/views.js';
 import { existsSync } from 'node:fs';

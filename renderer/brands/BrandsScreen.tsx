@@ -1,3 +1,5 @@
+// Over 400 lines: the brands screen's parts (account picker, list, profile, manager form) share one
+// store and its words; each part is a small component in this file. Next split: the manager form.
 import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { siteById } from '../../common/marketplace.js';
