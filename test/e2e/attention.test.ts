@@ -17,7 +17,8 @@ afterAll(async () => {
 
 describe('attention in Chromium', () => {
   it('names the app and the demo data in the title', async () => {
-    await app.page.waitForFunction("document.title === 'Stockroom — Demo data'");
+    // A function, not a string: a string predicate is eval'd in the page, which the CSP refuses.
+    await app.page.waitForFunction(() => document.title === 'Stockroom — Demo data');
     expect(await app.page.title()).toBe('Stockroom — Demo data');
   });
 
@@ -32,7 +33,7 @@ describe('attention in Chromium', () => {
   it('a clicked conflict notification shows the grid filtered to conflicts', async () => {
     const page = app.page;
     app.core.reveal({ screen: 'conflicts', cell: null });
-    await page.waitForFunction("document.querySelector('#tab-stock')?.getAttribute('aria-selected') === 'true'");
+    await page.locator('#tab-stock[aria-selected="true"]').waitFor();
     // The grid's filter shows conflicts (the demo has none: the empty state says so).
     await page.getByRole('combobox', { name: 'Show', exact: true }).waitFor();
     expect(await page.getByRole('combobox', { name: 'Show', exact: true }).inputValue()).toBe('conflict');
