@@ -13,6 +13,32 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The pid of a live process holding the data folder's lock, or null when nobody holds it. */
+export function dataDirLockHolder(dataDir: string): number | null {
+  let text: string;
+  try {
+    text = readFileSync(join(dataDir, LOCK_FILE), 'utf8');
+  } catch {
+    return null;
+  }
+  const pid = Number(text.trim());
+  return Number.isInteger(pid) && pid > 0 && alive(pid) ? pid : null;
+}
+
+function heldError(pid: number, file: string): DesktopError {
+  return new DesktopError('already_running', `Stockroom is already running with this data folder (process ${pid}; lock file ${file})`, 409);
+}
+
+/**
+ * Throws `already_running` when another live process holds the data folder: a check made before
+ * anything is started (the browser mode checks before it listens, so a second instance prints
+ * the error alone, not an address first). `acquireDataDirLock` still decides.
+ */
+export function assertDataDirFree(dataDir: string): void {
+  const pid = dataDirLockHolder(dataDir);
+  if (pid !== null) throw heldError(pid, join(dataDir, LOCK_FILE));
+}
+
 /**
  * One process per data folder (the desktop app and the browser mode share the folder): a lock file
  * holding the owner's pid. A lock left by a process that is gone is taken over. Electron's
@@ -35,9 +61,7 @@ export function acquireDataDirLock(dataDir: string): () => void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const pid = Number(readFileSync(file, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
-        throw new DesktopError('already_running', `Stockroom is already running with this data folder (process ${pid}; lock file ${file})`, 409);
-      }
+      if (Number.isInteger(pid) && pid > 0 && alive(pid)) throw heldError(pid, file);
       rmSync(file, { force: true });
     }
   }
