@@ -17,9 +17,8 @@ afterAll(async () => {
 
 describe('attention in Chromium', () => {
   it('names the app and the demo data in the title', async () => {
-    // A function, not a string: a string predicate is eval'd in the page, which the CSP refuses.
-    await app.page.waitForFunction(() => document.title === 'Stockroom — Demo data');
-    expect(await app.page.title()).toBe('Stockroom — Demo data');
+    // Polled from here: a string predicate for waitForFunction is eval'd in the page, which the CSP refuses.
+    await expect.poll(() => app.page.title(), { timeout: 30_000 }).toBe('Stockroom — Demo data');
   });
 
   it('a clicked message notification opens its conversation, from any screen', async () => {
