@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { dirname, join } from 'node:path';
+import { startCheckpointer } from '../db/checkpointer.js';
 import { type Db, openDatabase } from '../db/open.js';
 import { DEMO_FIXTURES, isEmptyDatabase, loadFixtures, readFixtureFile } from '../fixtures/load.js';
 import { type Service, type ServiceOptions, createService } from '../service/index.js';
@@ -41,8 +42,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Attachment files live next to the database unless told otherwise.
   const service = createService(db, { ...options, attachmentsDir: options.attachmentsDir ?? join(dirname(options.dbFile), 'attachments') });
   const app = buildHttpApp(service, options);
+  // WAL checkpoints in a worker: SQLite's automatic one would copy the WAL and fsync the database
+  // inside the commit that crosses 1000 pages, on the event loop every request waits for.
+  const checkpointer = startCheckpointer(db);
   service.start();
-  await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  try {
+    await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  } catch (e) {
+    // The port is taken (or refused): nothing stays open behind the error.
+    await app.close();
+    await service.stop();
+    await checkpointer?.stop();
+    db.close();
+    throw e;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   let closed = false;
@@ -57,6 +70,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       closed = true;
       await app.close();
       await service.stop();
+      await checkpointer?.stop();
       db.close();
     },
   };
