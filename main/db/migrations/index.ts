@@ -16,6 +16,7 @@ import { gridViewsMigration } from './015-grid-views.js';
 import { orderDetailsMigration } from './016-order-details.js';
 import { messageSearchMigration } from './017-message-search.js';
 import { messagePackVersionsMigration } from './018-message-pack-versions.js';
+import { messageSearchMarkMigration } from './019-message-search-mark.js';
 
 export interface Migration {
   version: number;
@@ -44,4 +45,5 @@ export const migrations: Migration[] = [
   orderDetailsMigration,
   messageSearchMigration,
   messagePackVersionsMigration,
+  messageSearchMarkMigration,
 ];
