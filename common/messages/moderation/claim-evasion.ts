@@ -175,6 +175,7 @@ export const withdrawClaimRule = patternRule({
   pattern: new RegExp(
     String.raw`(?<!\b(?:se|fue|foi|was|been|is|ha|han|has|have|had|esta|estan)\s+)\b(?:${WITHDRAW_VERBS.join('|')})(?:\s+(?:${alternation(BETWEEN)})){0,4}\s+(?:${alternation(CLAIM_NOUNS)})\b`,
   ),
+  requires: new RegExp(alternation(CLAIM_NOUNS)),
 });
 
 export const discourageClaimRule = patternRule({
@@ -184,10 +185,18 @@ export const discourageClaimRule = patternRule({
   pattern: new RegExp(
     String.raw`\b(?:no|nao|don'?t|do\s+not|never|nunca|sin|sem)\s+(?:me\s+|nos\s+|le\s+|lhe\s+)?(?:abras|abra|abrir|abran|inicies|inicie|iniciar|hagas|haga|pongas|ponga|poner|faca|faz|fazer|open|file|start|raise|escalate|escales|escale)(?:\s+(?:un|una|el|la|um|uma|o|a|the|any|nenhum|nenhuma|ningun|ninguna|ese|esse|this|nuevo|novo|new))*\s+(?:${alternation(CLAIM_NOUNS)})\b`,
   ),
+  requires: new RegExp(alternation(CLAIM_NOUNS)),
 });
 
-const RATING =
-  /\b(?:calific\w*|opinion|resena|resenas|estrellas|puntuacion|puntuame|puntuanos|puntuar|avali\w*|estrelas|nota(?!\s+fiscal)|feedback|rating|ratings|review|reviews|stars?)\b/;
+const ratingWords = (nota: string) =>
+  String.raw`\b(?:calific\w*|opinion|resena|resenas|estrellas|puntuacion|puntuame|puntuanos|puntuar|avali\w*|estrelas|${nota}|feedback|rating|ratings|review|reviews|stars?)\b`;
+export const RATING = new RegExp(ratingWords(String.raw`nota(?!\s+fiscal)`));
+/**
+ * RATING without the "nota fiscal" exclusion, over the whole view: a sentence's rating word is
+ * also one of the view (sentences end at ".!?\n", which are not word characters, so \b is the
+ * same), though "nota" may be followed by "fiscal" in the next sentence.
+ */
+export const ANY_RATING = new RegExp(ratingWords('nota'));
 const POSITIVE_OR_CHANGE =
   /\b(?:buena|buenas|bueno|positiva|positivo|positivas|excelente|excelentes|maxima|maximo|boa|boas|otima|otimo|positive|good|great|excellent|top|perfecta|perfeita|(?:5|cinco|five)\s*-?\s*(?:estrellas|estrelas|stars?)|nota\s+(?:10|dez|5|cinco)|(?:10|diez|dez)\s+(?:puntos|pontos|points)|cambi\w*|modific\w*|borr\w*|elimin\w*|saca\w*|quit\w*|retir\w*|mud\w*|alter\w*|apag\w*|remov\w*|change|delete|remove|edit|update)\b/;
 const EXCHANGE = new RegExp(
@@ -218,6 +227,7 @@ export const ratingExchangeRule: Rule = {
   reason: REASON,
   message: 'Looks like offering something in exchange for a good rating: such messages are rejected.',
   find(text) {
+    if (!ANY_RATING.test(text.folded)) return [];
     const sentences = [...text.folded.matchAll(/[^.!?\n]+/g)];
     return sentences.flatMap((s, i) => {
       const sentence = s[0];

@@ -55,7 +55,11 @@ const overlaps = (a: Finding, b: Finding) => a.index < b.index + Math.max(1, b.m
  */
 export function findIssues(text: string, context: ModerationContext = {}): Finding[] {
   const prepared = prepare(text);
-  const all = RULES.flatMap((rule, order) => rule.find(prepared, context).map((f) => ({ f, order })));
+  const all: { f: Finding; order: number }[] = [];
+  for (let order = 0; order < RULES.length; order++) {
+    for (const f of (RULES[order] as Rule).find(prepared, context)) all.push({ f, order });
+  }
+  if (all.length === 0) return [];
   all.sort((a, b) => b.f.match.length - a.f.match.length || a.order - b.order);
   const kept: Finding[] = [];
   for (const { f } of all) {

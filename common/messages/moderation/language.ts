@@ -198,12 +198,18 @@ interface Token {
   readonly forms: readonly string[];
   readonly start: number;
   readonly end: number;
+  /**
+   * Whether a form is a word or a phrase's first word of some list, or has an asterisk (a mask):
+   * a token that is not a candidate is no listed word and starts no listed phrase.
+   */
+  readonly candidate: boolean;
 }
 
 const LEET: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
 const TOKEN = /[\p{L}\p{N}@$*]+/gu;
 
-function forms(raw: string): string[] {
+/** The definition of a token's forms; `forms` takes a shortcut for most words. */
+export function formsByRules(raw: string): string[] {
   const word = raw.replace(/^\*+|\*+$/g, '');
   const out = new Set<string>([word]);
   const hasLetter = /\p{L}/u.test(word);
@@ -214,8 +220,59 @@ function forms(raw: string): string[] {
   return [...out].filter((f) => f !== '');
 }
 
-function tokenize(folded: string): Token[] {
-  return Array.from(folded.matchAll(TOKEN), (m) => ({ forms: forms(m[0]), start: m.index, end: m.index + m[0].length }));
+/**
+ * Whether `formsByRules(raw)` is just `[raw]`: only a-z and 0-9, not letters and digits together
+ * (no disguise to undo), and no letter twice in a row (nothing stretched). Most words are.
+ */
+function isPlainWord(raw: string): boolean {
+  let letters = false;
+  let digits = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c >= 0x61 && c <= 0x7a) {
+      if (c === raw.charCodeAt(i - 1)) return false;
+      letters = true;
+    } else if (c >= 0x30 && c <= 0x39) digits = true;
+    else return false;
+  }
+  return !(letters && digits);
+}
+
+/** formsByRules of recent tokens that are not plain words ("señor", "llegara"), kept while few and short. */
+const formsCache = new Map<string, readonly string[]>();
+const FORMS_CACHE_SIZE = 4096;
+const FORMS_CACHE_KEY_LENGTH = 32;
+
+export function forms(raw: string): readonly string[] {
+  if (isPlainWord(raw)) return [raw];
+  let found = formsCache.get(raw);
+  if (found === undefined) {
+    found = formsByRules(raw);
+    if (raw.length <= FORMS_CACHE_KEY_LENGTH) {
+      if (formsCache.size >= FORMS_CACHE_SIZE) formsCache.clear();
+      formsCache.set(raw, found);
+    }
+  }
+  return found;
+}
+
+/** The last text tokenized and its tokens: the three word-list rules run one after the other on the same text. */
+let lastText: PreparedText | undefined;
+let lastTokens: readonly Token[] = [];
+
+function tokenize(text: PreparedText): readonly Token[] {
+  if (text !== lastText) {
+    const tokens: Token[] = [];
+    TOKEN.lastIndex = 0;
+    for (let m = TOKEN.exec(text.folded); m !== null; m = TOKEN.exec(text.folded)) {
+      const raw = m[0];
+      const tokenForms = forms(raw);
+      tokens.push({ forms: tokenForms, start: m.index, end: m.index + raw.length, candidate: tokenForms.some(mayBeListed) });
+    }
+    lastText = text;
+    lastTokens = tokens;
+  }
+  return lastTokens;
 }
 
 /** Asterisk mask ("p*ta") against a listed word of the same length. */
@@ -230,6 +287,8 @@ class WordList {
   private readonly single: ReadonlySet<string>;
   private readonly singleList: readonly string[];
   private readonly phrases: readonly (readonly string[])[];
+  /** First words of the phrases: a token without one of them (or a mask) starts none. */
+  private readonly phraseStarts: ReadonlySet<string>;
 
   constructor(words: readonly string[]) {
     this.singleList = words.filter((w) => !w.includes(' '));
@@ -238,6 +297,7 @@ class WordList {
       .filter((w) => w.includes(' '))
       .map((w) => w.split(' '))
       .sort((a, b) => b.length - a.length);
+    this.phraseStarts = new Set(this.phrases.map((p) => p[0] as string));
   }
 
   private matchesWord(token: Token, word: string): boolean {
@@ -248,17 +308,26 @@ class WordList {
     return token.forms.some((f) => this.single.has(f) || (f.includes('*') && this.singleList.some((w) => maskMatches(f, w))));
   }
 
+  /** Single words and first words of phrases: what a token must be (unless masked) to start a match. */
+  starts(): string[] {
+    return [...this.singleList, ...this.phraseStarts];
+  }
+
   /** [start token, end token) of every listed word or phrase, phrases first at each position. */
   find(tokens: readonly Token[]): [number, number][] {
     const spans: [number, number][] = [];
     for (let i = 0; i < tokens.length; i++) {
-      const phrase = this.phrases.find((p) =>
-        p.every((w, k) => {
-          const token = tokens[i + k];
-          return token !== undefined && this.matchesWord(token, w);
-        }),
-      );
       const token = tokens[i] as Token;
+      if (!token.candidate) continue;
+      const mayStartPhrase = token.forms.some((f) => this.phraseStarts.has(f) || f.includes('*'));
+      const phrase =
+        mayStartPhrase &&
+        this.phrases.find((p) =>
+          p.every((w, k) => {
+            const next = tokens[i + k];
+            return next !== undefined && this.matchesWord(next, w);
+          }),
+        );
       if (phrase) spans.push([i, i + phrase.length]);
       else if (this.isListed(token)) spans.push([i, i + 1]);
     }
@@ -266,14 +335,19 @@ class WordList {
   }
 }
 
-function wordListRule(id: string, language: string, words: readonly string[]): Rule {
-  const list = new WordList(words);
+const SPANISH = new WordList(SPANISH_WORDS);
+const PORTUGUESE = new WordList(PORTUGUESE_WORDS);
+const ENGLISH = new WordList(ENGLISH_WORDS);
+const STARTS: ReadonlySet<string> = new Set([SPANISH, PORTUGUESE, ENGLISH].flatMap((list) => list.starts()));
+const mayBeListed = (form: string) => STARTS.has(form) || form.includes('*');
+
+function wordListRule(id: string, language: string, list: WordList): Rule {
   const rule: Rule = {
     id,
     reason: REASON,
     message: `Looks like offensive or vulgar language (${language}): messages with out-of-place language are rejected.`,
     find(text: PreparedText): Finding[] {
-      const tokens = tokenize(text.folded);
+      const tokens = tokenize(text);
       return list.find(tokens).map(([from, to]) => {
         const first = tokens[from] as Token;
         const last = tokens[to - 1] as Token;
@@ -284,8 +358,8 @@ function wordListRule(id: string, language: string, words: readonly string[]): R
   return rule;
 }
 
-export const spanishLanguageRule = wordListRule('language.es', 'Spanish', SPANISH_WORDS);
-export const portugueseLanguageRule = wordListRule('language.pt', 'Portuguese', PORTUGUESE_WORDS);
-export const englishLanguageRule = wordListRule('language.en', 'English', ENGLISH_WORDS);
+export const spanishLanguageRule = wordListRule('language.es', 'Spanish', SPANISH);
+export const portugueseLanguageRule = wordListRule('language.pt', 'Portuguese', PORTUGUESE);
+export const englishLanguageRule = wordListRule('language.en', 'English', ENGLISH);
 
 export const languageRules: readonly Rule[] = [spanishLanguageRule, portugueseLanguageRule, englishLanguageRule];

@@ -54,6 +54,8 @@ export const paymentProviderLinkRule = patternRule({
       ].join('|') +
       ')',
   ),
+  // mpago, pag.ae, mercadopago, pagseguro; picpay, paypal; nubank.
+  requires: /pa[gy]|nubank/,
 });
 
 const SENDING = [
@@ -122,6 +124,7 @@ export const paymentLinkOfferRule = patternRule({
       ].join('|') +
       String.raw`)\b`,
   ),
+  requires: /link/,
   accept: notNegated,
 });
 
@@ -140,6 +143,7 @@ export const pixRule = patternRule({
       ].join('|') +
       String.raw`)(?!\w)`,
   ),
+  requires: /pix/,
   accept: notNegated,
 });
 
@@ -149,6 +153,7 @@ export const paypalRule = patternRule({
   message: 'Looks like a request to pay by PayPal outside the checkout: such messages are rejected.',
   pattern:
     /\b(?:(?:mi|meu|minha|my|our|nuestro|nosso)\s+paypal|paypal\s*[:=]|(?:pay|send|transfer|pagame|paga|pague|manda|mandame|envia|envie|transferime|deposita)\b(?:\s+[^\s.,;:!?]+){0,3}\s+(?:por|via|on|with|through|pelo|no|en|al|a)\s+paypal)\b/,
+  requires: /paypal/,
   accept: notNegated,
 });
 
@@ -189,6 +194,7 @@ export const cbuRule = patternRule({
   reason: REASON,
   message: 'Looks like bank account data (CBU/CVU): payments outside the checkout are rejected.',
   pattern: /(?<kw>\b(?:cbu|cvu)\b[^\d\n]{0,15}?)?(?<![\d.,/-])(?<hit>\d(?:[\s-]?\d){21})(?![\s-]?\d)/,
+  requires: /\d(?:[\s-]?\d){21}/,
   accept: (m) => m.groups?.['kw'] !== undefined || isValidCbu(m.groups?.['hit'] ?? ''),
 });
 
@@ -198,6 +204,7 @@ export const bankAliasRule = patternRule({
   message: 'Looks like a bank transfer alias: payments outside the checkout are rejected.',
   pattern:
     /\balias(?:\s+(?:del?|de\s+mi|cbu|cvu|mp|de\s+mp|de\s+mercado\s*pago|bancario))?(?:\s+(?:es|:))?\s*[:=]?\s*(?<hit>[a-z0-9](?:[a-z0-9-]*\.[a-z0-9-]+){1,5})(?![\w.-]*[a-z0-9])/,
+  requires: /alias/,
   accept: (m) => {
     const alias = m.groups?.['hit'] ?? '';
     return alias.length >= 6 && alias.length <= 20 && !/\.(?:com|net|org|ar|br)$/.test(alias);
@@ -210,6 +217,8 @@ export const bankDataRule = patternRule({
   message: 'Looks like an offer of bank account data: payments outside the checkout are rejected.',
   pattern:
     /\b(?:datos\s+bancarios|datos\s+(?:para|de)\s+(?:la\s+)?transferencia|dados\s+bancarios|dados\s+(?:para|da)\s+(?:a\s+)?transferencia|bank\s+(?:details|account\s+(?:details|number))|routing\s+number|(?:mi|nuestro|nuestra|te\s+paso\s+(?:el|mi)|pasame\s+(?:tu|el)|aca\s+(?:va|tenes)\s+(?:el|mi))\s+(?:cbu|cvu|alias|numero\s+de\s+cuenta|cuenta\s+bancaria)|(?:minha|nossa|meus)\s+(?:conta\s+bancaria|dados\s+bancarios)|agencia\s+e\s+conta)\b/,
+  // A word of each alternative: bancarios, transferencia, bank, routing, cbu, cvu, alias, cuenta, conta.
+  requires: /banc|transferencia|bank|routing|cbu|cvu|alias|cuenta|conta/,
   accept: notNegated,
 });
 

@@ -48,6 +48,7 @@ export const emailRule = patternRule({
   pattern: new RegExp(
     String.raw`(?<![\w.+-])${LOCAL_PART}\s?@\s?(?:[a-z0-9-]+(?:\s?\.\s?[a-z0-9-]+)*\s?\.\s?[a-z]{2,}|(?:${alternation(PROVIDERS)}))(?![\w-])`,
   ),
+  requires: /@/,
 });
 
 /** "arroba", "(at)", "[at]", "{arroba}": strong enough to accept a bare provider name after it. */
@@ -64,6 +65,8 @@ export const obfuscatedEmailRule = patternRule({
   pattern: new RegExp(
     String.raw`(?<![\w.+-])${LOCAL_PART}(?:${AT_STRONG}(?:${DOMAIN_WITH_TLD}|${alternation(PROVIDERS)})|${AT_WEAK}${DOMAIN_WITH_TLD})(?![\w-])`,
   ),
+  // What AT_STRONG or AT_WEAK cannot match without.
+  requires: /@|arroba|[([{<]\s*at\s*[)\]}>]|\sat\s/,
 });
 
 /** A run of 8-15 digits, each separated by at most two of space ( ) . - */
@@ -142,6 +145,7 @@ export const internationalPhoneRule = patternRule({
   reason: REASON,
   message: 'Looks like a phone number with a country code: messages with personal data are rejected.',
   pattern: /(?<![\w+])\+\s?\d(?:[\s().-]{0,2}\d){9,14}(?![\s().-]{0,2}\d)/,
+  requires: /\+/,
 });
 
 /** Every group of three or more digits ends in "00": a list of round amounts, not a phone. */
@@ -167,6 +171,8 @@ export const formattedPhoneRule = patternRule({
       .map((p) => `(?:${p})`)
       .join('|') + String.raw`(?![\d]|[.,/-]\d)`,
   ),
+  // The end of both alternatives.
+  requires: /\d{3}[\s.-]?\d{4}/,
   accept: (m, view) => {
     const digits = digitsOf(m[0]).length;
     return digits >= 8 && digits <= 13 && !roundNumbers(m[0]) && !INVOICE_NUMBER.test(m[0]) && notAmountOrReference(m, view);
@@ -181,6 +187,7 @@ export const localPhoneRule = patternRule({
   message: 'Looks like a phone number: messages with personal data are rejected.',
   // 4444-5555, 15-4444-5555, 91234-5678
   pattern: /(?<![\d.,/-])(?:15[\s-]?)?(?:9\d{4}|\d{4})-\d{4}(?![\d]|[.,/-]\d)/,
+  requires: /\d{4}-\d{4}/,
   accept: (m, view) => !YEAR_RANGE.test(m[0]) && !roundNumbers(m[0]) && notAmountOrReference(m, view),
 });
 
@@ -194,6 +201,8 @@ export const identityDocumentRule = patternRule({
   pattern: new RegExp(
     String.raw`\b(?:dni|d\.\s?n\.\s?i|documento(?:\s+nacional)?(?:\s+de\s+identidad(?:e)?)?|doc|cedula(?:\s+de\s+identidad)?|rg|r\.g)(?![a-z])(?<fill>${ID_FILLER})(?<hit>(?<![\d.])\d{1,2}\.?\d{3}\.?\d{3}(?:-[\dx])?)(?![\d]|[.,]\d)`,
   ),
+  // Part of each keyword: dni, d.n.i, documento, doc, cedula, rg, r.g.
+  requires: /dni|d\.\s?n|doc|cedula|rg|r\.g/,
   accept: (m) => !NOT_ID_FILLER.test(m.groups?.['fill'] ?? ''),
 });
 
@@ -208,6 +217,7 @@ export const cuitRule = patternRule({
   reason: REASON,
   message: 'Looks like an Argentine tax id (CUIT/CUIL): messages with personal data are rejected.',
   pattern: new RegExp(String.raw`(?<kw>\b(?:cuit|cuil|cdi)\b${ID_FILLER})?(?<![\d.,/-])(?<hit>(?:20|23|24|27|30|33|34)[\s.-]?\d{8}[\s.-]?\d)(?![\d]|[.,/-]\d)`),
+  requires: /\d{8}/,
   accept: keywordOrValid((hit) => /[\s.-]/.test(hit), isValidCuit),
 });
 
@@ -216,6 +226,7 @@ export const cpfRule = patternRule({
   reason: REASON,
   message: 'Looks like a Brazilian CPF number: messages with personal data are rejected.',
   pattern: new RegExp(String.raw`(?<kw>\bcpf\b${ID_FILLER})?(?<![\d.,/-])(?<hit>\d{3}[\s.]?\d{3}[\s.]?\d{3}[\s.-]?\d{2})(?![\d]|[.,/-]\d)`),
+  requires: /\d{3}[\s.]?\d{3}/,
   accept: keywordOrValid((hit) => hit.includes('-'), isValidCpf),
 });
 
@@ -224,6 +235,7 @@ export const cnpjRule = patternRule({
   reason: REASON,
   message: 'Looks like a Brazilian CNPJ number: messages with personal data are rejected.',
   pattern: new RegExp(String.raw`(?<kw>\bcnpj\b${ID_FILLER})?(?<![\d.,/-])(?<hit>\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2})(?![\d]|[.,/-]\d)`),
+  requires: /\d{3}\.?\d{3}/,
   accept: keywordOrValid((hit) => hit.includes('/'), isValidCnpj),
 });
 

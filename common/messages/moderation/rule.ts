@@ -28,6 +28,20 @@ export interface PatternRuleDefinition {
   pattern: RegExp;
   /** Extra check on a match (checksums, exclusions that a regex says badly). */
   accept?: (match: RegExpExecArray, view: string, text: PreparedText) => boolean;
+  /**
+   * A cheap test that every match of `pattern` passes (a literal the pattern cannot match
+   * without, such as "@" for an e-mail address): when the view fails it, `pattern` is not run.
+   * It must only ever skip texts where `pattern` finds nothing; a test checks that on texts
+   * built from the rules' own examples and words.
+   */
+  requires?: RegExp;
+}
+
+/** A rule built by `patternRule`; its regexes are exposed for tests. */
+export interface PatternRule extends Rule {
+  readonly view: View;
+  readonly pattern: RegExp;
+  readonly requires: RegExp | undefined;
 }
 
 export function finding(rule: Pick<Rule, 'id' | 'reason' | 'message'>, text: PreparedText, view: View, start: number, end: number): Finding {
@@ -35,16 +49,22 @@ export function finding(rule: Pick<Rule, 'id' | 'reason' | 'message'>, text: Pre
   return { reason: rule.reason, rule: rule.id, match, index, message: rule.message };
 }
 
-export function patternRule(def: PatternRuleDefinition): Rule {
+export function patternRule(def: PatternRuleDefinition): PatternRule {
   const view = def.view ?? 'folded';
   const flags = new Set([...def.pattern.flags, 'g', 'd']);
   const pattern = new RegExp(def.pattern.source, [...flags].join(''));
-  const rule: Rule = {
+  // Without g and y, test() keeps no state between texts.
+  const requires = def.requires && new RegExp(def.requires.source, def.requires.flags.replace(/[gy]/g, ''));
+  const rule: PatternRule = {
     id: def.id,
     reason: def.reason,
     message: def.message,
+    view,
+    pattern,
+    requires,
     find(text) {
       const subject = text[view];
+      if (requires && !requires.test(subject)) return [];
       const found: Finding[] = [];
       pattern.lastIndex = 0;
       for (let m = pattern.exec(subject); m !== null; m = pattern.exec(subject)) {
@@ -64,6 +84,12 @@ export function patternRule(def: PatternRuleDefinition): Rule {
 
 /** The rest of a URL after its domain: no spaces, and not ending in punctuation that ends the sentence. */
 export const URL_REST = String.raw`(?:[^\s]*[^\s.,;:!?)\]}'"»])?`;
+
+/**
+ * Each domain from its first dot on ("bit.ly" → ".ly"), without repeats: a text in which none of
+ * them occurs contains none of the domains.
+ */
+export const domainTails = (domains: readonly string[]): string[] => [...new Set(domains.map((d) => d.slice(d.indexOf('.'))))];
 
 /** Alternation of literal words, longest first, regex-escaped. */
 export function alternation(words: readonly string[]): string {

@@ -14,7 +14,7 @@
  * - goo.gl/maps links ARE flagged: a shortened map link is still a hidden destination.
  * Payment short links (mpago.la) are LINK_PAYMENT, messenger links (wa.me, t.me) SOCIAL_NETWORK_LINK.
  */
-import { URL_REST, alternation, patternRule, type Rule } from './rule.js';
+import { URL_REST, alternation, domainTails, patternRule, type Rule } from './rule.js';
 
 /** The shortener domains the rule knows. */
 export const SHORTENER_DOMAINS: readonly string[] = [
@@ -57,6 +57,7 @@ export const shortUrlRule = patternRule({
   pattern: new RegExp(
     String.raw`(?<![\w@.-])(?:https?:\/\/(?:www\.)?(?:${DOMAINS})(?![\w-]|\.[a-z])(?:\/${URL_REST})?|(?:www\.)?(?:${DOMAINS})\/[\w-]${URL_REST})`,
   ),
+  requires: new RegExp(alternation(domainTails(SHORTENER_DOMAINS))),
 });
 
 export const shortUrlRules: readonly Rule[] = [shortUrlRule];

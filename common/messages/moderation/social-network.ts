@@ -21,7 +21,7 @@
  *   "o produto não tem Instagram");
  * - youtube.com links are not flagged: sellers send product and installation videos.
  */
-import { URL_REST, alternation, patternRule, type Rule } from './rule.js';
+import { URL_REST, alternation, domainTails, patternRule, type Rule } from './rule.js';
 
 const REASON = 'SOCIAL_NETWORK_LINK' as const;
 
@@ -52,6 +52,7 @@ export const socialLinkRule = patternRule({
   reason: REASON,
   message: 'Looks like a link to a social network or messenger: messages inviting to leave the platform are rejected.',
   pattern: new RegExp(String.raw`(?<![\w@.-])(?:https?:\/\/)?(?:[a-z0-9-]+\.)*?(?:${alternation(DOMAINS)})(?![\w-]|\.[a-z])(?:\/${URL_REST})?`),
+  requires: new RegExp(alternation(domainTails(DOMAINS))),
 });
 
 /** Words that make an "@name" a social network handle. */
@@ -64,6 +65,7 @@ export const socialHandleRule = patternRule({
   reason: REASON,
   message: 'Looks like a social network user ("@name"): messages inviting to leave the platform are rejected.',
   pattern: /(?<![\w@.])(?<hit>@[a-z_][a-z0-9._]{1,29})(?<![.])(?![\w@])/,
+  requires: /@/,
   accept: (m, view) => {
     const handle = m.groups?.['hit'] ?? '';
     if (/\.(?:com|net|org|ar|br|io)$/.test(handle)) return false;
@@ -102,6 +104,7 @@ export const socialProfileRule = patternRule({
   reason: REASON,
   message: 'Looks like a social network profile: messages inviting to leave the platform are rejected.',
   pattern: new RegExp(String.raw`\b(?:${alternation(NETWORKS)})\s*[:=]\s*@?[a-z0-9._]{3,30}`),
+  requires: /[:=]/,
   accept: (m) => !/[:=]\s*\d+$/.test(m[0]),
 });
 
