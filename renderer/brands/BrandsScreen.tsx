@@ -4,7 +4,8 @@ import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } fr
 import { useStore } from 'zustand';
 import { siteById } from '../../common/marketplace.js';
 import type { StockroomApi } from '../../preload/api.js';
-import type { BrandAccountView, BrandDetailView, BrandListEntryView, PictureView } from '../../preload/contract.js';
+import type { ApiError, BrandAccountView, BrandDetailView, BrandListEntryView, PictureView } from '../../preload/contract.js';
+import { errorDetail, errorText } from '../i18n/errors.js';
 import { type I18n, useI18n } from '../i18n/index.js';
 import { categoryName } from './categories.js';
 import { BACKGROUND_NAMES, LOGO_NAMES, initials, pictureByNames, pictureUrl } from './pictures.js';
@@ -27,13 +28,13 @@ export function BrandsScreen({ api }: { api: StockroomApi }) {
   return <div className="brands">{open ? <Profile store={store} /> : <BrandList store={store} />}</div>;
 }
 
-function StateError({ message, onRetry }: { message: string; onRetry: () => void }) {
-  const { t } = useI18n();
+function StateError({ error, onRetry }: { error: ApiError; onRetry: () => void }) {
+  const { t, language } = useI18n();
   return (
     <div className="state error" role="alert">
-      <p>
+      <p title={errorDetail(error, language)}>
         <span aria-hidden="true">⚠ </span>
-        {t('common.error', { message })}
+        {t('common.error', { message: errorText(error, language) })}
       </p>
       <button type="button" onClick={onRetry}>
         {t('common.retry')}
@@ -168,7 +169,7 @@ function BrandList({ store }: { store: BrandsStore }) {
           {t('common.loading')}
         </p>
       ) : list.status === 'error' ? (
-        <StateError message={list.error.message} onRetry={() => void store.getState().load()} />
+        <StateError error={list.error} onRetry={() => void store.getState().load()} />
       ) : !list.value.list || list.value.list.brands.length === 0 ? (
         <p className="state empty">
           <span aria-hidden="true">ℹ </span>
@@ -302,7 +303,7 @@ function Profile({ store }: { store: BrandsStore }) {
       </div>
     );
   } else if (open.detail.status === 'error') {
-    body = <StateError message={open.detail.error.message} onRetry={() => void store.getState().openProfile(open.officialStoreId)} />;
+    body = <StateError error={open.detail.error} onRetry={() => void store.getState().openProfile(open.officialStoreId)} />;
   } else {
     body = <ProfileBody i={i} detail={open.detail.value} entry={open.entry} store={store} headingRef={heading} />;
   }
@@ -446,7 +447,7 @@ function ProfileBody({
             ))}
           </ul>
           {link ? (
-            <p className={`link-result ${link.kind}`} role={link.kind === 'error' ? 'alert' : 'status'}>
+            <p className={`link-result ${link.kind}`} role={link.kind === 'error' ? 'alert' : 'status'} title={errorDetail(link.error, i.language)}>
               {link.kind === 'info' ? (
                 <>
                   <span aria-hidden="true">✓ </span>
@@ -455,7 +456,9 @@ function ProfileBody({
               ) : (
                 <>
                   <span aria-hidden="true">⚠ </span>
-                  {link.code === 'forbidden_url' || link.code === 'not_opened' ? t('brands.linkNotAllowed') : t('common.error', { message: link.text })}
+                  {link.code === 'forbidden_url' || link.code === 'not_opened'
+                    ? t('brands.linkNotAllowed')
+                    : t('common.error', { message: link.error ? errorText(link.error, i.language) : link.text })}
                 </>
               )}
             </p>

@@ -18,7 +18,8 @@ export interface BrandsState {
   list: Load<BrandListView>;
   /** The open profile, or null for the list. */
   open: { officialStoreId: number; entry: BrandListEntryView | null; detail: ProfileLoad } | null;
-  link: { kind: 'error' | 'info'; text: string; code?: string } | null;
+  /** The last link opened; `error`: the core's refusal, shown in words (renderer/i18n/errors.ts). */
+  link: { kind: 'error' | 'info'; text: string; code?: string; error?: ApiError } | null;
   /** The accounts to pick from (the seller first), and every account named so far (linked users of a profile). */
   accounts: Load<BrandAccountView[]>;
   names: Readonly<Record<number, BrandAccountView>>;
@@ -103,7 +104,7 @@ export function createBrandsStore(api: StockroomApi) {
     async openLink(url) {
       const r = await api.app.openExternal({ url });
       if (r.ok) set({ link: r.value.opened ? { kind: 'info', text: url } : { kind: 'error', text: url, code: 'not_opened' } });
-      else set({ link: { kind: 'error', text: r.error.message, code: r.error.code } });
+      else set({ link: { kind: 'error', text: r.error.message, code: r.error.code, error: r.error } });
     },
 
     clearLink() {

@@ -10,7 +10,9 @@
  * key; test/renderer/i18n parses every message and compares their arguments). Plurals are ICU
  * `plural`s on `count` (`=0` where the language says "none"); a code of the core (a status, a
  * type, a reason) gets its words from a `{code, select, …}` message through `translateCode`, whose
- * `other {{label}}` shows an unknown code humanized: no raw code reaches the screen.
+ * `other {{label}}` shows an unknown code humanized: no raw code reaches the screen. An error of
+ * the core (`{ ok: false, error }`) is shown through errors.ts (`errorText`, `errorDetail`), never
+ * by its `message` alone: that is English.
  */
 import { type Formatters, IntlMessageFormat } from 'intl-messageformat';
 import { create } from 'zustand';

@@ -1,4 +1,5 @@
 import { useId, useMemo, useRef } from 'react';
+import { errorDetail } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';
 import { type Segment, checkComposer, segments } from './compose.js';
 import { useInbox, useInboxActions } from './context.js';
@@ -168,9 +169,9 @@ function SendState({ packId }: { packId: number }) {
   if (s.status === 'failed')
     return (
       <div className="send-state failed" role="alert">
-        <p>
+        <p title={errorDetail(s.error, i.language)}>
           <span aria-hidden="true">✕ </span>
-          {t('composer.sendFailed', { reason: failureText(i, s.error.message, s.error.cause) })}
+          {t('composer.sendFailed', { reason: failureText(i, s.error) })}
         </p>
         <button type="button" onClick={() => void actions.send(packId)}>
           {t('thread.retry')}

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, memo, useEffect, useState } from 'react';
 import type { ConversationView } from '../../preload/contract.js';
+import { errorDetail, errorText } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';
 import { useInbox, useInboxActions } from './context.js';
 import type { Filter } from './store.js';
@@ -52,9 +53,9 @@ export function ConversationList() {
         </p>
       ) : list.status === 'error' ? (
         <div className="state error" role="alert">
-          <p>
+          <p title={errorDetail(list.error, i.language)}>
             <span aria-hidden="true">⚠ </span>
-            {t('common.error', { message: list.error?.message ?? '' })}
+            {t('common.error', { message: errorText(list.error, i.language) })}
           </p>
           <button type="button" onClick={() => void actions.loadList()}>
             {t('common.retry')}

@@ -134,7 +134,7 @@ function Notice() {
   const actions = useInboxActions();
   if (!notice) return null;
   return (
-    <div className={`inbox-notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
+    <div className={`inbox-notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} title={notice.detail}>
       <span aria-hidden="true">{notice.kind === 'error' ? '⚠ ' : 'ℹ '}</span>
       {notice.text}{' '}
       <button type="button" onClick={() => actions.setNotice(null)}>

@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ConversationView, QuickReplyView } from '../../preload/contract.js';
+import { errorDetail, errorText } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';
 import { TEMPLATE_FIELDS, type TemplateValues, checkComposer, fillTemplate, templateValues } from './compose.js';
 import { useInbox, useInboxActions } from './context.js';
@@ -28,7 +29,7 @@ export function QuickReplies({
   conversation: ConversationView | null;
   max: number;
 }) {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const actions = useInboxActions();
   const quick = useInbox((s) => s.quick);
   const [open, setOpen] = useState(false);
@@ -74,8 +75,8 @@ export function QuickReplies({
           {quick.status === 'loading' || quick.status === 'idle' ? (
             <p role="status">{t('common.loading')}</p>
           ) : quick.status === 'error' && quick.replies.length === 0 ? (
-            <p role="alert">
-              {t('common.error', { message: quick.error?.message ?? '' })}{' '}
+            <p role="alert" title={errorDetail(quick.error, language)}>
+              {t('common.error', { message: errorText(quick.error, language) })}{' '}
               <button type="button" onClick={() => void actions.loadQuickReplies()}>
                 {t('common.retry')}
               </button>
@@ -112,7 +113,11 @@ export function QuickReplies({
               ))}
             </ul>
           )}
-          {quick.status === 'error' && quick.replies.length > 0 ? <p role="alert">{t('common.error', { message: quick.error?.message ?? '' })}</p> : null}
+          {quick.status === 'error' && quick.replies.length > 0 ? (
+            <p role="alert" title={errorDetail(quick.error, language)}>
+              {t('common.error', { message: errorText(quick.error, language) })}
+            </p>
+          ) : null}
           <form
             className="quick-new"
             aria-label={t('quick.new')}

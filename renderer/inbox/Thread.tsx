@@ -1,9 +1,10 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { AttachmentView, ConversationView, MessageView, QueuedMessageView } from '../../preload/contract.js';
+import type { ApiError, AttachmentView, ConversationView, MessageView, QueuedMessageView } from '../../preload/contract.js';
+import { errorDetail, errorText, errorWords } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';
 import { useInbox, useInboxActions, useInboxApi } from './context.js';
 import type { InboxActions } from './store.js';
-import { buyerName, failureText, moderationStatus, reasonText } from './words.js';
+import { buyerName, failureText, moderationStatus, queuedError, reasonText } from './words.js';
 
 /** Whether sending is blocked, by the same rule as the composer's (the thread's status, else the list's). */
 function blockedNow(status: Record<string, unknown> | null, listed: string | null): boolean {
@@ -43,9 +44,9 @@ export function Thread({ conversation }: { conversation: ConversationView }) {
   if (thread.status === 'error' || !view) {
     return (
       <div className="state error" role="alert">
-        <p>
+        <p title={errorDetail(thread.error, i.language)}>
           <span aria-hidden="true">⚠ </span>
-          {t('common.error', { message: thread.error?.message ?? '' })}
+          {t('common.error', { message: errorText(thread.error, i.language) })}
         </p>
         <button type="button" onClick={() => void actions.open(conversation)}>
           {t('common.retry')}
@@ -166,7 +167,7 @@ function Queued({ entry: q }: { entry: QueuedMessageView }) {
           <>
             <span aria-hidden="true">✕ </span>
             {q.lastError
-              ? t(q.state === 'conflict' ? 'thread.conflict' : 'thread.failed', { reason: failureText(i, q.lastError) })
+              ? t(q.state === 'conflict' ? 'thread.conflict' : 'thread.failed', { reason: failureText(i, queuedError(q.lastError)) })
               : t('thread.failedNoReason')}
           </>
         )}
@@ -195,7 +196,7 @@ function Attachment({ attachment: a }: { attachment: AttachmentView }) {
   const api = useInboxApi();
   const actions = useInboxActions();
   const image = a.type.startsWith('image/') && !a.potential_security_threat;
-  const [preview, setPreview] = useState<{ url: string | null; error: string | null }>({ url: null, error: null });
+  const [preview, setPreview] = useState<{ url: string | null; error: ApiError | null }>({ url: null, error: null });
 
   useEffect(() => {
     if (!image) return;
@@ -206,7 +207,7 @@ function Attachment({ attachment: a }: { attachment: AttachmentView }) {
       if (r.ok) {
         url = URL.createObjectURL(blobOf(r.value.bytes, r.value.type));
         setPreview({ url, error: null });
-      } else setPreview({ url: null, error: r.error.message });
+      } else setPreview({ url: null, error: r.error });
     });
     return () => {
       live = false;
@@ -224,13 +225,13 @@ function Attachment({ attachment: a }: { attachment: AttachmentView }) {
       return;
     }
     if (r.error.code !== 'unsupported') {
-      actions.setNotice({ kind: 'error', text: r.error.message });
+      actions.setNotice({ kind: 'error', ...errorWords(r.error, i.language) });
       return;
     }
     // The browser mode has no save dialog in the main process: the browser's own download saves the bytes.
     const bytes = await api.messages.readAttachment({ attachmentId: a.filename });
     if (!bytes.ok) {
-      actions.setNotice({ kind: 'error', text: bytes.error.message });
+      actions.setNotice({ kind: 'error', ...errorWords(bytes.error, i.language) });
       return;
     }
     const url = URL.createObjectURL(blobOf(bytes.value.bytes, 'application/octet-stream'));
@@ -251,7 +252,9 @@ function Attachment({ attachment: a }: { attachment: AttachmentView }) {
         preview.url ? (
           <img src={preview.url} alt={t('thread.preview', { name: a.original_filename })} />
         ) : preview.error ? (
-          <p className="error">{t('thread.attachmentError', { name: a.original_filename, message: preview.error })}</p>
+          <p className="error" title={errorDetail(preview.error, i.language)}>
+            {t('thread.attachmentError', { name: a.original_filename, message: errorText(preview.error, i.language) })}
+          </p>
         ) : (
           <p className="loading">{t('thread.attachmentLoading', { name: a.original_filename })}</p>
         )

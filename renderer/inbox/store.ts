@@ -7,6 +7,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { StockroomApi } from '../../preload/api.js';
 import { type ApiError, type ConversationView, ERROR_CODES, type QuickReplyView, type ThreadView } from '../../preload/contract.js';
+import { errorText, errorWords } from '../i18n/errors.js';
 import { type Refusal, admitFiles } from './files.js';
 
 export type Filter = 'all' | 'unread' | 'to_reply' | 'blocked' | 'with_attachments';
@@ -50,8 +51,8 @@ export interface InboxState {
   drafts: Record<number, Draft>;
   sending: Record<number, SendState>;
   quick: { status: Status; replies: QuickReplyView[]; error: ApiError | null };
-  /** An action on a queued message or an attachment failed. */
-  notice: { kind: 'error' | 'info'; text: string } | null;
+  /** An action on a queued message or an attachment failed; `detail`: the core's message the text does not show (errorWords). */
+  notice: { kind: 'error' | 'info'; text: string; detail?: string | undefined } | null;
 }
 
 export interface InboxActions {
@@ -157,7 +158,7 @@ export function createInboxStore(api: StockroomApi) {
           return;
         }
         if (r.ok) setFile(packId, entry.key, { state: 'ready', progress: 1, fileId: r.value.fileId });
-        else setFile(packId, entry.key, { state: 'failed', error: r.error.message });
+        else setFile(packId, entry.key, { state: 'failed', error: errorText(r.error) });
       } catch (e) {
         if (!signal.aborted) setFile(packId, entry.key, { state: 'failed', error: e instanceof Error ? e.message : String(e) });
       } finally {
@@ -208,7 +209,7 @@ export function createInboxStore(api: StockroomApi) {
               loadingMore: false,
             },
           }));
-        } else set((s) => ({ list: { ...s.list, loadingMore: false }, notice: { kind: 'error', text: r.error.message } }));
+        } else set((s) => ({ list: { ...s.list, loadingMore: false }, notice: { kind: 'error', ...errorWords(r.error) } }));
       },
 
       async setFilter(filter) {
@@ -255,7 +256,7 @@ export function createInboxStore(api: StockroomApi) {
         const known = get().list.conversations.find((c) => c.packId === packId);
         if (known) return get().open(known);
         const r = await api.messages.conversations({ packId, limit: 1 });
-        if (!r.ok) set({ notice: { kind: 'error', text: r.error.message } });
+        if (!r.ok) set({ notice: { kind: 'error', ...errorWords(r.error) } });
         else if (r.value.conversations[0]) await get().open(r.value.conversations[0]);
       },
 
@@ -291,7 +292,7 @@ export function createInboxStore(api: StockroomApi) {
               },
             };
           });
-        } else set((s) => ({ thread: { ...s.thread, loadingOlder: false }, notice: { kind: 'error', text: r.error.message } }));
+        } else set((s) => ({ thread: { ...s.thread, loadingOlder: false }, notice: { kind: 'error', ...errorWords(r.error) } }));
       },
 
       setText(packId, text) {
@@ -324,7 +325,7 @@ export function createInboxStore(api: StockroomApi) {
         setDraft(packId, (d) => ({ ...d, files: d.files.filter((x) => x.key !== key) }));
         if (f.fileId) {
           const r = await api.messages.discardFile({ fileId: f.fileId });
-          if (!r.ok && r.error.code !== ERROR_CODES.fileNotFound) set({ notice: { kind: 'error', text: r.error.message } });
+          if (!r.ok && r.error.code !== ERROR_CODES.fileNotFound) set({ notice: { kind: 'error', ...errorWords(r.error) } });
         }
       },
 
@@ -352,13 +353,13 @@ export function createInboxStore(api: StockroomApi) {
 
       async retry(entryId) {
         const r = await api.outbox.retry({ entryId });
-        if (!r.ok) set({ notice: { kind: 'error', text: r.error.message } });
+        if (!r.ok) set({ notice: { kind: 'error', ...errorWords(r.error) } });
         await get().refreshThread();
       },
 
       async discard(entryId) {
         const r = await api.outbox.discard({ entryId });
-        if (!r.ok) set({ notice: { kind: 'error', text: r.error.message } });
+        if (!r.ok) set({ notice: { kind: 'error', ...errorWords(r.error) } });
         await get().refreshThread();
         void get().loadList();
       },

@@ -1,4 +1,5 @@
 import { siteById } from '../../common/marketplace.js';
+import { errorText } from '../i18n/errors.js';
 import type { I18n } from '../i18n/index.js';
 import { MODERATION_REASONS, type ModerationReason } from './rules.js';
 
@@ -16,12 +17,19 @@ const BLOCK_MESSAGES: [RegExp, Block][] = [
   [/platform fulfillment|blocked_by_fulfillment/, 'blocked_by_fulfillment'],
 ];
 
-/** Why the marketplace refused a message, in words where the refusal is a known one; its own message otherwise. */
-export function failureText(i: I18n, message: string, cause?: readonly unknown[]): string {
-  const text = `${message} ${(cause ?? []).map(String).join(' ')}`;
+/**
+ * Why the marketplace refused a message, in words: a known block (SPEC 7.6) by its message or cause,
+ * otherwise the error in the person's language (`errorText`). A queued message's last error is
+ * only text: the marketplace's refusal (`remote_error`).
+ */
+export function failureText(i: I18n, error: { code: string; message: string; cause?: readonly unknown[] | undefined }): string {
+  const text = `${error.message} ${(error.cause ?? []).map(String).join(' ')}`;
   const block = BLOCK_MESSAGES.find(([re]) => re.test(text));
-  return block ? blockedText(i, block[1]) : message;
+  return block ? blockedText(i, block[1]) : errorText(error, i.language);
 }
+
+/** A queued message's last error (text only, the marketplace's refusal) as an error. */
+export const queuedError = (lastError: string) => ({ code: 'remote_error', message: lastError });
 
 export const isReason = (r: string | null | undefined): r is ModerationReason => !!r && (MODERATION_REASONS as readonly string[]).includes(r);
 

@@ -3,6 +3,7 @@ import { useStore } from 'zustand';
 import type { StockroomApi } from '../../preload/api.js';
 import type { Mode, SettingsView } from '../../preload/contract.js';
 import { LanguageSwitch } from '../i18n/LanguageSwitch.js';
+import { errorDetail, errorText } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';
 import { KeepSignedIn } from '../welcome/KeepSignedIn.js';
 import { type SettingsPatch, type SettingsStore, createSettingsStore } from './store.js';
@@ -17,7 +18,7 @@ const MODES: Mode[] = ['local-only', 'online', 'offline'];
  * under Advanced (the connect flow fills them).
  */
 export function SettingsScreen({ api }: { api: StockroomApi }) {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [store] = useState(() => createSettingsStore(api));
   const status = useStore(store, (s) => s.status);
   const settings = useStore(store, (s) => s.settings);
@@ -37,9 +38,9 @@ export function SettingsScreen({ api }: { api: StockroomApi }) {
         </p>
       ) : status === 'error' || !settings ? (
         <div className="state error" role="alert">
-          <p>
+          <p title={errorDetail(error, language)}>
             <span aria-hidden="true">⚠ </span>
-            {t('common.error', { message: error?.message ?? '' })}
+            {t('common.error', { message: errorText(error, language) })}
           </p>
           <button type="button" onClick={() => void store.getState().load()}>
             {t('common.retry')}
@@ -72,7 +73,7 @@ export function SettingsScreen({ api }: { api: StockroomApi }) {
 type Field = 'baseUrl' | 'applicationId' | 'userId' | 'token';
 
 function SettingsForm({ store, settings }: { store: SettingsStore; settings: SettingsView }) {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const id = useId();
   const saving = useStore(store, (s) => s.saving);
   const result = useStore(store, (s) => s.result);
@@ -185,9 +186,9 @@ function SettingsForm({ store, settings }: { store: SettingsStore; settings: Set
             {t('settings.saved')}
           </p>
         ) : result?.kind === 'error' ? (
-          <p className="result error" role="alert">
+          <p className="result error" role="alert" title={errorDetail(result.error, language)}>
             <span aria-hidden="true">⚠ </span>
-            {t('common.error', { message: result.error.message })}
+            {t('common.error', { message: errorText(result.error, language) })}
           </p>
         ) : null}
       </div>

@@ -6,6 +6,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { CellView } from '../../preload/contract.js';
+import { type ErrorWords, errorWords } from '../i18n/errors.js';
 import { Modal } from './Modal.js';
 import { parseEdit } from './parse.js';
 import { columnLabel, findRow, useStock, useStockStore } from './store.js';
@@ -20,7 +21,7 @@ export function ConflictDialog() {
   const [fresh, setFresh] = useState<CellView | null>(null);
   const [mode, setMode] = useState<'choose' | 'new'>('choose');
   const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorWords | null>(null);
   const [busy, setBusy] = useState(false);
 
   const located = address ? findRow({ pages }, address.userProductId) : null;
@@ -74,12 +75,18 @@ export function ConflictDialog() {
     setError(null);
     const e = await store.getState().resolveConflict(c.entryId, resolution);
     setBusy(false);
-    if (e) setError(w.t('conflict.failed', { message: e.message }));
+    if (e) {
+      const words = errorWords(e, w.language);
+      setError({ text: w.t('conflict.failed', { message: words.text }), detail: words.detail });
+    }
   };
   const saveNew = () => {
     const edit = parseEdit(text);
     if (edit.kind !== 'count') {
-      setError(w.t(edit.kind === 'adjust' ? 'edit.negative' : edit.kind === 'error' && edit.reason === 'range' ? 'edit.range' : 'edit.bad'));
+      setError({
+        text: w.t(edit.kind === 'adjust' ? 'edit.negative' : edit.kind === 'error' && edit.reason === 'range' ? 'edit.range' : 'edit.bad'),
+        detail: undefined,
+      });
       return;
     }
     void resolve({ action: 'new_count', quantity: edit.quantity });
@@ -143,8 +150,8 @@ export function ConflictDialog() {
         </form>
       )}
       {error ? (
-        <p className="form-error" id="conflict-error" role="alert">
-          {error}
+        <p className="form-error" id="conflict-error" role="alert" title={error.detail}>
+          {error.text}
         </p>
       ) : null}
     </Modal>

@@ -4,6 +4,8 @@
  * bar's "N failed". No choice has focus when it opens (the dialog itself has): a stray Enter changes nothing.
  */
 import { useState } from 'react';
+import type { ApiError } from '../../preload/contract.js';
+import { type ErrorWords, errorOfStatus, errorWords } from '../i18n/errors.js';
 import { entryText } from './GridCell.js';
 import { Modal } from './Modal.js';
 import { columnLabel, findRow, useStock, useStockStore } from './store.js';
@@ -15,7 +17,7 @@ export function FailedDialog() {
   const at = useStock((s) => s.failedAt);
   const pages = useStock((s) => s.pages);
   const columns = useStock((s) => s.allColumns);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorWords | null>(null);
   const [busy, setBusy] = useState(false);
   const column = at ? columns.find((c) => c.key === at.column) : undefined;
   const row = at ? findRow({ pages }, at.userProductId)?.row : undefined;
@@ -25,11 +27,11 @@ export function FailedDialog() {
   const close = () => store.getState().closeFailed();
   const title = w.t('failed.title', { column: columnLabel(column, w.t), product: row?.title ?? at.userProductId });
   const storeName = (id: string) => columns.find((c) => c.storeId === id)?.label ?? id;
-  const act = async (run: () => Promise<{ message: string } | null>) => {
+  const act = async (run: () => Promise<ApiError | null>) => {
     setBusy(true);
     const failed = await run();
     setBusy(false);
-    if (failed) setError(failed.message);
+    if (failed) setError(errorWords(failed, w.language));
   };
   if (!cell || !entry || !cell.error) {
     return (
@@ -44,16 +46,19 @@ export function FailedDialog() {
     );
   }
   const entryId = entry.id;
+  const why = errorWords(errorOfStatus(cell.error), w.language);
   return (
     <Modal title={title} onClose={close} className="failed-dialog" initialFocus="dialog">
       <p>{w.t('failed.what', { op: entryText(w, entry, cell, storeName) })}</p>
       <h3 className="failed-why">{w.t('failed.why')}</h3>
-      <p className="failed-message">{cell.error.message}</p>
+      <p className="failed-message" title={why.detail}>
+        {why.text}
+      </p>
       <p className="failed-status">{cell.error.status === null ? w.t('failed.noStatus') : w.t('failed.status', { status: cell.error.status })}</p>
       <p>{w.t('failed.notShown')}</p>
       {error ? (
-        <p role="alert" className="form-error">
-          {error}
+        <p role="alert" className="form-error" title={error.detail}>
+          {error.text}
         </p>
       ) : null}
       <div className="modal-actions">

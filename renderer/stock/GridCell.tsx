@@ -1,6 +1,7 @@
 /** A cell of the stock grid: its value, its state or lock in words and as a badge, or its editor. */
 import { type ReactNode, memo, useLayoutEffect } from 'react';
 import type { CellView, GridColumnView, GridRowView } from '../../preload/contract.js';
+import { errorOfStatus, errorText } from '../i18n/errors.js';
 import { cellId } from './grid-layout.js';
 import { Editor } from './GridEditor.js';
 import { LockIcon } from './icons.js';
@@ -24,7 +25,7 @@ function stateWords(w: StockWords, column: GridColumnView, cell: CellView | unde
     case 'conflict':
       return `${w.t('cell.conflict')}. ${w.t('cell.openConflict')}`;
     case 'failed':
-      return `${w.t('cell.failed')}: ${cell.error?.message ?? ''}`;
+      return `${w.t('cell.failed')}: ${cell.error ? errorText(errorOfStatus(cell.error), w.language) : ''}`;
     default:
       return w.t('cell.synced');
   }
@@ -113,7 +114,7 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, sellin
       </span>
     );
   } else if (cell?.state === 'failed') {
-    title = `${w.t('cell.failedTip', { message: cell.error?.message ?? '' })}. ${w.t('failed.open')}`;
+    title = `${w.t('cell.failedTip', { message: cell.error ? errorText(errorOfStatus(cell.error), w.language) : '' })}. ${w.t('failed.open')}`;
     badge = (
       <span className="cell-badge">
         <span aria-hidden="true">×</span> {w.t('cell.failed')}

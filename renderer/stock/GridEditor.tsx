@@ -50,7 +50,7 @@ export function Editor({ editing, label, w }: { editing: Editing; label: string;
         }}
       />
       {editing.error ? (
-        <span className="cell-error" id={errorId} role="alert">
+        <span className="cell-error" id={errorId} role="alert" title={editing.errorDetail}>
           {editing.error}
         </span>
       ) : null}

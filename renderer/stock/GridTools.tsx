@@ -42,7 +42,7 @@ function ViewsMenu() {
       name,
       query: { search: q.search, filter: q.filter, store: q.store, lowStock: q.lowStock, belowReorder: q.belowReorder ?? false, sort: q.sort ?? null },
     });
-    if (!r.ok) return store.getState().say('error', { message: r.error.message }, 'error');
+    if (!r.ok) return store.getState().sayError('error', r.error);
     setViews(r.value);
     setChosen(String(r.value.find((v) => v.name === name.trim())?.id ?? ''));
     store.getState().say('views.saved', { name: name.trim() });
@@ -50,7 +50,7 @@ function ViewsMenu() {
   };
   const remove = async () => {
     const r = await store.getState().api.stock.deleteView({ id: Number(chosen) });
-    if (!r.ok) return store.getState().say('error', { message: r.error.message }, 'error');
+    if (!r.ok) return store.getState().sayError('error', r.error);
     setViews(r.value);
     setChosen('');
   };
@@ -104,7 +104,7 @@ function ReorderPoint() {
       ...(at.column.storeId ? { storeId: at.column.storeId } : {}),
       point,
     });
-    if (!r.ok) return store.getState().say('error', { message: r.error.message }, 'error');
+    if (!r.ok) return store.getState().sayError('error', r.error);
     store.getState().stockChanged([at.row.userProductId]);
     store.getState().say(point === null ? 'reorder.cleared' : 'reorder.saved', { product, column, point: point ?? 0 });
   };

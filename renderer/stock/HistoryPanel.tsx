@@ -1,6 +1,7 @@
 /** Who changed the focused cell, when, from what to what, and how (adjustment, count, synced, conflict resolution). */
 import { useEffect, useState } from 'react';
-import type { HistoryEntryView } from '../../preload/contract.js';
+import type { ApiError, HistoryEntryView } from '../../preload/contract.js';
+import { errorDetail, errorText } from '../i18n/errors.js';
 import { columnLabel, rowAt, useStock, useStockStore, visibleColumns } from './store.js';
 import { useStockWords } from './words.js';
 
@@ -29,7 +30,7 @@ export function HistoryPanel() {
   const [entries, setEntries] = useState<HistoryEntryView[] | null>(null);
   const [more, setMore] = useState(false);
   const [loadingOlder, setLoadingOlder] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
 
   const userProductId = row?.userProductId;
   const editable = column && column.type !== 'platform_facility';
@@ -50,7 +51,7 @@ export function HistoryPanel() {
             setEntries(r.value);
             setMore(r.value.length === PAGE);
             setError(null);
-          } else setError(r.error.message);
+          } else setError(r.error);
         });
     }, 120);
     return () => {
@@ -68,7 +69,7 @@ export function HistoryPanel() {
       .api.stock.history({ userProductId, type: column.type, ...(column.storeId ? { storeId: column.storeId } : {}), limit: PAGE, before: last.id })
       .then((r) => {
         setLoadingOlder(false);
-        if (!r.ok) return setError(r.error.message);
+        if (!r.ok) return setError(r.error);
         // The cell may have moved on meanwhile: only rows older than the last one shown are added.
         setEntries((shown) => (shown && shown.at(-1)?.id === last.id ? [...shown, ...r.value] : shown));
         setMore(r.value.length === PAGE);
@@ -89,7 +90,9 @@ export function HistoryPanel() {
       ) : !editable ? (
         <p>{w.t('lock.platform_managed')}</p>
       ) : error ? (
-        <p role="alert">{w.t('error', { message: error })}</p>
+        <p role="alert" title={errorDetail(error, w.language)}>
+          {w.t('error', { message: errorText(error, w.language) })}
+        </p>
       ) : entries === null ? (
         <p>{w.t('loading')}</p>
       ) : entries.length === 0 ? (

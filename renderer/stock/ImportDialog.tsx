@@ -6,7 +6,8 @@
  * none. A reload or a crash during Apply leaves all or none too.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { GridColumnView, LookupView } from '../../preload/contract.js';
+import type { ApiError, GridColumnView, LookupView } from '../../preload/contract.js';
+import { errorDetail, errorText } from '../i18n/errors.js';
 import { type Change, type Diff, type Plan, type Reason, type Rejected, columnKeysOf, diffImport, idsOf, planImport, planRows } from './csv.js';
 import { Modal } from './Modal.js';
 import { columnLabel, lockText, useStockStore } from './store.js';
@@ -19,9 +20,9 @@ const MAX_SHOWN = 500;
 const XLSX = /\.xlsx$/i;
 
 type Phase =
-  | { step: 'choose'; error: Reason | null }
+  | { step: 'choose'; error: Reason | null; detail?: string | undefined }
   | { step: 'reading'; name: string; done: number; total: number }
-  | { step: 'preview'; name: string; diff: Diff; failure: { line: number | null; message: string } | null }
+  | { step: 'preview'; name: string; diff: Diff; failure: { line: number | null; message: string; detail: string | undefined } | null }
   | { step: 'applying'; name: string; diff: Diff }
   | { step: 'done'; name: string; diff: Diff };
 
@@ -58,6 +59,13 @@ export function ImportDialog() {
     store.getState().setDialog(null);
   };
 
+  /** Back to choosing a file, with the core's error in words. */
+  const coreFailed = (e: ApiError): Phase => ({
+    step: 'choose',
+    error: { key: 'error', vars: { message: errorText(e, w.language) } },
+    detail: errorDetail(e, w.language),
+  });
+
   const read = async (file: File) => {
     const mine = ++run.current;
     const live = () => run.current === mine;
@@ -67,7 +75,7 @@ export function ImportDialog() {
     if (XLSX.test(file.name)) {
       const r = await api.stock.readWorkbook({ bytes: new Uint8Array(await file.arrayBuffer()) });
       if (!live()) return;
-      if (!r.ok) return setPhase({ step: 'choose', error: { key: 'error', vars: { message: r.error.message } } });
+      if (!r.ok) return setPhase(coreFailed(r.error));
       plan = planRows(r.value.rows);
     } else {
       const text = await file.text();
@@ -89,14 +97,14 @@ export function ImportDialog() {
     const merged: LookupView = { columns: store.getState().allColumns, rows: [], missing: [], aliases: {} };
     // Only the file's columns' cells (the lookup reads every column when a store is unknown here).
     const columns = columnKeysOf(plan, merged.columns);
-    let failed: string | null = null;
+    let failed: ApiError | null = null;
     let next = 0;
     const worker = async () => {
       while (next < chunks.length && failed === null && live()) {
         const r = await api.stock.lookup({ ids: chunks[next++]!, ...(columns ? { columns } : {}) });
         if (!live()) return;
         if (!r.ok) {
-          failed = r.error.message;
+          failed = r.error;
           return;
         }
         merged.columns = r.value.columns;
@@ -113,7 +121,7 @@ export function ImportDialog() {
       if (live()) store.getState().setActivity(null);
     }
     if (!live()) return;
-    if (failed !== null) return setPhase({ step: 'choose', error: { key: 'error', vars: { message: failed } } });
+    if (failed !== null) return setPhase(coreFailed(failed));
     const diff = diffImport(plan, merged, (reason: string, column: GridColumnView) => lockText(reason, column, w.t));
     return setPhase({ step: 'preview', name: file.name, diff, failure: null });
   };
@@ -139,8 +147,9 @@ export function ImportDialog() {
       store.getState().setActivity(null);
     }
     if (!r.ok) {
-      setPhase({ step: 'preview', name, diff, failure: { line: lineOf(r.error.cause), message: r.error.message } });
-      store.getState().say('csv.appliedNone', { message: r.error.message }, 'error');
+      const failure = { line: lineOf(r.error.cause), message: errorText(r.error, w.language), detail: errorDetail(r.error, w.language) };
+      setPhase({ step: 'preview', name, diff, failure });
+      store.getState().sayError('csv.appliedNone', r.error);
       return;
     }
     setPhase({ step: 'done', name, diff });
@@ -166,7 +175,7 @@ export function ImportDialog() {
             />
           </label>
           {phase.error ? (
-            <p id="import-error" className="form-error" role="alert">
+            <p id="import-error" className="form-error" role="alert" title={phase.detail}>
               {reasonText(w, phase.error)}
             </p>
           ) : null}
@@ -213,7 +222,7 @@ function Preview({ w, phase }: { w: StockWords; phase: Extract<Phase, { step: 'p
       ) : null}
       {phase.step === 'done' ? <p role="status">{w.t('csv.applied', { done: diff.changes.length })}</p> : null}
       {failure ? (
-        <p className="form-error" role="alert">
+        <p className="form-error" role="alert" title={failure.detail}>
           {w.t('csv.appliedNone', { message: failure.message })}
         </p>
       ) : null}

@@ -4,7 +4,8 @@
  * are shown beside the field they are about: the stores list, one store's row, or a field.
  */
 import { type FormEvent, useEffect, useState } from 'react';
-import type { ApiError, StoreView } from '../../preload/contract.js';
+import type { ApiError, Language, StoreView } from '../../preload/contract.js';
+import { errorDetail, errorText } from '../i18n/errors.js';
 import { Modal } from './Modal.js';
 import { useStockStore } from './store.js';
 import { type StockKey, useStockWords } from './words.js';
@@ -14,31 +15,35 @@ export type FieldErrors = Partial<Record<Field, string>> & { store?: Record<stri
 
 const LISTING_TYPES = ['gold_special', 'gold_pro', 'free'];
 
-/** Where a core error belongs in the form. */
-export function placeError(e: ApiError, stockLocations: { store_id: string }[]): FieldErrors {
+/**
+ * Where a core error belongs in the form, by the core's message (it names the field); what is shown
+ * there is the error in the person's words (renderer/i18n/errors.ts: in English, that message).
+ */
+export function placeError(e: ApiError, stockLocations: { store_id: string }[], language?: Language): FieldErrors {
   const m = e.message;
+  const text = errorText(e, language);
   const storeMatch = /^Store (?:does not belong to seller|not found): (.+)$/.exec(m);
-  if (storeMatch) return { store: { [storeMatch[1]!.trim()]: m } };
-  if (/\[stock_locations\]/.test(m)) return { stores: m };
-  if (m.startsWith('Store ')) return { stores: m };
+  if (storeMatch) return { store: { [storeMatch[1]!.trim()]: text } };
+  if (/\[stock_locations\]/.test(m)) return { stores: text };
+  if (m.startsWith('Store ')) return { stores: text };
   const path = /^([a-z_]+)(?:\.(\d+)\.[a-z_]+)?: /.exec(m);
   if (path) {
     const [, field, index] = path;
     if (field === 'stock_locations' && index !== undefined) {
       const id = stockLocations[Number(index)]?.store_id;
-      if (id) return { store: { [id]: m } };
-      return { stores: m };
+      if (id) return { store: { [id]: text } };
+      return { stores: text };
     }
-    if (field === 'title' || field === 'category_id' || field === 'price' || field === 'currency_id' || field === 'listing_type_id') return { [field]: m };
+    if (field === 'title' || field === 'category_id' || field === 'price' || field === 'currency_id' || field === 'listing_type_id') return { [field]: text };
   }
-  return { general: m };
+  return { general: text };
 }
 
 export function ListingDialog() {
   const store = useStockStore();
   const w = useStockWords();
   const [stores, setStores] = useState<StoreView[] | null>(null);
-  const [storesError, setStoresError] = useState<string | null>(null);
+  const [storesError, setStoresError] = useState<ApiError | null>(null);
   const [title, setTitle] = useState('');
   const [category, setCategory] = useState('');
   const [price, setPrice] = useState('');
@@ -56,7 +61,7 @@ export function ListingDialog() {
       .then((r) => {
         if (!live) return;
         if (r.ok) setStores(r.value);
-        else setStoresError(r.error.message);
+        else setStoresError(r.error);
       });
     return () => {
       live = false;
@@ -100,7 +105,7 @@ export function ListingDialog() {
     });
     setBusy(false);
     if (!r.ok) {
-      setErrors(placeError(r.error, stock_locations));
+      setErrors(placeError(r.error, stock_locations, w.language));
       return;
     }
     store.getState().say('listing.created', { id: r.value.id, userProductId: r.value.user_product_id });
@@ -163,7 +168,9 @@ export function ListingDialog() {
             {w.t('listing.storesHelp')}
           </p>
           {storesError ? (
-            <p role="alert">{w.t('error', { message: storesError })}</p>
+            <p role="alert" title={errorDetail(storesError, w.language)}>
+              {w.t('error', { message: errorText(storesError, w.language) })}
+            </p>
           ) : stores === null ? (
             <p>{w.t('listing.storesLoading')}</p>
           ) : stores.filter(isStockLocation).length === 0 ? (

@@ -4,6 +4,7 @@
  * what happened (saved, queued, not found).
  */
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { errorDetail, errorText } from '../i18n/errors.js';
 import { ConflictDialog } from './ConflictDialog.js';
 import { CountArea, CountButton, useCountOpen, useCountShortcut } from './count/CountArea.js';
 import { exportCsv } from './csv-export.js';
@@ -204,7 +205,7 @@ function NoticeLine() {
   const w = useStockWords();
   const notice = useStock((s) => s.notice);
   return (
-    <div className="notice-line" role="status" aria-live="polite" data-tone={notice?.tone}>
+    <div className="notice-line" role="status" aria-live="polite" data-tone={notice?.tone} title={notice?.detail}>
       {notice ? (
         <>
           {notice.tone === 'error' ? <span aria-hidden="true">! </span> : null}
@@ -233,7 +234,7 @@ function Body() {
   if (status === 'error') {
     main = (
       <div className="state-message" role="alert">
-        <p>{w.t('error', { message: error?.message ?? '' })}</p>
+        <p title={errorDetail(error, w.language)}>{w.t('error', { message: errorText(error, w.language) })}</p>
         <button type="button" onClick={() => void store.getState().load()}>
           {w.t('retry')}
         </button>

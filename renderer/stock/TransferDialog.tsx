@@ -4,6 +4,7 @@
  * Keyboard: Ctrl+M on a cell or the "Transfer…" button opens it; Enter in the quantity saves; Esc closes.
  */
 import { type FormEvent, useState } from 'react';
+import { type ErrorWords, errorWords } from '../i18n/errors.js';
 import { Modal } from './Modal.js';
 import { columnLabel, findRow, useStock, useStockStore } from './store.js';
 import { useStockWords } from './words.js';
@@ -19,7 +20,7 @@ export function TransferDialog() {
   const stores = columns.filter((c) => c.type === 'seller_warehouse' && c.key !== from?.column);
   const [units, setUnits] = useState('');
   const [to, setTo] = useState(stores[0]?.storeId ?? '');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorWords | null>(null);
   const [busy, setBusy] = useState(false);
   const column = from ? columns.find((c) => c.key === from.column) : undefined;
   const row = from ? findRow({ pages }, from.userProductId)?.row : undefined;
@@ -30,11 +31,11 @@ export function TransferDialog() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const n = Number(units.trim());
-    if (!/^\d+$/.test(units.trim()) || n < 1 || n > MAX) return setError(w.t('transfer.bad', { max: w.formatNumber(MAX) }));
+    if (!/^\d+$/.test(units.trim()) || n < 1 || n > MAX) return setError({ text: w.t('transfer.bad', { max: w.formatNumber(MAX) }), detail: undefined });
     setBusy(true);
     const failed = await store.getState().transfer(to, n);
     setBusy(false);
-    if (failed) setError(failed.message);
+    if (failed) setError(errorWords(failed, w.language));
   };
 
   return (
@@ -72,8 +73,8 @@ export function TransferDialog() {
           </label>
         </p>
         {error ? (
-          <p id="transfer-error" role="alert" className="form-error">
-            {error}
+          <p id="transfer-error" role="alert" className="form-error" title={error.detail}>
+            {error.text}
           </p>
         ) : null}
         <div className="modal-actions">

@@ -37,7 +37,7 @@ export async function exportCsv(store: StockStore, save: (name: string, text: st
     for (let offset = 0; offset === 0 || offset < total; offset += EXPORT_PAGE) {
       const r = await s.api.stock.grid({ ...filters, limit: EXPORT_PAGE, offset, changes: true });
       if (!r.ok) {
-        s.say('error', { message: r.error.message }, 'error');
+        s.sayError('error', r.error);
         return false;
       }
       total = r.value.total;
@@ -62,7 +62,7 @@ export async function exportXlsx(store: StockStore, save: (name: string, bytes: 
   try {
     const r = await s.api.stock.exportXlsx(queryPayload(s.query));
     if (!r.ok) {
-      s.say('error', { message: r.error.message }, 'error');
+      s.sayError('error', r.error);
       return false;
     }
     save(r.value.name, r.value.bytes, r.value.type);

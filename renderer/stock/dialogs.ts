@@ -180,7 +180,7 @@ export function dialogActions({ set, get, api }: StockKit): Pick<StockState, Act
 
     async undo() {
       const r = await api.stock.undo();
-      if (!r.ok) return get().say('undo.failed', { message: r.error.message }, 'error');
+      if (!r.ok) return get().sayError('undo.failed', r.error);
       if (r.value.how === 'nothing') return get().say('undo.nothing');
       if (r.value.userProductId) {
         const found = findRow(get(), r.value.userProductId);

@@ -8,6 +8,7 @@
  * with the reason, so a refused edit never stays on screen as queued. Where edits do not queue (the
  * local demo data), or before the mode is known, the cell says "saving" until the answer.
  */
+import { errorDetail, errorText } from '../i18n/errors.js';
 import type { ApiError, CellView, QueueResultView } from '../../preload/contract.js';
 import { type Edit, afterEdit, parseEdit } from './parse.js';
 import { cellAt, cellKeyOf, columnLabel, lockOf, lockText, tr } from './selectors.js';
@@ -114,7 +115,7 @@ export function editingActions({ set, get, api }: StockKit): Pick<StockState, 's
         // The cell as it was (not queued), and back into it with the core's reason beside it.
         if (optimistic) get().putCell(cell);
         get().moveTo(e.row, e.col);
-        set({ editing: { ...e, error: tr('edit.failed', { message: r.error.message }) } });
+        set({ editing: { ...e, error: tr('edit.failed', { message: errorText(r.error) }), errorDetail: errorDetail(r.error) } });
         return false;
       }
       const base: CellView = cell ?? {

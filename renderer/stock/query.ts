@@ -44,7 +44,7 @@ export function queryActions(
         ...(q.sort ? { sort: q.sort } : {}),
       });
       if (!r.ok) {
-        s.say('error', { message: r.error.message }, 'error');
+        s.sayError('error', r.error);
         return false;
       }
       const { userProductId, index } = r.value;

@@ -6,6 +6,7 @@
 import type { StoreApi } from 'zustand';
 import type { StockroomApi } from '../../preload/api.js';
 import type { ApiError, CellView, GridColumnView, GridRowView, GridSortView } from '../../preload/contract.js';
+import type { ErrorLike } from '../i18n/errors.js';
 import type { StockKey } from './words.js';
 import type { PICKABLE_REASONS } from '../../common/stock-reasons.js';
 
@@ -36,6 +37,8 @@ export interface Notice {
   tone: 'info' | 'error';
   /** A button offered with the notice. */
   action?: 'showAll';
+  /** The core's message of an error that `text` does not show (Spanish, Portuguese: renderer/i18n/errors.ts), as its tooltip. */
+  detail?: string;
   seq: number;
 }
 
@@ -45,6 +48,8 @@ export interface Editing {
   text: string;
   /** Why the text cannot be saved, in words, shown beside the cell. */
   error: string | null;
+  /** The core's message when `error` does not show it (its tooltip). */
+  errorDetail?: string | undefined;
 }
 
 export interface Activity {
@@ -124,6 +129,8 @@ export interface StockState {
   ): Promise<ApiError | null>;
   toggleHistory(open?: boolean): void;
   say(key: StockKey, vars?: Record<string, string | number>, tone?: Notice['tone'], action?: Notice['action']): void;
+  /** An error of the core in the person's words (renderer/i18n/errors.ts), as `{message}` of `key`. */
+  sayError(key: StockKey, error: ErrorLike): void;
   setActivity(a: Activity | null): void;
   setDialog(d: StockState['dialog']): void;
   /** Transfers (§5), reasons and undo (§6), failed edits (§7): dialogs.ts. */

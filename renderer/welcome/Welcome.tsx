@@ -1,6 +1,7 @@
 import { useStore } from 'zustand';
 import { APP_NAME } from '../../common/window-title.js';
 import type { StockroomApi } from '../../preload/api.js';
+import { errorDetail, errorText } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';
 import { LanguageSwitch } from '../i18n/LanguageSwitch.js';
 import { ConnectForm } from './ConnectForm.js';
@@ -10,7 +11,7 @@ import './welcome.css';
 
 /** The welcome: the app's name, then "Try the demo data" or "Connect my account" and the connect flow's steps. */
 export function Welcome({ api }: { api: StockroomApi }) {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const state = useStore(useWelcome, (s) => s.state);
   const settings = useStore(useWelcome, (s) => s.settings);
   const fromApp = useStore(useWelcome, (s) => s.fromApp);
@@ -53,10 +54,10 @@ export function Welcome({ api }: { api: StockroomApi }) {
         </section>
       ) : (
         <section className="failed" role="alert">
-          <p>
+          <p title={errorDetail(state.error, language)}>
             <span aria-hidden="true">⚠ </span>
             {t(state.during === 'sign-in' ? 'welcome.signInFailed' : state.during === 'pull' ? 'welcome.pullFailed' : 'common.error', {
-              message: state.error.message,
+              message: errorText(state.error, language),
             })}
           </p>
           <button type="button" onClick={() => w.showForm()}>

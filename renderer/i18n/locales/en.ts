@@ -27,6 +27,60 @@ export const en = {
   'common.mb': '{size} MB',
   'common.today': 'today',
   'common.yesterday': 'yesterday',
+  // An error of the core (renderer/i18n/errors.ts): what happened and what to do, per code of common/errors.ts.
+  'error.code': `{code, select, bad_request {Something in the request is missing or not valid: check it and try again.}
+    validation_error {Some of the data is not valid: check it and try again.}
+    invalid_parameter {A value is not valid: check it and try again.}
+    body_invalid_official_store_id {The brand id is not valid: it has digits only.}
+    unauthorized {The marketplace did not accept the app’s access: sign in again.}
+    invalid_token {The access to the marketplace is no longer valid: sign in again.}
+    forbidden {The marketplace does not allow this for your account.}
+    not_found {It was not found: it may have been removed. Reload and try again.}
+    conflict {Someone changed it in the meantime: reload to see the current data, then try again.}
+    idempotency_key_reused {The marketplace already received this change with other contents, so it was not applied: try again.}
+    payload_too_large {The file is over the size limit: choose a smaller one.}
+    unsupported_media_type {This type of file or data is not accepted.}
+    invalid_attachment {An attached file is no longer available on the marketplace: attach it again.}
+    conversation_blocked {The marketplace blocked this conversation: messages cannot be sent in it.}
+    U00002 {The marketplace does not know this user: check the user id.}
+    B00001 {No brand was found for this account on this site.}
+    invalid_request {The sign-in request was not valid: sign in again.}
+    invalid_client {The marketplace does not know this app’s application id: check it in Settings.}
+    invalid_grant {The sign-in expired or was already used: sign in again.}
+    invalid_scope {The marketplace did not grant the access the app needs: sign in again and accept it.}
+    unsupported_grant_type {The marketplace does not support this way of signing in.}
+    access_denied {The access was not granted: sign in again and accept it to continue.}
+    server_error {The marketplace had a problem: try again in a few minutes.}
+    internal_error {Something went wrong in the app (the details are in its log): try again.}
+    unavailable {The marketplace cannot be reached right now: try again in a few minutes.}
+    remote_error {The marketplace refused it.}
+    uri_too_long {The request was too long for the marketplace: shorten the search and try again.}
+    header_fields_too_large {The request was too large for the marketplace: sign in again, then try again.}
+    request_timeout {The request took too long: check the connection and try again.}
+    too_many_requests {Too many attempts: wait a moment and try again.}
+    forbidden_sender {This window may not call the app: open it from the app itself.}
+    unknown_channel {This window asked the app for something it does not have: restart the app.}
+    unsupported {This is not available in this window.}
+    not_signed_in {You are not signed in to the marketplace: sign in from Settings.}
+    session_expired {Your session with the marketplace expired: sign in again.}
+    sign_in_aborted {The sign-in was cancelled before it finished: start it again.}
+    local_only {This needs a marketplace: the app works on local data only (change it in Settings).}
+    offline {The marketplace cannot be reached. Stock edits and messages wait and are sent when the connection returns; this action needs the connection: try again once online.}
+    busy {This is already in progress: wait for it to finish, then try again.}
+    not_configured {The marketplace is not set up yet: complete it in Settings.}
+    file_not_found {The file is no longer available: add it again.}
+    sign_in_failed {The marketplace refused the sign-in: try again.}
+    keychain_unavailable {The system’s keychain is not available, so the sign-in cannot be kept safely: unlock the keychain, then sign in again.}
+    pull_failed {Reading your data from the marketplace failed: try again.}
+    fixtures {The demo data could not be loaded.}
+    forbidden_origin {Calls from another site are not allowed.}
+    method_not_allowed {The app does not accept this kind of request.}
+    forbidden_url {This address is not on the sites the app opens.}
+    already_running {Stockroom is already running with this data: switch to its window, or close it first.}
+    wrong_host {The app answers only on this computer’s own address: open the address it printed.}
+    other {Something went wrong: {label}.}
+  }`,
+  'error.withDetail': '{text} ({detail})',
 
   // ------------------------------------------------------------ frame
   'frame.tabs': 'Sections',

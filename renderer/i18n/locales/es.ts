@@ -23,6 +23,59 @@ export const es: Dictionary = {
   'common.mb': '{size} MB',
   'common.today': 'hoy',
   'common.yesterday': 'ayer',
+  'error.code': `{code, select, bad_request {Falta un dato o alguno no es válido: revisalo e intentá de nuevo.}
+    validation_error {Algunos datos no son válidos: revisalos e intentá de nuevo.}
+    invalid_parameter {Un valor no es válido: revisalo e intentá de nuevo.}
+    body_invalid_official_store_id {El ID de la marca no es válido: tiene solo dígitos.}
+    unauthorized {El marketplace no aceptó el acceso de la app: iniciá sesión de nuevo.}
+    invalid_token {El acceso al marketplace ya no es válido: iniciá sesión de nuevo.}
+    forbidden {El marketplace no permite esto para tu cuenta.}
+    not_found {No se encontró: puede que se haya eliminado. Recargá e intentá de nuevo.}
+    conflict {Alguien lo cambió mientras tanto: recargá para ver los datos actuales e intentá de nuevo.}
+    idempotency_key_reused {El marketplace ya recibió este cambio con otro contenido, así que no se aplicó: intentá de nuevo.}
+    payload_too_large {El archivo supera el tamaño máximo: elegí uno más chico.}
+    unsupported_media_type {No se acepta este tipo de archivo o de datos.}
+    invalid_attachment {Un archivo adjunto ya no está disponible en el marketplace: adjuntalo de nuevo.}
+    conversation_blocked {El marketplace bloqueó esta conversación: no se pueden enviar mensajes en ella.}
+    U00002 {El marketplace no conoce a este usuario: revisá el ID de usuario.}
+    B00001 {No se encontró ninguna marca para esta cuenta en este sitio.}
+    invalid_request {La solicitud de inicio de sesión no es válida: iniciá sesión de nuevo.}
+    invalid_client {El marketplace no conoce el ID de aplicación de la app: revisalo en Configuración.}
+    invalid_grant {El inicio de sesión venció o ya se usó: iniciá sesión de nuevo.}
+    invalid_scope {El marketplace no otorgó el acceso que la app necesita: iniciá sesión de nuevo y aceptalo.}
+    unsupported_grant_type {El marketplace no admite esta forma de iniciar sesión.}
+    access_denied {No se otorgó el acceso: iniciá sesión de nuevo y aceptalo para continuar.}
+    server_error {El marketplace tuvo un problema: intentá de nuevo en unos minutos.}
+    internal_error {Algo salió mal en la app (los detalles están en su registro): intentá de nuevo.}
+    unavailable {No se puede conectar con el marketplace ahora: intentá de nuevo en unos minutos.}
+    remote_error {El marketplace lo rechazó.}
+    uri_too_long {La solicitud es demasiado larga para el marketplace: acortá la búsqueda e intentá de nuevo.}
+    header_fields_too_large {La solicitud es demasiado grande para el marketplace: iniciá sesión de nuevo y volvé a intentar.}
+    request_timeout {La solicitud tardó demasiado: revisá la conexión e intentá de nuevo.}
+    too_many_requests {Demasiados intentos: esperá un momento e intentá de nuevo.}
+    forbidden_sender {Esta ventana no puede llamar a la app: abrila desde la propia app.}
+    unknown_channel {Esta ventana le pidió a la app algo que no tiene: reiniciá la app.}
+    unsupported {Esto no está disponible en esta ventana.}
+    not_signed_in {No iniciaste sesión en el marketplace: iniciala desde Configuración.}
+    session_expired {Tu sesión en el marketplace venció: iniciá sesión de nuevo.}
+    sign_in_aborted {El inicio de sesión se canceló antes de terminar: empezalo de nuevo.}
+    local_only {Esto necesita un marketplace: la app trabaja solo con datos locales (cambialo en Configuración).}
+    offline {No hay conexión con el marketplace. Los cambios de stock y los mensajes esperan y se envían cuando vuelve la conexión; esta acción necesita la conexión: intentá de nuevo cuando estés en línea.}
+    busy {Esto ya está en curso: esperá a que termine e intentá de nuevo.}
+    not_configured {El marketplace todavía no está configurado: completalo en Configuración.}
+    file_not_found {El archivo ya no está disponible: agregalo de nuevo.}
+    sign_in_failed {El marketplace rechazó el inicio de sesión: intentá de nuevo.}
+    keychain_unavailable {El llavero del sistema no está disponible, así que la sesión no se puede guardar de forma segura: desbloquealo e iniciá sesión de nuevo.}
+    pull_failed {No se pudieron leer tus datos del marketplace: intentá de nuevo.}
+    fixtures {No se pudieron cargar los datos de demostración.}
+    forbidden_origin {No se permiten llamadas desde otro sitio.}
+    method_not_allowed {La app no acepta este tipo de solicitud.}
+    forbidden_url {Esta dirección no está entre los sitios que la app abre.}
+    already_running {Stockroom ya está abierto con estos datos: pasá a su ventana o cerralo primero.}
+    wrong_host {La app solo responde en la dirección propia de esta computadora: abrí la dirección que mostró.}
+    other {Algo salió mal: {label}.}
+  }`,
+  'error.withDetail': '{text} ({detail})',
 
   // ------------------------------------------------------------ frame
   'frame.tabs': 'Secciones',

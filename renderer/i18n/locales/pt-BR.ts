@@ -23,6 +23,59 @@ export const ptBR: Dictionary = {
   'common.mb': '{size} MB',
   'common.today': 'hoje',
   'common.yesterday': 'ontem',
+  'error.code': `{code, select, bad_request {Falta um dado ou algum não é válido: verifique e tente de novo.}
+    validation_error {Alguns dados não são válidos: verifique e tente de novo.}
+    invalid_parameter {Um valor não é válido: verifique e tente de novo.}
+    body_invalid_official_store_id {O ID da marca não é válido: ele tem só dígitos.}
+    unauthorized {O marketplace não aceitou o acesso do app: entre de novo.}
+    invalid_token {O acesso ao marketplace não é mais válido: entre de novo.}
+    forbidden {O marketplace não permite isso para a sua conta.}
+    not_found {Não foi encontrado: pode ter sido removido. Recarregue e tente de novo.}
+    conflict {Alguém alterou isso nesse meio-tempo: recarregue para ver os dados atuais e tente de novo.}
+    idempotency_key_reused {O marketplace já recebeu esta alteração com outro conteúdo, então ela não foi aplicada: tente de novo.}
+    payload_too_large {O arquivo passa do tamanho máximo: escolha um menor.}
+    unsupported_media_type {Este tipo de arquivo ou de dados não é aceito.}
+    invalid_attachment {Um arquivo anexado não está mais disponível no marketplace: anexe de novo.}
+    conversation_blocked {O marketplace bloqueou esta conversa: não é possível enviar mensagens nela.}
+    U00002 {O marketplace não conhece este usuário: verifique o ID do usuário.}
+    B00001 {Nenhuma marca foi encontrada para esta conta neste site.}
+    invalid_request {A solicitação de entrada não é válida: entre de novo.}
+    invalid_client {O marketplace não conhece o ID de aplicação do app: verifique em Configurações.}
+    invalid_grant {A entrada expirou ou já foi usada: entre de novo.}
+    invalid_scope {O marketplace não concedeu o acesso de que o app precisa: entre de novo e aceite.}
+    unsupported_grant_type {O marketplace não aceita esta forma de entrar.}
+    access_denied {O acesso não foi concedido: entre de novo e aceite para continuar.}
+    server_error {O marketplace teve um problema: tente de novo em alguns minutos.}
+    internal_error {Algo deu errado no app (os detalhes estão no registro dele): tente de novo.}
+    unavailable {Não é possível conectar ao marketplace agora: tente de novo em alguns minutos.}
+    remote_error {O marketplace recusou.}
+    uri_too_long {A solicitação é longa demais para o marketplace: encurte a busca e tente de novo.}
+    header_fields_too_large {A solicitação é grande demais para o marketplace: entre de novo e tente outra vez.}
+    request_timeout {A solicitação demorou demais: verifique a conexão e tente de novo.}
+    too_many_requests {Tentativas demais: espere um momento e tente de novo.}
+    forbidden_sender {Esta janela não pode chamar o app: abra-a pelo próprio app.}
+    unknown_channel {Esta janela pediu ao app algo que ele não tem: reinicie o app.}
+    unsupported {Isto não está disponível nesta janela.}
+    not_signed_in {Você não entrou no marketplace: entre em Configurações.}
+    session_expired {Sua sessão no marketplace expirou: entre de novo.}
+    sign_in_aborted {A entrada foi cancelada antes de terminar: comece de novo.}
+    local_only {Isto precisa de um marketplace: o app trabalha só com dados locais (mude em Configurações).}
+    offline {Sem conexão com o marketplace. As alterações de estoque e as mensagens esperam e são enviadas quando a conexão voltar; esta ação precisa da conexão: tente de novo quando estiver online.}
+    busy {Isto já está em andamento: espere terminar e tente de novo.}
+    not_configured {O marketplace ainda não está configurado: complete em Configurações.}
+    file_not_found {O arquivo não está mais disponível: adicione de novo.}
+    sign_in_failed {O marketplace recusou a entrada: tente de novo.}
+    keychain_unavailable {O chaveiro do sistema não está disponível, então a sessão não pode ser guardada com segurança: desbloqueie o chaveiro e entre de novo.}
+    pull_failed {Não foi possível ler seus dados do marketplace: tente de novo.}
+    fixtures {Não foi possível carregar os dados de demonstração.}
+    forbidden_origin {Chamadas de outro site não são permitidas.}
+    method_not_allowed {O app não aceita este tipo de solicitação.}
+    forbidden_url {Este endereço não está entre os sites que o app abre.}
+    already_running {O Stockroom já está aberto com estes dados: vá para a janela dele ou feche-o primeiro.}
+    wrong_host {O app só responde no endereço próprio deste computador: abra o endereço que ele mostrou.}
+    other {Algo deu errado: {label}.}
+  }`,
+  'error.withDetail': '{text} ({detail})',
 
   // ------------------------------------------------------------ frame
   'frame.tabs': 'Seções',

@@ -135,7 +135,7 @@ function Counting() {
     <div className="count-session">
       <p>{w.t('count.progress', { counted: s.counted, count: s.lines })}</p>
       <ScanBox id="count-session-scan" inputRef={input} onScan={(code) => void store.getState().sessionScan(code)} />
-      <CountStatus text={notice?.text} tone={notice?.tone} seq={notice?.seq} />
+      <CountStatus text={notice?.text} tone={notice?.tone} seq={notice?.seq} detail={notice?.detail} />
       <div className="count-actions">
         <button
           type="button"
@@ -192,7 +192,7 @@ function Review({ review }: { review: CountReviewView }) {
         {w.t('count.reviewTotals', { over: review.totals.over, under: review.totals.under, matched: review.totals.matched, uncounted: review.uncounted })}
         {review.totals.moved > 0 ? ` ${w.t('count.movedNote', { count: review.totals.moved })}` : ''}
       </p>
-      <CountStatus text={notice?.text} tone={notice?.tone} seq={notice?.seq} />
+      <CountStatus text={notice?.text} tone={notice?.tone} seq={notice?.seq} detail={notice?.detail} />
       <table className="count-variances" aria-label={w.t('count.variances')}>
         <thead>
           <tr>

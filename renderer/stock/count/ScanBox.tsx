@@ -47,9 +47,20 @@ export function ScanBox({
 }
 
 /** The last confirmation or error, read out by screen readers (one line per scan). */
-export function CountStatus({ text, tone, seq }: { text: string | undefined; tone: 'ok' | 'error' | undefined; seq: number | undefined }) {
+export function CountStatus({
+  text,
+  tone,
+  seq,
+  detail,
+}: {
+  text: string | undefined;
+  tone: 'ok' | 'error' | undefined;
+  seq: number | undefined;
+  /** The core's message the text does not show (an error's tooltip). */
+  detail?: string | undefined;
+}) {
   return (
-    <p className="count-status" role="status" aria-live="polite" aria-atomic="true" data-tone={tone} data-seq={seq}>
+    <p className="count-status" role="status" aria-live="polite" aria-atomic="true" data-tone={tone} data-seq={seq} title={detail}>
       {tone === 'error' ? <span aria-hidden="true">! </span> : null}
       {text ?? ''}
     </p>

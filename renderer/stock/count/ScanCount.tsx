@@ -80,7 +80,7 @@ export function ScanCount() {
         </label>
       </div>
       <ScanBox id="count-scan-input" inputRef={input} onScan={(code) => void store.getState().scan(code)} />
-      <CountStatus text={notice?.text} tone={notice?.tone} seq={notice?.seq} />
+      <CountStatus text={notice?.text} tone={notice?.tone} seq={notice?.seq} detail={notice?.detail} />
       <div className="count-actions">
         <button
           type="button"

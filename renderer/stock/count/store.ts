@@ -13,6 +13,7 @@
 import { createStore } from 'zustand';
 import type { StockroomApi } from '../../../preload/api.js';
 import type { CountReviewView, CountSessionPageView, CountSessionView } from '../../../preload/contract.js';
+import { type ErrorLike, errorWords } from '../../i18n/errors.js';
 import { tr } from '../selectors.js';
 import type { StockKey } from '../words.js';
 import { type Beep, beep } from './sound.js';
@@ -34,6 +35,8 @@ export interface CountNotice {
   text: string;
   tone: 'ok' | 'error';
   seq: number;
+  /** The core's message of an error that `text` does not show (renderer/i18n/errors.ts), as its tooltip. */
+  detail?: string | undefined;
 }
 
 export type CountView = 'scan' | 'sessions';
@@ -108,17 +111,20 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
   };
 
   return createStore<CountState>()((set, get) => {
-    const say = (key: StockKey, vars: Record<string, string | number>, tone: CountNotice['tone'], sound: Beep) => {
+    const say = (key: StockKey, vars: Record<string, string | number>, tone: CountNotice['tone'], sound: Beep, detail?: string) => {
       if (!get().muted) play(sound);
-      set({ notice: { text: tr(key, vars), tone, seq: ++seq } });
+      set({ notice: { text: tr(key, vars), tone, seq: ++seq, ...(detail ? { detail } : {}) } });
     };
-    const failed = (message: string) => say('count.failed', { message }, 'error', 'error');
+    const failed = (error: ErrorLike) => {
+      const words = errorWords(error);
+      say('count.failed', { message: words.text }, 'error', 'error', words.detail);
+    };
 
     /** A code to its user product and title, as the grid's scan finds it; null (said) when nothing matches. */
     const lookup = async (code: string): Promise<{ userProductId: string; title: string | null } | null> => {
       const found = await api.stock.locate({ search: code });
       if (!found.ok) {
-        failed(found.error.message);
+        failed(found.error);
         return null;
       }
       const id = found.value.userProductId;
@@ -186,7 +192,7 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
               reason: 'received',
             });
             if (!r.ok) {
-              failed(r.error.message);
+              failed(r.error);
               return;
             }
             const line: ScanLine = {
@@ -221,7 +227,7 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
             reason: 'received',
           });
           if (!r.ok) {
-            failed(r.error.message);
+            failed(r.error);
             return;
           }
           set((s) => ({ scans: s.scans.map((l) => (l.seq === line.seq ? { ...l, undone: true } : l)) }));
@@ -232,7 +238,7 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
       async loadSessions() {
         const r = await api.counts.list();
         if (r.ok) set({ sessions: r.value });
-        else failed(r.error.message);
+        else failed(r.error);
       },
 
       async startSession(input) {
@@ -240,7 +246,7 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
         try {
           const r = await api.counts.start(input);
           if (!r.ok) {
-            failed(r.error.message);
+            failed(r.error);
             return false;
           }
           set({ review: null, lastSessionScan: null });
@@ -255,7 +261,7 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
         const shown = more ? (get().current?.lines.length ?? 0) : 0;
         const r = await api.counts.get({ sessionId: id, limit: SESSION_PAGE, offset: shown });
         if (!r.ok) {
-          failed(r.error.message);
+          failed(r.error);
           return;
         }
         const before = more ? (get().current?.lines ?? []) : [];
@@ -275,7 +281,7 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
             const r = await api.counts.scan({ sessionId: current.session.id, code, quantity: get().quantity });
             if (!r.ok) {
               if (r.error.code === 'not_found') say('count.unknown', { code }, 'error', 'error');
-              else failed(r.error.message);
+              else failed(r.error);
               return;
             }
             const { line, previous } = r.value;
@@ -295,7 +301,7 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
           if (!last || !current) return;
           const r = await api.counts.set({ sessionId: current.session.id, userProductId: last.userProductId, counted: last.previous });
           if (!r.ok) {
-            failed(r.error.message);
+            failed(r.error);
             return;
           }
           set({ lastSessionScan: null });
@@ -309,7 +315,7 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
         if (!current) return false;
         const r = await api.counts.set({ sessionId: current.session.id, userProductId, counted });
         if (!r.ok) {
-          failed(r.error.message);
+          failed(r.error);
           return false;
         }
         set((s) => (s.current ? { current: { ...s.current, lines: s.current.lines.map((l) => (l.userProductId === userProductId ? r.value : l)) } } : {}));
@@ -322,7 +328,7 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
         if (!current) return;
         const r = await api.counts.review({ sessionId: current.session.id });
         if (r.ok) set({ review: r.value });
-        else failed(r.error.message);
+        else failed(r.error);
       },
 
       async apply() {
@@ -332,7 +338,7 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
         try {
           const r = await api.counts.apply({ sessionId: current.session.id });
           if (!r.ok) {
-            failed(r.error.message);
+            failed(r.error);
             return false;
           }
           set({ review: r.value });
@@ -350,7 +356,7 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
         if (!current) return;
         const r = await api.counts.cancel({ sessionId: current.session.id });
         if (!r.ok) {
-          failed(r.error.message);
+          failed(r.error);
           return;
         }
         set({ current: null, review: null, lastSessionScan: null });

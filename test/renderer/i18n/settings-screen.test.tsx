@@ -96,4 +96,16 @@ describe('settings screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Set the marketplace address (base_url) in Settings first');
   });
+
+  it('shows the core’s refusal in Spanish, the core’s English message kept as its tooltip', async () => {
+    act(() => useI18nStore.getState().setLanguage('es'));
+    setup(() => fail('not_configured', 'Set the marketplace address (base_url) in Settings first', 409));
+    await screen.findByRole('group', { name: 'Cómo trabaja la app' });
+    fireEvent.click(screen.getByRole('radio', { name: /En línea/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar la configuración' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Algo salió mal: El marketplace todavía no está configurado: completalo en Configuración.');
+    expect(alert.textContent).not.toContain('Set the marketplace address');
+    expect(alert.getAttribute('title')).toBe('Set the marketplace address (base_url) in Settings first');
+  });
 });
