@@ -1,42 +1,12 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { DesktopError } from './errors.js';
+import { LOCK_FILE, alive, heldMessage } from './lock-holder.js';
 
-export const LOCK_FILE = 'stockroom.lock';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The pid of a live process holding the data folder's lock, or null when nobody holds it. */
-export function dataDirLockHolder(dataDir: string): number | null {
-  let text: string;
-  try {
-    text = readFileSync(join(dataDir, LOCK_FILE), 'utf8');
-  } catch {
-    return null;
-  }
-  const pid = Number(text.trim());
-  return Number.isInteger(pid) && pid > 0 && alive(pid) ? pid : null;
-}
+export { LOCK_FILE };
 
 function heldError(pid: number, file: string): DesktopError {
-  return new DesktopError('already_running', `Stockroom is already running with this data folder (process ${pid}; lock file ${file})`, 409);
-}
-
-/**
- * Throws `already_running` when another live process holds the data folder: a check made before
- * anything is started (the browser mode checks before it listens, so a second instance prints
- * the error alone, not an address first). `acquireDataDirLock` still decides.
- */
-export function assertDataDirFree(dataDir: string): void {
-  const pid = dataDirLockHolder(dataDir);
-  if (pid !== null) throw heldError(pid, join(dataDir, LOCK_FILE));
+  return new DesktopError('already_running', heldMessage(pid, file), 409);
 }
 
 /**

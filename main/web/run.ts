@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DesktopCore } from '../desktop/core.js';
-import { assertDataDirFree } from '../desktop/lock.js';
+import { LOCK_FILE, dataDirLockHolder, heldMessage } from '../desktop/lock-holder.js';
 import { defaultDataDir } from '../desktop/paths.js';
 import { openWithSystem } from './open-browser.js';
 import { type WebServer, startWebServer } from './server.js';
@@ -71,8 +71,10 @@ export async function runWeb(o: WebOptions = {}): Promise<RunningWeb> {
   const root = projectRoot();
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
   const dataDir = o.dataDir ?? defaultDataDir();
-  // Before listening: a second instance on a locked folder says so and prints no address.
-  assertDataDirFree(dataDir);
+  // Before listening: a second instance on a locked folder says so and prints no address
+  // (DesktopCore.open, which takes the lock, still decides).
+  const holder = dataDirLockHolder(dataDir);
+  if (holder !== null) throw new Error(heldMessage(holder, join(dataDir, LOCK_FILE)));
   let opening: Promise<DesktopCore> | null = null;
   let coreReady!: (core: Promise<DesktopCore>) => void;
   const core = new Promise<DesktopCore>((resolve) => (coreReady = resolve));
