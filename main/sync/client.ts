@@ -1,7 +1,7 @@
 import { isServiceErrorCode } from '../../common/errors.js';
 import { remoteAddressProblem } from '../../common/remote-address.js';
 import { ServiceError } from '../service/errors.js';
-import { type FormData, Pool } from 'undici';
+import { type Dispatcher, type FormData, Pool } from 'undici';
 
 /**
  * Where outgoing requests get their credentials. The OAuth helper's TokenManager
@@ -213,52 +213,119 @@ export class RemoteClient {
     return full;
   }
 
-  private async dispatch(method: string, path: string, opts: RequestOptions, token: string) {
+  /** The request as undici takes it: the path with its query, the headers, the body serialised. */
+  private options(method: string, path: string, opts: RequestOptions, token: string): Dispatcher.DispatchOptions {
     const headers: Record<string, string> = {
       accept: 'application/json',
       authorization: `Bearer ${token}`,
       'x-client-id': String(this.auth.applicationId),
-      ...(opts.headers ?? {}),
+      ...opts.headers,
     };
     if (opts.idempotencyKey !== undefined) headers['x-idempotency-key'] = opts.idempotencyKey;
-    let body: string | FormData | undefined;
+    let body: string | FormData | null = null;
     if (opts.form !== undefined) body = opts.form;
     else if (opts.json !== undefined) {
       body = JSON.stringify(opts.json);
       headers['content-type'] = 'application/json';
     }
+    return {
+      method: method as 'GET',
+      path: opts.query === undefined ? `${this.prefix}${path}` : this.pathWithQuery(path, opts.query),
+      headers,
+      body,
+      // Never resent by undici itself: a resend is the outbox's decision (with the same key).
+      idempotent: false,
+    };
+  }
+
+  private async dispatch(method: string, path: string, opts: RequestOptions, token: string) {
     try {
-      return await this.pool.request({
-        method: method as 'GET',
-        path: this.pathWithQuery(path, opts.query),
-        headers,
-        body: body ?? null,
-        signal: opts.signal,
-        // Never resent by undici itself: a resend is the outbox's decision (with the same key).
-        idempotent: false,
-      });
+      return await this.pool.request({ ...this.options(method, path, opts, token), signal: opts.signal });
     } catch (e) {
       throw classifyError(e);
     }
   }
 
-  private async send(method: string, path: string, opts: RequestOptions, token: string): Promise<RemoteResponse> {
-    const res = await this.dispatch(method, path, opts, token);
-    let text: string;
-    try {
-      text = await res.body.text();
-    } catch (e) {
-      throw classifyError(e);
+  /** One exchange, its answer read whole (see Answer). */
+  private send(method: string, path: string, opts: RequestOptions, token: string): Promise<RemoteResponse> {
+    return new Promise((resolve, reject) => {
+      const answer = new Answer(resolve, reject, opts.signal);
+      // Errors (a closed pool, a bad header) come to the handler's onResponseError, not thrown.
+      this.pool.dispatch(this.options(method, path, opts, token), answer);
+    });
+  }
+}
+
+/**
+ * Collects one answer whole from undici's handler callbacks and parses its JSON: the answers of
+ * the remote are small, and a body stream per request (what `request()` returns) cost the sync
+ * flush more CPU than reading the answer itself. Failures are classified as `request` did them.
+ */
+class Answer implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private headers: Record<string, string | string[] | undefined> = {};
+  private chunks: Buffer[] = [];
+  private controller: Dispatcher.DispatchController | null = null;
+  /** Why the caller's signal aborted the request, until undici starts it. */
+  private reason: unknown = undefined;
+  private readonly unlisten: (() => void) | null = null;
+
+  constructor(
+    private readonly resolve: (res: RemoteResponse) => void,
+    private readonly reject: (e: RemoteError) => void,
+    signal: AbortSignal | undefined,
+  ) {
+    if (!signal) return;
+    const onAbort = () => {
+      this.reason = signal.reason;
+      this.controller?.abort(signal.reason as Error);
+    };
+    if (signal.aborted) this.reason = signal.reason;
+    else {
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.unlisten = () => signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.reason !== undefined) controller.abort(this.reason as Error);
+  }
+
+  onResponseStart(_c: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>): void {
+    // 1xx answers are informational: the real one follows.
+    if (status < 200) return;
+    this.status = status;
+    this.headers = headers;
+    this.chunks = [];
+  }
+
+  onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.unlisten?.();
+    const { chunks, headers } = this;
     let body: unknown = null;
-    const type = String(res.headers['content-type'] ?? '');
-    if (text !== '' && type.includes('json')) {
-      try {
-        body = JSON.parse(text) as unknown;
-      } catch {
-        body = null;
+    if (chunks.length > 0 && String(headers['content-type'] ?? '').includes('json')) {
+      const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      // As undici's text(): UTF-8 with a byte order mark skipped.
+      const start = buf.length > 2 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+      const text = buf.toString('utf8', start);
+      if (text !== '') {
+        try {
+          body = JSON.parse(text) as unknown;
+        } catch {
+          body = null;
+        }
       }
     }
-    return { status: res.statusCode, headers: res.headers, body, replayed: res.headers['x-idempotent-replay'] === 'true' };
+    this.resolve({ status: this.status, headers, body, replayed: headers['x-idempotent-replay'] === 'true' });
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController, e: Error): void {
+    this.unlisten?.();
+    this.reject(classifyError(e));
   }
 }

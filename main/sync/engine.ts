@@ -379,10 +379,11 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   private loadLanes(): Map<string, LaneEntry[]> {
     const byLane = new Map<string, LaneEntry[]>();
-    for (const { lane, ...r } of this.outbox.repo.activeLanes()) {
-      const list = byLane.get(lane);
+    // Each row kept as read (its lane along): a start reads every active entry.
+    for (const r of this.outbox.repo.activeLanes()) {
+      const list = byLane.get(r.lane);
       if (list) list.push(r);
-      else byLane.set(lane, [r]);
+      else byLane.set(r.lane, [r]);
     }
     return byLane;
   }
@@ -703,9 +704,11 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   private dispatch(lane: string, claim: NonNullable<Claim>): void {
     this.active++;
-    const work = this.push(claim).then((outcome) => this.finish(lane, claim.row, outcome));
+    const work: Promise<void> = this.push(claim).then((outcome) => {
+      this.inflight.delete(work);
+      this.finish(lane, claim.row, outcome);
+    });
     this.inflight.add(work);
-    void work.finally(() => this.inflight.delete(work));
   }
 
   private async push(claim: NonNullable<Claim>): Promise<PushOutcome> {

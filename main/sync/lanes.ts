@@ -19,30 +19,41 @@ import type { EntryState, LaneEntry } from '../db/repos/sync.js';
  */
 export type LaneHead = { type: 'ready'; row: LaneEntry } | { type: 'wait'; at: number } | { type: 'busy' } | { type: 'idle' };
 
-/** The stock cells an entry touches: one, or a transfer's two; none for a message. */
-const cellsOf = (r: LaneEntry): string[] => (r.cell === null ? [] : r.cell2 ? [r.cell, r.cell2] : [r.cell]);
+/**
+ * The cells held so far (a lane head is asked for every lane at every change, so the set is made
+ * only when a cell is held): `r`'s stock cells added, one or a transfer's two, none for a message.
+ */
+function hold(held: Set<string> | null, r: LaneEntry): Set<string> | null {
+  if (r.cell === null) return held;
+  const cells = held ?? new Set<string>();
+  cells.add(r.cell);
+  if (r.cell2) cells.add(r.cell2);
+  return cells;
+}
+
+/** Whether any stock cell of `r` is held. */
+const isHeld = (held: Set<string> | null, r: LaneEntry): boolean => held !== null && r.cell !== null && (held.has(r.cell) || (!!r.cell2 && held.has(r.cell2)));
 
 export function laneHead(rows: readonly LaneEntry[], now: number): LaneHead {
-  const heldCells = new Set<string>();
-  const hold = (r: LaneEntry) => cellsOf(r).forEach((c) => heldCells.add(c));
+  let held: Set<string> | null = null;
   let wait = Infinity;
   for (const r of rows) {
     if (r.state === 'in_flight') return { type: 'busy' };
     if (r.state === 'conflict' || r.state === 'failed') {
       if (r.cell === null) break;
-      hold(r);
+      held = hold(held, r);
       continue;
     }
     if (r.state !== 'pending') continue;
-    if (cellsOf(r).some((c) => heldCells.has(c))) {
+    if (isHeld(held, r)) {
       // A held transfer holds its other cell too.
-      hold(r);
+      held = hold(held, r);
       continue;
     }
     if (r.next_attempt_at <= now) return { type: 'ready', row: r };
     wait = Math.min(wait, r.next_attempt_at);
     if (r.cell === null || r.on_wire === 1) break;
-    hold(r);
+    held = hold(held, r);
   }
   return wait === Infinity ? { type: 'idle' } : { type: 'wait', at: wait };
 }
@@ -60,18 +71,17 @@ export const emptyLaneCounts = (): LaneCounts => ({ pending: 0, in_flight: 0, do
 /** Entries per state, and how many of the pending ones wait on a person (behind a conflict or a failure). */
 export function laneCounts(rows: readonly LaneEntry[]): LaneCounts {
   const counts = emptyLaneCounts();
-  const stuckCells = new Set<string>();
+  let stuck: Set<string> | null = null;
   let stuckLane = false;
   for (const r of rows) {
     counts[r.state]++;
-    const cells = cellsOf(r);
     if (r.state === 'conflict' || r.state === 'failed') {
       if (r.cell === null) stuckLane = true;
-      else cells.forEach((c) => stuckCells.add(c));
-    } else if (r.state === 'pending' && (r.cell === null ? stuckLane : cells.some((c) => stuckCells.has(c)))) {
+      else stuck = hold(stuck, r);
+    } else if (r.state === 'pending' && (r.cell === null ? stuckLane : isHeld(stuck, r))) {
       counts.blocked++;
       // A transfer stuck behind one of its cells holds the other one as well.
-      cells.forEach((c) => stuckCells.add(c));
+      stuck = hold(stuck, r);
     }
   }
   return counts;

@@ -30,6 +30,49 @@ export const stockAnswer = z.object({ user_id: id, locations: z.array(remoteLoca
 /** The body of a seller_warehouse PUT's answer: the locations after the write. */
 export const sellerWarehouseAnswer = z.object({ locations: z.array(remoteLocation) });
 
+type RemoteLocationAnswer = z.infer<typeof remoteLocation>;
+const LOCATION_TYPES: ReadonlySet<unknown> = new Set(remoteLocation.shape.type.options);
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** remoteLocation's output for `l`, or undefined when `l` is not a location as the remote sends it (see below). */
+function locationOf(l: unknown): RemoteLocationAnswer | undefined {
+  if (!isObject(l)) return undefined;
+  const { type, quantity, store_id: store, network_node_id: node } = l;
+  if (!LOCATION_TYPES.has(type) || typeof quantity !== 'number' || !Number.isSafeInteger(quantity) || quantity < 0) return undefined;
+  const out: RemoteLocationAnswer = { type: type as RemoteLocationAnswer['type'], quantity };
+  if (store !== undefined) {
+    if (typeof store !== 'string' || store.length === 0) return undefined;
+    out.store_id = store;
+  } else if ('store_id' in l) return undefined;
+  if (node !== undefined) {
+    if (typeof node !== 'string') return undefined;
+    out.network_node_id = node;
+  } else if ('network_node_id' in l) return undefined;
+  return out;
+}
+
+/**
+ * `sellerWarehouseAnswer.safeParse(body)`, with the answer as the remote sends it checked by hand
+ * first: the schema's generic walk cost each PUT of a flush about 5 µs and 5 KB of garbage. The
+ * hand check accepts only what the schema accepts, and returns the schema's output (the same
+ * fields, unknown ones dropped); anything it does not accept goes to the schema itself, which
+ * decides and names the field at fault. test/sync/remote-answers-fast.test.ts holds the two to
+ * the same results.
+ */
+export function parseSellerWarehouseAnswer(body: unknown): z.ZodSafeParseResult<z.infer<typeof sellerWarehouseAnswer>> {
+  const locations = isObject(body) ? body.locations : undefined;
+  if (Array.isArray(locations)) {
+    const out: RemoteLocationAnswer[] = [];
+    for (const l of locations) {
+      const loc = locationOf(l);
+      if (loc === undefined) return sellerWarehouseAnswer.safeParse(body);
+      out.push(loc);
+    }
+    return { success: true, data: { locations: out } };
+  }
+  return sellerWarehouseAnswer.safeParse(body);
+}
+
 export const userAnswer = z.object({
   id,
   nickname: text,

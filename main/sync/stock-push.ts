@@ -1,11 +1,11 @@
 import type { Writes } from '../db/relaxed-writes.js';
-import { type ClaimedFields, type StockClaim, claimedFields } from '../db/repos/sync.js';
+import { type ClaimMirror, type ClaimedFields, type StockClaim, claimedFields } from '../db/repos/sync.js';
 import type { Clock } from '../service/clock.js';
 import { MAX_QUANTITY } from '../service/stock/locations.js';
 import { type RemoteClient, RemoteError, type RemoteResponse, classifyStatus, parseRetryAfter, serverMessage } from './client.js';
 import { type Outbox, cellOf, newKey } from './outbox.js';
 import { type StockSnapshot, applyStockSnapshot } from './mirror-writes.js';
-import { sellerWarehouseAnswer, stockAnswer } from './remote-answers.js';
+import { parseSellerWarehouseAnswer, stockAnswer } from './remote-answers.js';
 
 /**
  * Pushing one stock entry: the request is computed from the mirror (the last known remote
@@ -129,12 +129,14 @@ export class StockPusher {
    */
   claim(id: number, now: number): { row: StockClaim; plan: Plan; before: ClaimedFields } | null {
     const repo = this.outbox.repo;
-    const row = repo.pendingStock(id);
-    if (!row) return null;
+    // The entry and the mirror it plans from, in one read.
+    const read = repo.pendingStock(id);
+    if (!read) return null;
+    const row = read.row;
     const before = claimedFields(row);
-    const next = this.decide(row, false);
+    const next = this.decide(row, false, read.mirror);
     if (next.type !== 'new') return repo.claimQuiet(id, now) ? { row, plan: next, before } : null;
-    const key = repo.claimSending(id, next.version, next.quantity, now, freshKey(row), next.quantity2);
+    const key = repo.claimSending(row, next.version, next.quantity, now, freshKey(row), next.quantity2);
     return key === undefined ? null : { row, plan: this.sending(row, next, key, now), before };
   }
 
@@ -157,8 +159,18 @@ export class StockPusher {
     };
   }
 
-  /** What the entry sends next, from the mirror; writes nothing. */
-  private decide(row: StockClaim, fresh: boolean): Plan | NewRequest {
+  /** The mirror as a claim plans from it (what pendingStock reads with the entry). */
+  private mirrorOf(row: StockClaim): ClaimMirror {
+    const c = cellOf(row);
+    return {
+      version: this.outbox.mirror.product(c.userProductId)?.version ?? null,
+      quantity: this.outbox.mirror.cellQuantity(c.userProductId, c.type, c.storeKey),
+      quantity2: row.cell2 ? this.outbox.mirror.cellQuantity(c.userProductId, c.type, row.store_key2 ?? '') : undefined,
+    };
+  }
+
+  /** What the entry sends next, from the mirror (`known`: already read with the entry); writes nothing. */
+  private decide(row: StockClaim, fresh: boolean, known?: ClaimMirror): Plan | NewRequest {
     const now = this.clock.now();
     if (row.needs_read === 1 && !fresh) return { type: 'read', why: 'verify' };
     if (row.sent_version !== null) {
@@ -167,14 +179,14 @@ export class StockPusher {
       return row.cell2 ? { ...resend, quantity2: row.sent_quantity2 ?? 0 } : resend;
     }
     const c = cellOf(row);
-    const product = this.outbox.mirror.product(c.userProductId);
-    if (!product) return fresh ? { type: 'fail', message: `User product not found: ${c.userProductId}` } : { type: 'read', why: 'verify' };
-    const remote = this.outbox.mirror.cellQuantity(c.userProductId, c.type, c.storeKey) ?? 0;
+    const mirror = known ?? this.mirrorOf(row);
+    if (mirror.version === null) return fresh ? { type: 'fail', message: `User product not found: ${c.userProductId}` } : { type: 'read', why: 'verify' };
+    const remote = mirror.quantity ?? 0;
     let target: number;
     let target2: number | null = null;
     if (row.cell2) {
       // A transfer: both stores from the same (mirror) version; the source must not go below 0.
-      const remote2 = this.outbox.mirror.cellQuantity(c.userProductId, c.type, row.store_key2 ?? '') ?? 0;
+      const remote2 = mirror.quantity2 ?? 0;
       target = remote + (row.delta ?? 0);
       target2 = remote2 - (row.delta ?? 0);
       if (target < 0 || target2 > MAX_QUANTITY) {
@@ -197,10 +209,10 @@ export class StockPusher {
         };
       }
     } else {
-      if (remote !== row.base_quantity) return fresh ? { type: 'conflict', version: product.version, quantity: remote } : { type: 'read', why: 'verify' };
+      if (remote !== row.base_quantity) return fresh ? { type: 'conflict', version: mirror.version, quantity: remote } : { type: 'read', why: 'verify' };
       target = row.quantity ?? 0;
     }
-    return { type: 'new', version: product.version, quantity: target, quantity2: target2 };
+    return { type: 'new', version: mirror.version, quantity: target, quantity2: target2 };
   }
 
   /** Pushes a claimed entry until it is done, in conflict, or must wait (retry) or fail. */
@@ -301,11 +313,11 @@ export class StockPusher {
     const c = cellOf(row);
     const raw = res.headers['x-version'];
     const resultVersion = typeof raw === 'string' && /^[0-9]{1,19}$/.test(raw) ? BigInt(raw) : sent.version + 1n;
-    const product = this.outbox.mirror.product(c.userProductId);
     let refresh: string | null = null;
     // seller_warehouse answers its locations; a body without that shape is not trusted (a re-read instead).
-    const body = c.type === 'seller_warehouse' ? sellerWarehouseAnswer.safeParse(res.body) : null;
-    if (product && product.version === sent.version && body?.success !== false) {
+    const body = c.type === 'seller_warehouse' ? parseSellerWarehouseAnswer(res.body) : null;
+    // The mirror moves to the answer's version only from the one the request was based on.
+    if (body?.success !== false && this.outbox.mirror.advanceVersion(c.userProductId, sent.version, resultVersion)) {
       // The mirror held the remote at the version the request was based on, and the remote
       // applied exactly this request on top of it: only this cell changed.
       const answered = body?.data?.locations.find((l) => l.type === 'seller_warehouse' && l.store_id === c.storeKey);
@@ -315,9 +327,9 @@ export class StockPusher {
         const answered2 = body?.data?.locations.find((l) => l.type === 'seller_warehouse' && l.store_id === store2);
         this.outbox.mirror.setCell(c.userProductId, c.type, store2, answered2?.network_node_id ?? null, answered2?.quantity ?? sent.quantity2 ?? 0);
       }
-      this.outbox.mirror.setVersion(c.userProductId, resultVersion);
-    } else if (!product || product.version < resultVersion || body?.success === false) {
-      refresh = c.userProductId;
+    } else {
+      const product = this.outbox.mirror.product(c.userProductId);
+      if (!product || product.version < resultVersion || body?.success === false) refresh = c.userProductId;
     }
     this.outbox.repo.markDone(row.id, { result_version: resultVersion, result: null, status: res.status }, this.clock.now());
     return refresh;

@@ -323,22 +323,22 @@ describe('failed entries', () => {
     const a = outbox.adjust(termoPalermo, 1);
     const queued = row(a.entryId).idempotency_key;
     const before = row(a.entryId);
-    expect(outbox.repo.claimSending(a.entryId!, 1n, 13, clock.now(), null)).toBe(queued);
+    expect(outbox.repo.claimSending(row(a.entryId), 1n, 13, clock.now(), null)).toBe(queued);
     expect(row(a.entryId)).toMatchObject({ state: 'in_flight', sent_version: '1', sent_quantity: 13, key_used: 1, idempotency_key: queued });
     // Not pending any more: nothing is claimed twice.
-    expect(outbox.repo.claimSending(a.entryId!, 1n, 13, clock.now(), 'other')).toBeUndefined();
+    expect(outbox.repo.claimSending(row(a.entryId), 1n, 13, clock.now(), 'other')).toBeUndefined();
 
     // Claimed ahead and never sent: the claim is undone, the entry exactly as it was queued.
     expect(outbox.repo.unclaim(a.entryId!, before, clock.now())).toBe(true);
     expect(row(a.entryId)).toMatchObject({ state: 'pending', sent_version: null, sent_quantity: null, key_used: 0, idempotency_key: queued });
 
     // Once the key went out, new content needs a fresh key: without one the write fails.
-    outbox.repo.claimSending(a.entryId!, 1n, 13, clock.now(), null);
+    outbox.repo.claimSending(row(a.entryId), 1n, 13, clock.now(), null);
     outbox.repo.reschedule(a.entryId!, clock.now(), 409, 'x', true, clock.now());
     outbox.repo.clearSent(a.entryId!);
-    expect(() => outbox.repo.claimSending(a.entryId!, 2n, 14, clock.now(), null)).toThrow();
+    expect(() => outbox.repo.claimSending(row(a.entryId), 2n, 14, clock.now(), null)).toThrow();
     expect(row(a.entryId)).toMatchObject({ state: 'pending', idempotency_key: queued });
-    expect(outbox.repo.claimSending(a.entryId!, 2n, 14, clock.now(), 'fresh-key')).toBe('fresh-key');
+    expect(outbox.repo.claimSending(row(a.entryId), 2n, 14, clock.now(), 'fresh-key')).toBe('fresh-key');
   });
 
   it('keys are UUIDs of version 7: later keys sort later', () => {

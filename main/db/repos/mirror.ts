@@ -76,6 +76,7 @@ export function mirrorRepo(db: Db) {
   );
   const productExists = db.prepare<[string], 1>('SELECT 1 FROM user_products WHERE id = ?').pluck();
   const setVersion = db.prepare<[bigint, string]>('UPDATE user_products SET version = ? WHERE id = ?');
+  const advanceVersion = db.prepare<[bigint, string, bigint]>('UPDATE user_products SET version = ? WHERE id = ? AND version = ?');
   const updateQuantity = db.prepare<[number, string, string, string]>(
     'UPDATE stock_locations SET quantity = ? WHERE user_product_id = ? AND type = ? AND store_key = ?',
   );
@@ -207,6 +208,8 @@ export function mirrorRepo(db: Db) {
       if (updateQuantity.run(quantity, id, type, storeKey).changes === 0) upsertLocation.run({ up: id, type, store: storeKey, node, qty: quantity });
     },
     setVersion: (id: string, version: bigint) => setVersion.run(version, id),
+    /** Moves a product from version `from` to `to`; false (nothing written) when the mirror does not hold it at `from`. */
+    advanceVersion: (id: string, from: bigint, to: bigint) => advanceVersion.run(to, id, from).changes === 1,
 
     userExists: (id: number) => userExists.get(id) !== undefined,
     upsertUser: (u: {

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: every statement of the outbox in one place, with the row shapes they
+// read (the claim, the request on the wire and the settling writes share columns and one partial
+// index; split apart, their rules would drift).
 import { userProductOfCell } from '../../../common/cells.js';
 import type { StockReason } from '../../../common/stock-reasons.js';
 import type { Db } from '../open.js';
@@ -131,8 +134,9 @@ export const claimedFields = (r: ClaimedFields): ClaimedFields => ({
   needs_read: r.needs_read,
 });
 
-const STOCK_CLAIM_COLUMNS = `id, kind, idempotency_key, attempts, user_product_id, cell_type, store_key, cell, op, delta, quantity, base_quantity,
-  CAST(sent_version AS TEXT) AS sent_version, sent_quantity, sent_at, key_used, needs_read, cell2, store_key2, sent_quantity2`;
+/** The 20 columns a claim reads of its entry (`o`), in stockClaimOf's order. */
+const STOCK_CLAIM_COLUMNS = `o.id, o.kind, o.idempotency_key, o.attempts, o.user_product_id, o.cell_type, o.store_key, o.cell, o.op, o.delta,
+  o.quantity, o.base_quantity, CAST(o.sent_version AS TEXT), o.sent_quantity, o.sent_at, o.key_used, o.needs_read, o.cell2, o.store_key2, o.sent_quantity2`;
 
 const COLUMNS = `id, kind, lane, state, idempotency_key, attempts, next_attempt_at, created_at, updated_at,
   user_product_id, cell_type, store_key, cell, op, delta, quantity,
@@ -142,7 +146,18 @@ const COLUMNS = `id, kind, lane, state, idempotency_key, attempts, next_attempt_
   CAST(result_version AS TEXT) AS result_version, payload, result, last_status, last_error, key_used, needs_read,
   reason, cell2, store_key2, sent_quantity2`;
 
-/** A row of STOCK_CLAIM_COLUMNS read as an array, in that order. */
+/**
+ * What a claim plans from: the mirror's version of the entry's user product (null when the mirror
+ * does not have it) and its quantities at the entry's cell and, for a transfer, its second store
+ * (undefined when the mirror has no such location).
+ */
+export interface ClaimMirror {
+  version: bigint | null;
+  quantity: number | undefined;
+  quantity2: number | undefined;
+}
+
+/** The first 20 values of a row of STOCK_CLAIM_COLUMNS read as an array. */
 function stockClaimOf(r: unknown[]): StockClaim {
   return {
     id: r[0] as number,
@@ -168,6 +183,18 @@ function stockClaimOf(r: unknown[]): StockClaim {
   };
 }
 
+/** A row of the lane queries read as an array (id, kind, state, cell, cell2, next_attempt_at, on_wire, lane). */
+const laneEntryOf = (r: unknown[]): LaneEntry & { lane: string } => ({
+  id: r[0] as number,
+  kind: r[1] as EntryKind,
+  state: r[2] as EntryState,
+  cell: r[3] as string | null,
+  cell2: r[4] as string | null,
+  next_attempt_at: r[5] as number,
+  on_wire: r[6] as number,
+  lane: r[7] as string,
+});
+
 /** The outbox, the cell history and the small sync state (migration 007). */
 export function syncRepo(db: Db) {
   const insert = db.prepare(
@@ -183,12 +210,17 @@ export function syncRepo(db: Db) {
      UNION ALL SELECT ${COLUMNS} FROM sync_outbox WHERE lane = ? AND cell2 = ? AND state <> 'done' AND cell2 IS NOT NULL ORDER BY id`,
   );
   const activeAll = db.prepare<[], OutboxRow>(`SELECT ${COLUMNS} FROM sync_outbox WHERE state <> 'done' ORDER BY id`);
-  const activeOfLane = db.prepare<[string], LaneEntry>(
-    `SELECT id, kind, state, cell, cell2, next_attempt_at, sent_version IS NOT NULL AS on_wire FROM sync_outbox WHERE lane = ? AND state <> 'done' ORDER BY id`,
-  );
-  const activeLanes = db.prepare<[], LaneEntry & { lane: string }>(
-    `SELECT lane, id, kind, state, cell, cell2, next_attempt_at, sent_version IS NOT NULL AS on_wire FROM sync_outbox WHERE state <> 'done' ORDER BY id`,
-  );
+  // Raw rows (laneEntryOf builds the objects): a start reads every active entry.
+  const activeOfLane = db
+    .prepare<[string], unknown[]>(
+      `SELECT id, kind, state, cell, cell2, next_attempt_at, sent_version IS NOT NULL AS on_wire, lane FROM sync_outbox WHERE lane = ? AND state <> 'done' ORDER BY id`,
+    )
+    .raw(true);
+  const activeLanes = db
+    .prepare<[], unknown[]>(
+      `SELECT id, kind, state, cell, cell2, next_attempt_at, sent_version IS NOT NULL AS on_wire, lane FROM sync_outbox WHERE state <> 'done' ORDER BY id`,
+    )
+    .raw(true);
   const activeOfProducts = db.prepare<[string], OutboxRow>(
     `SELECT ${COLUMNS} FROM sync_outbox WHERE state <> 'done' AND user_product_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
   );
@@ -205,20 +237,30 @@ export function syncRepo(db: Db) {
     `UPDATE sync_outbox SET state = 'in_flight', updated_at = ?
       WHERE id = ? AND state = 'pending' RETURNING ${COLUMNS}`,
   );
-  // Read as an array (raw): better-sqlite3 builds a row object property by property, which costs
-  // more than the read itself for 20 columns; the object literal below is built by V8 at once.
+  // A pending stock entry with what its claim plans from in the mirror, in one statement (it runs
+  // for every request sent): the product's version and the quantities of the entry's cell(s), as
+  // mirrorRepo's product() and cellQuantity() read them. Read as an array (raw): better-sqlite3
+  // builds a row object property by property, which costs more than the read itself for 23
+  // columns; the object literal of stockClaimOf is built by V8 at once.
   const pendingStock = db
-    .prepare<[number], unknown[]>(`SELECT ${STOCK_CLAIM_COLUMNS} FROM sync_outbox WHERE id = ? AND state = 'pending' AND kind = 'stock'`)
+    .prepare<[number], unknown[]>(
+      `SELECT ${STOCK_CLAIM_COLUMNS},
+         CAST(p.version AS TEXT), l.quantity, l2.quantity
+       FROM sync_outbox o
+       LEFT JOIN user_products p ON p.id = o.user_product_id
+       LEFT JOIN stock_locations l ON l.user_product_id = o.user_product_id AND l.type = o.cell_type AND l.store_key = coalesce(o.store_key, '')
+       LEFT JOIN stock_locations l2 ON o.cell2 IS NOT NULL AND l2.user_product_id = o.user_product_id AND l2.type = o.cell_type
+         AND l2.store_key = coalesce(o.store_key2, '')
+       WHERE o.id = ? AND o.state = 'pending' AND o.kind = 'stock'`,
+    )
     .raw(true);
   const claimQuiet = db.prepare<[number, number]>(`UPDATE sync_outbox SET state = 'in_flight', updated_at = ? WHERE id = ? AND state = 'pending'`);
-  // The claim and its new request in one write (setSent's rules for the key).
-  const claimSending = db.prepare<
-    [{ id: number; version: bigint; quantity: number; quantity2: number | null; now: number; fresh: string | null }],
-    { idempotency_key: string }
-  >(
-    `UPDATE sync_outbox SET state = 'in_flight', sent_version = @version, sent_quantity = @quantity, sent_quantity2 = @quantity2, sent_at = @now,
-       updated_at = @now, idempotency_key = CASE WHEN key_used = 1 THEN @fresh ELSE idempotency_key END, key_used = 1, needs_read = 0
-     WHERE id = @id AND state = 'pending' RETURNING idempotency_key`,
+  // The claim and its new request in one write (setSent's rules for the key). Positional, and the
+  // key not read back (the caller has the row): it runs for every request sent.
+  const claimSending = db.prepare<[bigint, number, number | null, number, number, string | null, number]>(
+    `UPDATE sync_outbox SET state = 'in_flight', sent_version = ?, sent_quantity = ?, sent_quantity2 = ?, sent_at = ?,
+       updated_at = ?, idempotency_key = CASE WHEN key_used = 1 THEN ? ELSE idempotency_key END, key_used = 1, needs_read = 0
+     WHERE id = ? AND state = 'pending'`,
   );
   // Undoes a claim whose request never went out: the entry is as it was before it.
   const unclaim = db.prepare<[{ id: number; now: number; sent_version: bigint | null } & Omit<ClaimedFields, 'sent_version'>]>(
@@ -243,9 +285,10 @@ export function syncRepo(db: Db) {
     'UPDATE sync_outbox SET sent_version = NULL, sent_quantity = NULL, sent_quantity2 = NULL, sent_at = NULL, needs_read = 1, updated_at = ? WHERE id = ?',
   );
   const setNextAttempt = db.prepare<[number, number]>('UPDATE sync_outbox SET next_attempt_at = ? WHERE id = ?');
-  const markDone = db.prepare<[{ id: number; result_version: bigint | null; result: string | null; status: number; now: number }]>(
-    `UPDATE sync_outbox SET state = 'done', attempts = attempts + 1, result_version = @result_version, result = @result, last_status = @status,
-       last_error = NULL, sent_version = NULL, sent_quantity = NULL, sent_quantity2 = NULL, sent_at = NULL, updated_at = @now WHERE id = @id`,
+  // Positional: it runs for every answer recorded.
+  const markDone = db.prepare<[bigint | null, string | null, number, number, number]>(
+    `UPDATE sync_outbox SET state = 'done', attempts = attempts + 1, result_version = ?, result = ?, last_status = ?,
+       last_error = NULL, sent_version = NULL, sent_quantity = NULL, sent_quantity2 = NULL, sent_at = NULL, updated_at = ? WHERE id = ?`,
   );
   const reschedule = db.prepare<[{ id: number; next: number; status: number | null; error: string; charge: number; now: number }]>(
     `UPDATE sync_outbox SET state = 'pending', next_attempt_at = @next, last_status = @status, last_error = @error,
@@ -308,8 +351,8 @@ export function syncRepo(db: Db) {
     },
     activeAll: () => activeAll.all(),
     /** The scheduler's view of a lane: its active entries, oldest first. */
-    activeOfLane: (lane: string) => activeOfLane.all(lane),
-    activeLanes: () => activeLanes.all(),
+    activeOfLane: (lane: string): LaneEntry[] => activeOfLane.all(lane).map(laneEntryOf),
+    activeLanes: (): (LaneEntry & { lane: string })[] => activeLanes.all().map(laneEntryOf),
     activeOfProducts: (ids: string[]) => activeOfProducts.all(JSON.stringify(ids)),
     updateIntent: (
       id: number,
@@ -318,19 +361,42 @@ export function syncRepo(db: Db) {
     ) => updateIntent.run({ id, ...i, now }),
     remove: (id: number) => remove.run(id).changes === 1,
     claim: (id: number, now: number) => claim.get(now, id),
-    /** A pending stock entry as a claim reads it (nothing written); undefined when it is not pending. */
-    pendingStock: (id: number): StockClaim | undefined => {
+    /**
+     * A pending stock entry as a claim reads it, and the mirror its claim plans from (nothing
+     * written); undefined when it is not pending.
+     */
+    pendingStock: (id: number): { row: StockClaim; mirror: ClaimMirror } | undefined => {
       const r = pendingStock.get(id);
-      return r === undefined ? undefined : stockClaimOf(r);
+      if (r === undefined) return undefined;
+      const version = r[20] as string | null;
+      return {
+        row: stockClaimOf(r),
+        mirror: {
+          version: version === null ? null : BigInt(version),
+          quantity: (r[21] as number | null) ?? undefined,
+          quantity2: (r[22] as number | null) ?? undefined,
+        },
+      };
     },
     /** Claims a pending entry without reading it back; false when it is not pending. */
     claimQuiet: (id: number, now: number) => claimQuiet.run(now, id).changes === 1,
     /**
      * Claims a pending entry and persists its new request in one write; returns the key it goes out
      * under (`fresh` when the old one may have reached the remote), undefined when it is not pending.
+     * `row`: the entry as read in this transaction (its key and key_used are what the write sees).
      */
-    claimSending: (id: number, version: bigint, quantity: number, now: number, fresh: string | null, quantity2: number | null = null): string | undefined =>
-      claimSending.get({ id, version, quantity, quantity2, now, fresh })?.idempotency_key,
+    claimSending: (
+      row: Pick<StockClaim, 'id' | 'idempotency_key' | 'key_used'>,
+      version: bigint,
+      quantity: number,
+      now: number,
+      fresh: string | null,
+      quantity2: number | null = null,
+    ): string | undefined => {
+      // A used key with no fresh one fails the write (idempotency_key is NOT NULL): never reused.
+      if (claimSending.run(version, quantity, quantity2, now, now, fresh, row.id).changes !== 1) return undefined;
+      return row.key_used === 1 ? (fresh ?? undefined) : row.idempotency_key;
+    },
     /**
      * Puts a claimed entry whose request never went out back to pending, its request fields as
      * they were before the claim (`before`); false when it is not in flight.
@@ -354,7 +420,8 @@ export function syncRepo(db: Db) {
     /** The remote refused the request on the wire (409): drop it, and read the stock before the next one. */
     markRefused: (id: number, now: number) => markRefused.run(now, id),
     setNextAttempt: (id: number, at: number) => setNextAttempt.run(at, id),
-    markDone: (id: number, d: { result_version: bigint | null; result: string | null; status: number }, now: number) => markDone.run({ id, ...d, now }),
+    markDone: (id: number, d: { result_version: bigint | null; result: string | null; status: number }, now: number) =>
+      markDone.run(d.result_version, d.result, d.status, now, id),
     /** Back to pending at `next`; `charge`: count it as an attempt (not when offline: nothing was really tried). */
     reschedule: (id: number, next: number, status: number | null, error: string, charge: boolean, now: number) =>
       reschedule.run({ id, next, status, error, charge: charge ? 1 : 0, now }),
