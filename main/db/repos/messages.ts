@@ -97,8 +97,8 @@ interface KeptPack {
   seqs: Map<number, number[] | null>;
   /** The seller the JSON below names in message_resources. */
   sellerId: number;
-  /** The JSON of each message by seq; null for a message with attachments (built from rows instead). */
-  messages: Map<number, string | null>;
+  /** The JSON of each message by seq, UTF-8 encoded once; null for a message with attachments (built from rows instead). */
+  messages: Map<number, Buffer | null>;
   /** What the readers' orders and the JSON take (about). */
   seqBytes: number;
   messageBytes: number;
@@ -197,10 +197,10 @@ export function messagesRepo(db: Db) {
     return { k, order };
   }
   /** The page from what is kept alone, or undefined when something must be read. */
-  function keptPage(k: KeptPack, reader: number, sellerId: number, limit: number, offset: number): PackPage<string> | undefined {
+  function keptPage(k: KeptPack, reader: number, sellerId: number, limit: number, offset: number): PackPage<Buffer> | undefined {
     const order = k.seqs.get(reader);
     if (!order || k.sellerId !== sellerId) return undefined;
-    const messages: string[] = [];
+    const messages: Buffer[] = [];
     for (const seq of order.slice(offset, offset + limit)) {
       const json = k.messages.get(seq);
       if (!json) return undefined;
@@ -289,11 +289,11 @@ export function messagesRepo(db: Db) {
         return { total: order.length, messages: seqs.length === 0 ? [] : rowsBySeq.all(JSON.stringify(seqs)) };
       }),
     /**
-     * `pageRows` as the JSON of each message's MessageView (`sellerId`: the pack's seller,
+     * `pageRows` as the UTF-8 JSON of each message's MessageView (`sellerId`: the pack's seller,
      * named in message_resources), or undefined when one of them has attachments (then
      * `pageRows`). A page read before is answered from memory: the pack's version is its snapshot.
      */
-    pageJson: (pack: number, reader: number, sellerId: number, limit: number, offset: number, version = versionOf(pack)): PackPage<string> | undefined => {
+    pageJson: (pack: number, reader: number, sellerId: number, limit: number, offset: number, version = versionOf(pack)): PackPage<Buffer> | undefined => {
       const known = kept.get(pack);
       if (known && known.version === version) {
         const hit = keptPage(known, reader, sellerId, limit, offset);
@@ -315,12 +315,13 @@ export function messagesRepo(db: Db) {
         if (missing.length > 0) {
           let bytes = 0;
           for (const [seq, json, withFiles] of messagesJson.all({ seqs: JSON.stringify(missing), seller: JSON.stringify(String(sellerId)) })) {
-            k.messages.set(seq, withFiles ? null : json);
-            bytes += withFiles ? 0 : json.length;
+            const utf8 = withFiles ? null : Buffer.from(json);
+            k.messages.set(seq, utf8);
+            bytes += utf8?.length ?? 0;
           }
           remember(k, 0, bytes);
         }
-        const messages: string[] = [];
+        const messages: Buffer[] = [];
         for (const seq of seqs) {
           const json = k.messages.get(seq);
           if (!json) return undefined;

@@ -17,7 +17,7 @@ export const messagesRoutes = (service: Service) => async (app: FastifyInstance)
 
   app.get<{ Params: { order_id: string } }>('/orders/:order_id', (req) => service.orders.get(app.principal(req), req.params.order_id));
 
-  // The answer is JSON text already (its messages built by SQLite): sent as it is, not serialized again.
+  // The answer is JSON bytes already (its messages built by SQLite, kept encoded): sent as they are, not serialized again.
   app.get<{ Params: PackParams }>('/messages/packs/:pack_id/sellers/:user_id', async (req, reply) => {
     const json = await service.messages.listJson(app.principal(req), req.params.pack_id, req.params.user_id, req.query);
     return reply.type(JSON_TYPE).send(json);

@@ -295,12 +295,13 @@ export function messagesService(deps: MessagesDeps) {
     },
 
     /**
-     * `list` as the JSON text of its answer (the HTTP door sends it as it is): the same checks in
-     * the same order, the same marking, the same bytes as JSON.stringify of `list`'s answer. The
-     * messages' JSON is built by SQLite and kept by the repo; a page with attachments is built
-     * from its rows.
+     * `list` as the UTF-8 bytes of its JSON answer (the HTTP door sends them as they are): the same
+     * checks in the same order, the same marking, the same bytes as JSON.stringify of `list`'s
+     * answer. The messages' JSON is built by SQLite and kept by the repo already encoded, so a page
+     * is a copy of bytes (encoding 30 KB of text per answer was a third of the server's time per
+     * page in `npm run bench messages`); a page with attachments is built from its rows.
      */
-    async listJson(principal: Principal, rawPackId: string, rawUserId: string, query: unknown): Promise<string> {
+    async listJson(principal: Principal, rawPackId: string, rawUserId: string, query: unknown): Promise<Buffer> {
       const r = packRead(principal, rawPackId, rawUserId, query);
       const status = conversationStatus(r.pack, r.role, mediationSite);
       const paging = (total: number) => ({ limit: r.limit, offset: r.offset, total });
@@ -309,7 +310,7 @@ export function messagesService(deps: MessagesDeps) {
         const page = repo.pageJson(r.key, r.reader, r.pack.sellerId, r.limit, r.offset, marked ? undefined : r.version);
         if (page) return messageListJson(page.messages, paging(page.total), status);
         const { total, messages } = repo.pageRows(r.key, r.reader, r.limit, r.offset);
-        return JSON.stringify(messageList(views(messages, r.pack.sellerId), paging(total), status));
+        return Buffer.from(JSON.stringify(messageList(views(messages, r.pack.sellerId), paging(total), status)));
       });
     },
 
