@@ -37,4 +37,23 @@ describe('openDatabase', () => {
       /CHECK/,
     );
   });
+
+  it('keeps messages only under the indexes its reads use, and still refuses a message of an unknown order (migration 020)', () => {
+    const db = openDatabase(':memory:');
+    const indexes = db
+      .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages' AND sql IS NOT NULL ORDER BY name")
+      .pluck()
+      .all();
+    expect(indexes).toEqual(['messages_by_pack', 'messages_by_sender_text', 'messages_by_seq', 'messages_unread']);
+    db.prepare(
+      "INSERT INTO users (id, nickname, registration_date, first_name, last_name, country_id, site_id) VALUES (1, 'a', '2020-01-01', 'a', 'b', 'AR', 'MLA')",
+    ).run();
+    expect(() =>
+      db
+        .prepare(
+          "INSERT INTO messages (id, order_id, from_user_id, to_user_id, pack_key, site_id, text, date_created, date_received, moderation_status) VALUES ('m1', 999, 1, 1, 999, 'MLA', 'hola', '2026-01-01', '2026-01-01', 'clean')",
+        )
+        .run(),
+    ).toThrow(/FOREIGN KEY/);
+  });
 });

@@ -17,6 +17,7 @@ import { orderDetailsMigration } from './016-order-details.js';
 import { messageSearchMigration } from './017-message-search.js';
 import { messagePackVersionsMigration } from './018-message-pack-versions.js';
 import { messageSearchMarkMigration } from './019-message-search-mark.js';
+import { dropMessagesByOrderMigration } from './020-drop-messages-by-order.js';
 
 export interface Migration {
   version: number;
@@ -46,4 +47,5 @@ export const migrations: Migration[] = [
   messageSearchMigration,
   messagePackVersionsMigration,
   messageSearchMarkMigration,
+  dropMessagesByOrderMigration,
 ];
