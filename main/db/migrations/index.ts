@@ -18,6 +18,7 @@ import { messageSearchMigration } from './017-message-search.js';
 import { messagePackVersionsMigration } from './018-message-pack-versions.js';
 import { messageSearchMarkMigration } from './019-message-search-mark.js';
 import { dropMessagesByOrderMigration } from './020-drop-messages-by-order.js';
+import { otherLocationTypesMigration } from './021-other-location-types.js';
 
 export interface Migration {
   version: number;
@@ -48,4 +49,5 @@ export const migrations: Migration[] = [
   messagePackVersionsMigration,
   messageSearchMarkMigration,
   dropMessagesByOrderMigration,
+  otherLocationTypesMigration,
 ];
