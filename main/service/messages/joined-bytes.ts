@@ -10,12 +10,13 @@ const SLAB_BYTES = 1024 * 1024;
 /** Larger joins get a Buffer of their own: a slab holds at least four. */
 const LARGEST_CARVED = SLAB_BYTES / 4;
 
-let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+// Made at the first join, not at import: the desktop core imports this module and never joins.
+let slab: Buffer | null = null;
 let used = 0;
 
 function carve(length: number): Buffer {
   if (length > LARGEST_CARVED) return Buffer.allocUnsafe(length);
-  if (used + length > SLAB_BYTES) {
+  if (slab === null || used + length > SLAB_BYTES) {
     slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
     used = 0;
   }
