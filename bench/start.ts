@@ -2,16 +2,19 @@
  * `npm run bench start`: the browser mode from a cold process to the stock grid on screen, over a
  * replica of 100,000 user products × 10 stores (bench/ui.ts's seed, written once before timing):
  *
- * 1. process start → the grid's first rows painted in Debian's Chromium: each round spawns
- *    `node --import tsx main/web/cli.ts` (what `npm run web` runs) in a fresh process, opens the
- *    address it prints in a fresh browser context of an already running browser, and reads the
- *    frame the first row's title is on screen (the page's clock, performance.timeOrigin + now)
- *    against the moment of the spawn; median of the rounds (target under 1.5 s). Its floor, in
- *    the same rounds: a bare `node -e` process start to a listening http server.
+ * 1. process start → the grid's first rows painted in Debian's Chromium: each round spawns the
+ *    browser mode compiled as the app ships it (tsconfig.build.json, what Electron runs from
+ *    dist/; built into test-output/start-build before timing, so dist/ is left as it is) in a
+ *    fresh process, opens the address it prints in a fresh browser context of an already running
+ *    browser, and reads the frame the first row's title is on screen (the page's clock,
+ *    performance.timeOrigin + now) against the moment of the spawn; median of the rounds (target
+ *    under 1.5 s). Its floor, in the same rounds: a bare `node -e` process start to a listening
+ *    http server. The same from the sources through tsx (`npm run web`), in the same rounds, as a
+ *    figure of its own: development's start, where tsx's loader hooks add to every import.
  * 2. the core's resident memory then (VmRSS of that process, /proc/<pid>/status), under 300 MB.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +30,23 @@ const SECTION = 'start';
 const ROUNDS = 5;
 /** A bare Node process with an http server on 127.0.0.1, printing its address once it listens. */
 const BARE_SERVER = `require('node:http').createServer((q, s) => s.end()).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port + '/'); });`;
+
+/** The main process's code compiled as `npm run build:app` compiles it, into a folder of the bench's own; its browser-mode entry. */
+function buildCompiled(): string {
+  const out = join(ROOT, 'test-output', 'start-build');
+  rmSync(out, { recursive: true, force: true });
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', out], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  // build:app copies the demo data beside the compiled fixtures loader, as here.
+  mkdirSync(join(out, 'main', 'fixtures'), { recursive: true });
+  copyFileSync(join(ROOT, 'main', 'fixtures', 'demo.json'), join(out, 'main', 'fixtures', 'demo.json'));
+  return join(out, 'main', 'web', 'cli.js');
+}
+
+/** How a round starts the browser mode: the compiled entry, or the sources through tsx. */
+type Entry = string[];
 
 /** Spawns `args` with node; resolves with the first line matching `pattern` on its standard output. */
 function spawnUntil(args: string[], pattern: RegExp): { child: ChildProcess; printed: Promise<string> } {
@@ -91,16 +111,13 @@ interface AppStart {
 }
 
 /** The browser mode in a fresh process over `dataDir`, opened in a fresh context of `browser`. */
-async function appStart(browser: Browser, dataDir: string, rendererDir: string): Promise<AppStart> {
+async function appStart(browser: Browser, entry: Entry, dataDir: string, rendererDir: string): Promise<AppStart> {
   const context = await browser.newContext({ viewport: { width: 1600, height: 900 }, locale: 'en-US', timezoneId: 'America/Argentina/Buenos_Aires' });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   const t0 = Date.now();
-  const { child, printed } = spawnUntil(
-    ['--import', 'tsx', 'main/web/cli.ts', '--port', '0', '--data', dataDir, '--renderer', rendererDir],
-    /http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+/,
-  );
+  const { child, printed } = spawnUntil([...entry, '--port', '0', '--data', dataDir, '--renderer', rendererDir], /http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+/);
   try {
     const url = await printed;
     const listening = Date.now() - t0;
@@ -128,6 +145,8 @@ export async function benchStart(o: { products?: number; stores?: number; rounds
   // Before any timing: the renderer built (the e2e build: `npm run web` serves dist/renderer the
   // same way), the replica seeded, the browser running.
   const rendererDir = await ensureRenderer();
+  const compiled: Entry = [buildCompiled()];
+  const dev: Entry = ['--import', 'tsx', 'main/web/cli.ts'];
   const dataDir = mkdtempSync(join(tmpdir(), 'stockroom-bench-start-'));
   let browser: Browser | null = null;
   try {
@@ -137,12 +156,15 @@ export async function benchStart(o: { products?: number; stores?: number; rounds
     browser = await launchChromium();
     // One round of each not counted (tsx's transform cache, the file cache, the browser's first context).
     await bareStart();
-    await appStart(browser, dataDir, rendererDir);
+    await appStart(browser, compiled, dataDir, rendererDir);
+    await appStart(browser, dev, dataDir, rendererDir);
     const bare: number[] = [];
     const app: AppStart[] = [];
+    const fromSources: AppStart[] = [];
     for (let round = 0; round < rounds; round++) {
       bare.push(await bareStart());
-      app.push(await appStart(browser, dataDir, rendererDir));
+      app.push(await appStart(browser, compiled, dataDir, rendererDir));
+      fromSources.push(await appStart(browser, dev, dataDir, rendererDir));
     }
     const med = (xs: number[]) =>
       percentile(
@@ -151,6 +173,7 @@ export async function benchStart(o: { products?: number; stores?: number; rounds
       );
     const size = `${products.toLocaleString('en')} products × ${stores} stores`;
     const firstRows = app.map((a) => a.firstRows);
+    const devRows = fromSources.map((a) => a.firstRows);
     return [
       {
         section: SECTION,
@@ -160,7 +183,16 @@ export async function benchStart(o: { products?: number; stores?: number; rounds
         floor: { name: 'bare node -e to a listening http server', value: med(bare) },
         lowerIsBetter: true,
         limit: { max: 1500, unit: 'ms' },
-        note: `median of ${rounds} fresh processes after one not counted, ${size}; listening after ${med(app.map((a) => a.listening)).toFixed(0)} ms; rounds ${firstRows.map((t) => t.toFixed(0)).join(', ')} ms`,
+        note: `compiled as shipped; median of ${rounds} fresh processes after one not counted, ${size}; listening after ${med(app.map((a) => a.listening)).toFixed(0)} ms; rounds ${firstRows.map((t) => t.toFixed(0)).join(', ')} ms`,
+      },
+      {
+        section: SECTION,
+        name: 'browser mode from the sources (tsx, npm run web): process start → first grid rows painted',
+        value: med(devRows),
+        unit: 'ms',
+        floor: { name: 'bare node -e to a listening http server', value: med(bare) },
+        lowerIsBetter: true,
+        note: `development's start, in the same rounds; listening after ${med(fromSources.map((a) => a.listening)).toFixed(0)} ms; rounds ${devRows.map((t) => t.toFixed(0)).join(', ')} ms`,
       },
       {
         section: SECTION,
