@@ -7,13 +7,21 @@ import type { Service } from '../../service/index.js';
 
 const OAUTH_CODES = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']);
 
-/** Token endpoint errors in the shape of RFC 6749 5.2: `{ error, error_description }`. */
+/**
+ * Token endpoint errors in both shapes at once: RFC 6749 5.2's `{ error, error_description }`, which
+ * OAuth libraries read, and the spec's `{ error, message, status, cause }` of every other refusal,
+ * which the marketplace's own clients read (RFC 6749 clients ignore members they do not know).
+ */
+function tokenErrorBody(error: string, description: string, status: number) {
+  return { error, error_description: description, message: description, status, cause: [] as unknown[] };
+}
+
 function tokenError(err: unknown, req: FastifyRequest, reply: FastifyReply): void {
   let status: number;
-  let body: { error: string; error_description: string };
+  let body: ReturnType<typeof tokenErrorBody>;
   if (isServiceError(err) && OAUTH_CODES.has(err.error)) {
     status = err.status;
-    body = { error: err.error, error_description: err.message };
+    body = tokenErrorBody(err.error, err.message, status);
   } else {
     const fe = err as Partial<FastifyError>;
     const code = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
@@ -26,11 +34,11 @@ function tokenError(err: unknown, req: FastifyRequest, reply: FastifyReply): voi
           : code === 415
             ? 'Send application/x-www-form-urlencoded or application/json'
             : 'The request body is malformed';
-      body = { error: 'invalid_request', error_description: what };
+      body = tokenErrorBody('invalid_request', what, status);
     } else {
       req.log.error({ err }, 'token endpoint failure');
       status = 500;
-      body = { error: 'server_error', error_description: 'Internal server error' };
+      body = tokenErrorBody('server_error', 'Internal server error', status);
     }
   }
   if (status === 401) reply.header('www-authenticate', 'Basic realm="marketplace", error="invalid_client"');

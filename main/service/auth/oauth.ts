@@ -27,7 +27,8 @@ import { redirectUriMatches, withQuery } from './redirect-uri.js';
  *   into the form (sign-in-form.ts), so opening the page stores nothing.
  *
  * Token endpoint errors are ServiceErrors whose `error` is the OAuth code and whose message is the
- * `error_description`; the HTTP adapter answers them as `{ error, error_description }`.
+ * `error_description`; the HTTP adapter answers them as `{ error, error_description }` and, with the
+ * same text, in the spec's shape (`message`, `status`, `cause`).
  */
 
 export const OAUTH_SCOPE = 'offline_access read write';

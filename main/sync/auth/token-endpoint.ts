@@ -22,7 +22,8 @@ const tokenResponse = z.object({
   scope: z.string().optional(),
   user_id: z.number().int().positive(),
 });
-const errorResponse = z.object({ error: z.string().min(1).max(100), error_description: z.string().optional() });
+// RFC 6749 5.2 names the text error_description; the marketplace's own shape (SPEC) names it message.
+const errorResponse = z.object({ error: z.string().min(1).max(100), error_description: z.string().optional(), message: z.string().optional() });
 
 const MAX_BODY = 64 * 1024;
 
@@ -95,7 +96,7 @@ export async function requestTokens(
   }
   const err = errorResponse.safeParse(json);
   if (err.success && status >= 400 && status < 500) {
-    throw new OAuthError(err.data.error, redact(err.data.error_description ?? '', secrets), status);
+    throw new OAuthError(err.data.error, redact(err.data.error_description ?? err.data.message ?? '', secrets), status);
   }
   throw new RefreshFailedError(`The token endpoint answered ${status}`);
 }

@@ -44,8 +44,11 @@ describe('OAuth 2.0 authorization code + PKCE', () => {
     tokenRequest(server.url, params, options);
   const oauthError = (res: { status: number; body: unknown; headers: Headers }, status: number, error: string) => {
     expect(res.status).toBe(status);
-    expect(res.body).toMatchObject({ error, error_description: expect.any(String) });
-    expect(Object.keys(res.body as object).sort()).toEqual(['error', 'error_description']);
+    // RFC 6749 5.2's members, and the spec's shape of every refusal with the same text.
+    expect(res.body).toMatchObject({ error, error_description: expect.any(String), status, cause: [] });
+    const body = res.body as { error_description: string; message: string };
+    expect(body.message).toBe(body.error_description);
+    expect(Object.keys(body).sort()).toEqual(['cause', 'error', 'error_description', 'message', 'status']);
     expect(res.headers.get('cache-control')).toBe('no-store');
   };
 
