@@ -9,7 +9,8 @@ import { DEMO_FIXTURES } from '../main/fixtures/load.js';
 import type { FixtureFile } from '../main/fixtures/schema.js';
 import { startChild } from './lib/child.js';
 import { type LoadResult, runLoad } from './lib/load.js';
-import { type Row, percentile } from './lib/report.js';
+import { type Row, concurrentOpsPerSecond, percentile } from './lib/report.js';
+import { startServer } from '../main/http/server.js';
 import { seedInbox } from './ui-inbox.js';
 import { DesktopCore } from '../main/desktop/core.js';
 
@@ -135,6 +136,30 @@ async function peakRss(pid: number, during: () => Promise<void>): Promise<{ idle
   return { idle, peak: Math.max(peak, rss()) };
 }
 
+/**
+ * The ceiling of the send figure: the same server's service called directly by CONNECTIONS writers
+ * (no HTTP), ROUNDS rounds of SEND_ROUND after as many not counted; the median round's sends/s.
+ */
+async function serviceSends(dir: string): Promise<number> {
+  const server = await startServer({ dbFile: join(dir, 'service', 'marketplace.db'), port: 0, fixtures: join(dir, 'fixtures.json') });
+  try {
+    const query = { tag: 'post_sale', application_id: String(APP) };
+    const sender = server.service.messages.authenticateSender(`Bearer ${SELLER_TOKEN}`, query, undefined);
+    let sends = 0;
+    const send = () => {
+      const i = sends++;
+      const body = { from: { user_id: String(SELLER) }, to: { user_id: String(BUYER) }, text: `Hola! Tu pedido ${i} sale hoy por la tarde, gracias por tu compra.` };
+      return server.service.messages.send(sender, String(5000009000001 + (i % SEND_PACKS)), String(SELLER), query, body);
+    };
+    await concurrentOpsPerSecond(send, SEND_ROUND, CONNECTIONS);
+    const rounds: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) rounds.push(await concurrentOpsPerSecond(send, SEND_ROUND, CONNECTIONS));
+    return median(rounds);
+  } finally {
+    await server.close();
+  }
+}
+
 export async function benchMessages(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'stockroom-bench-msg-'));
   try {
@@ -171,6 +196,7 @@ export async function benchMessages(): Promise<Row[]> {
       () => bareLoad('POST', 4 * SEND_ROUND),
     );
     if (sent.errors) throw new Error(`sends failed: ${[...sent.statuses].join(' ')}`);
+    const sendCeiling = await serviceSends(dir);
 
     // A pack of 5,000 messages read 50 at a time at random offsets.
     const list = (total: number) =>
@@ -251,6 +277,14 @@ export async function benchMessages(): Promise<Row[]> {
         floor: { name: 'bare node:http', value: bareSend.rps },
         target: 0.3,
         note: `${CONNECTIONS} connections, median of ${ROUNDS} alternating rounds of ${SEND_ROUND.toLocaleString('en')} after as many not counted, p99 ${sent.p99.toFixed(1)} ms`,
+      },
+      {
+        section: 'messages',
+        name: 'send + moderate, the service alone (its ceiling: no HTTP)',
+        value: sendCeiling,
+        unit: 'msg/s',
+        floor: { name: 'bare node:http', value: bareSend.rps },
+        note: `the same server's service.messages.send called by ${CONNECTIONS} writers at once, median of ${ROUNDS} rounds of ${SEND_ROUND.toLocaleString('en')}: one SQLite writer, every send durable`,
       },
       {
         section: 'messages',

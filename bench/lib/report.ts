@@ -110,3 +110,18 @@ export async function opsPerSecondAsync(fn: (i: number) => Promise<void>, ms = 1
   }
   return n / (Number(now - start) / 1e9);
 }
+
+/**
+ * `writers` loops at once, each awaiting `fn` before its next call, for `total` calls; calls per
+ * second. What a server's write path can do with no HTTP in front (its writes batch as under load).
+ */
+export async function concurrentOpsPerSecond(fn: (i: number, writer: number) => Promise<unknown>, total: number, writers = 16): Promise<number> {
+  let next = 0;
+  const start = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: writers }, async (_, w) => {
+      for (let i = next++; i < total; i = next++) await fn(i, w);
+    }),
+  );
+  return total / (Number(process.hrtime.bigint() - start) / 1e9);
+}
