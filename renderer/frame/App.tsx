@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { StockroomApi } from '../../preload/api.js';
 import type { SyncStatusView } from '../../preload/contract.js';
-import { type I18n, useI18n, useI18nStore } from '../i18n/index.js';
+import { useI18n, useI18nStore } from '../i18n/index.js';
 import { InboxScreen } from '../inbox/InboxScreen.js';
 import { BrandsScreen } from '../brands/BrandsScreen.js';
 import { SettingsScreen } from '../settings/SettingsScreen.js';
@@ -13,15 +13,10 @@ import { userProductOfCell } from '../../common/cells.js';
 import { AccountBadge } from '../welcome/AccountBadge.js';
 import { WelcomeGate } from '../welcome/WelcomeGate.js';
 
+/** Stock and Inbox keep their state while another tab is shown (mounted the first time they are opened). */
 type Tab = 'stock' | 'inbox' | 'brands' | 'settings';
-/** Screens that keep their state while another tab is shown (mounted the first time they are opened). */
-const KEPT: readonly Tab[] = ['inbox', 'stock'];
 
-/**
- * The frame: the tab bar, the current screen, the status bar. The screens are placeholders showing
- * real numbers from the API until the screens land; the status bar is the real one (sync status
- * and its events).
- */
+/** The frame: the tab bar (Inbox with its unread count), the current screen, the status bar. */
 export function App({ api }: { api: StockroomApi }) {
   // A first run asks how to start (the demo data or an account) before the frame.
   return (
@@ -43,9 +38,10 @@ function Frame({ api }: { api: StockroomApi }) {
   const { t } = i18n;
   const setLanguage = useI18nStore((s) => s.setLanguage);
   const [status, setStatus] = useState<SyncStatusView | null>(null);
-  const [summary, setSummary] = useState<{ products: number; conversations: number; unread: number; brands: number | null } | null>(null);
+  // The Inbox tab's unread count: read at start, and again when messages arrive or are read.
+  const [unread, setUnread] = useState(0);
   const [refresh, setRefresh] = useState(0);
-  const refreshSummary = useCallback(() => setRefresh((n) => n + 1), []);
+  const refreshUnread = useCallback(() => setRefresh((n) => n + 1), []);
   // The stock screens' state lives for the window (filters, scroll, the focused cell survive a tab switch).
   const stock = useMemo(() => createStockStore(api), [api]);
   const stockActivity = useStockActivity(stock);
@@ -75,9 +71,9 @@ function Frame({ api }: { api: StockroomApi }) {
     const offs = [
       api.subscribe('sync.status', (e) => setStatus(e.status)),
       api.subscribe('settings.changed', (e) => setLanguage(e.settings.language)),
-      api.subscribe('stock.changed', () => setRefresh((n) => n + 1)),
       api.subscribe('messages.new', () => setRefresh((n) => n + 1)),
-      api.subscribe('inbox.unread', () => setRefresh((n) => n + 1)),
+      // The count itself comes with the event (the same count as the Inbox's unread filter).
+      api.subscribe('inbox.unread', (e) => setUnread(e.conversations)),
     ];
     return () => {
       live = false;
@@ -87,20 +83,7 @@ function Frame({ api }: { api: StockroomApi }) {
 
   useEffect(() => {
     let live = true;
-    void Promise.all([
-      api.stock.grid({ limit: 1 }),
-      api.messages.conversations({ limit: 1 }),
-      api.messages.conversations({ filter: 'unread', limit: 1 }),
-      api.brands.list(),
-    ]).then(([grid, all, unread, brands]) => {
-      if (!live) return;
-      setSummary({
-        products: grid.ok ? grid.value.total : 0,
-        conversations: all.ok ? all.value.total : 0,
-        unread: unread.ok ? unread.value.total : 0,
-        brands: brands.ok ? (brands.value.list?.brands.length ?? null) : null,
-      });
-    });
+    void api.messages.conversations({ filter: 'unread', limit: 1 }).then((r) => live && r.ok && setUnread(r.value.total));
     return () => {
       live = false;
     };
@@ -108,7 +91,7 @@ function Frame({ api }: { api: StockroomApi }) {
 
   const tabs: [Tab, string][] = [
     ['stock', t('frame.stock')],
-    ['inbox', summary && summary.unread > 0 ? t('frame.inboxUnread', { count: summary.unread }) : t('frame.inbox')],
+    ['inbox', unread > 0 ? t('frame.inboxUnread', { count: unread }) : t('frame.inbox')],
     ['brands', t('frame.brands')],
     ['settings', t('frame.settings')],
   ];
@@ -127,13 +110,7 @@ function Frame({ api }: { api: StockroomApi }) {
         <AccountBadge api={api} />
       </header>
       <main className="screen" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'brands' ? (
-          <BrandsScreen api={api} />
-        ) : tab === 'settings' ? (
-          <SettingsScreen api={api} />
-        ) : KEPT.includes(tab) ? null : (
-          <Placeholder tab={tab} i18n={i18n} summary={summary} />
-        )}
+        {tab === 'brands' ? <BrandsScreen api={api} /> : tab === 'settings' ? <SettingsScreen api={api} /> : null}
         {opened.has('stock') ? (
           <div className="kept-screen" hidden={tab !== 'stock'}>
             <StockTab store={stock} />
@@ -141,7 +118,7 @@ function Frame({ api }: { api: StockroomApi }) {
         ) : null}
         {opened.has('inbox') ? (
           <div className="kept-screen" hidden={tab !== 'inbox'}>
-            <InboxScreen api={api} onUnreadChanged={refreshSummary} reveal={revealPack} />
+            <InboxScreen api={api} onUnreadChanged={refreshUnread} reveal={revealPack} />
           </div>
         ) : null}
       </main>
@@ -160,19 +137,4 @@ function Frame({ api }: { api: StockroomApi }) {
       />
     </div>
   );
-}
-
-function Placeholder({
-  tab,
-  i18n: { t },
-  summary,
-}: {
-  tab: Tab;
-  i18n: I18n;
-  summary: { products: number; conversations: number; unread: number; brands: number | null } | null;
-}) {
-  if (!summary) return <p>{t('common.loading')}</p>;
-  if (tab === 'stock') return <p className="summary">{t('frame.products', { count: summary.products })}</p>;
-  if (tab === 'inbox') return <p className="summary">{t('frame.conversations', { count: summary.conversations, unread: summary.unread })}</p>;
-  return <p className="summary">{summary.brands === null ? t('frame.noBrands') : t('frame.brandCount', { count: summary.brands })}</p>;
 }

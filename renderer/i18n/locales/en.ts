@@ -102,11 +102,6 @@ export const en = {
   'frame.pushing': 'sending {done}/{total}',
   'frame.noToken': 'Open the address printed by `npm run web` (it carries this session’s key).',
   'frame.never': 'never',
-  'frame.products': '{count, plural, =0 {no products} one {# product} other {# products}}',
-  'frame.conversations':
-    '{count, plural, =0 {no conversations} one {# conversation, {unread, plural, =0 {none unread} other {# unread}}} other {# conversations, {unread, plural, =0 {none unread} other {# unread}}}}',
-  'frame.brandCount': '{count, plural, =0 {no linked brands} one {# linked brand} other {# linked brands}}',
-  'frame.noBrands': 'This account has no linked brands.',
 
   // ------------------------------------------------------------ inbox: list
   'inbox.title': 'Inbox',

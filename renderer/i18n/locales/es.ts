@@ -98,11 +98,6 @@ export const es: Dictionary = {
   'frame.pushing': 'enviando {done}/{total}',
   'frame.noToken': 'Abrí la dirección que mostró `npm run web` (incluye la clave de esta sesión).',
   'frame.never': 'nunca',
-  'frame.products': '{count, plural, =0 {ningún producto} one {# producto} other {# productos}}',
-  'frame.conversations':
-    '{count, plural, =0 {ninguna conversación} one {# conversación, {unread, plural, =0 {ninguna sin leer} other {# sin leer}}} other {# conversaciones, {unread, plural, =0 {ninguna sin leer} other {# sin leer}}}}',
-  'frame.brandCount': '{count, plural, =0 {ninguna marca vinculada} one {# marca vinculada} other {# marcas vinculadas}}',
-  'frame.noBrands': 'Esta cuenta no tiene marcas vinculadas.',
 
   // ------------------------------------------------------------ inbox: list
   'inbox.title': 'Mensajes',

@@ -98,11 +98,6 @@ export const ptBR: Dictionary = {
   'frame.pushing': 'enviando {done}/{total}',
   'frame.noToken': 'Abra o endereço mostrado por `npm run web` (ele inclui a chave desta sessão).',
   'frame.never': 'nunca',
-  'frame.products': '{count, plural, =0 {nenhum produto} one {# produto} other {# produtos}}',
-  'frame.conversations':
-    '{count, plural, =0 {nenhuma conversa} one {# conversa, {unread, plural, =0 {nenhuma não lida} one {# não lida} other {# não lidas}}} other {# conversas, {unread, plural, =0 {nenhuma não lida} one {# não lida} other {# não lidas}}}}',
-  'frame.brandCount': '{count, plural, =0 {nenhuma marca vinculada} one {# marca vinculada} other {# marcas vinculadas}}',
-  'frame.noBrands': 'Esta conta não tem marcas vinculadas.',
 
   // ------------------------------------------------------------ inbox: list
   'inbox.title': 'Mensagens',

@@ -181,7 +181,7 @@ describe('t', () => {
     expect(translate('pt-BR', 'inbox.unread', { count: 3 })).toBe('3 não lidas');
     expect(translate('en', 'composer.counter', { length: 12, max: 350 })).toBe('12 / 350');
     expect(translate('en', 'stock.transfer.done', { units: 1200, from: 'A', to: 'B' })).toBe('Transfer of 1,200 from A to B saved.');
-    expect(translate('pt-BR', 'frame.conversations', { count: 3, unread: 1 })).toBe('3 conversas, 1 não lida');
+    expect(translate('pt-BR', 'stock.count.scanTotals', { count: 3, units: 1 })).toBe('3 leituras, 1 unidade');
     expect(translate('en', 'stock.csv.apply', { count: 1 })).toBe('Apply 1 change');
     // A missing argument stays visible rather than breaking the sentence.
     expect(translate('en', 'thread.title')).toBe('Conversation with {buyer}');
