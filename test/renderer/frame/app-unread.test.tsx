@@ -1,25 +1,17 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SettingsView } from '../../../preload/contract.js';
 import { App } from '../../../renderer/frame/App.js';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { ok } from '../../support/fake-api.js';
 import { fakeStockroom, giveGridASize } from '../../support/fake-stock.js';
+import { settingsView } from '../../support/fake-settings.js';
 
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
 afterEach(cleanup);
 
-const settings: SettingsView = {
-  mode: 'local-only',
-  baseUrl: null,
-  applicationId: null,
-  userId: null,
-  language: 'en',
-  hasAccessToken: false,
-  dataDir: '/tmp/stockroom',
-  firstRun: false,
-};
+// Past the welcome: the person chose the demo data before.
+const settings = settingsView({ firstRun: false });
 
 /** The whole frame on the stock grid's fake, with `unread` conversations unread. */
 function renderApp(unread: { n: number }) {

@@ -5,19 +5,12 @@ import type { SessionView, SettingsView } from '../../../preload/contract.js';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { SettingsScreen } from '../../../renderer/settings/SettingsScreen.js';
 import { fail, fakeApi, ok } from '../../support/fake-api.js';
+import { settingsView } from '../../support/fake-settings.js';
 
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
 afterEach(cleanup);
 
-const base: SettingsView = {
-  mode: 'local-only',
-  baseUrl: null,
-  applicationId: null,
-  userId: null,
-  language: 'en',
-  hasAccessToken: false,
-  dataDir: '/tmp/stockroom',
-};
+const base = settingsView();
 const session: SessionView = {
   mode: 'local-only',
   signedIn: true,
