@@ -148,7 +148,11 @@ async function serviceSends(dir: string): Promise<number> {
     let sends = 0;
     const send = () => {
       const i = sends++;
-      const body = { from: { user_id: String(SELLER) }, to: { user_id: String(BUYER) }, text: `Hola! Tu pedido ${i} sale hoy por la tarde, gracias por tu compra.` };
+      const body = {
+        from: { user_id: String(SELLER) },
+        to: { user_id: String(BUYER) },
+        text: `Hola! Tu pedido ${i} sale hoy por la tarde, gracias por tu compra.`,
+      };
       return server.service.messages.send(sender, String(5000009000001 + (i % SEND_PACKS)), String(SELLER), query, body);
     };
     await concurrentOpsPerSecond(send, SEND_ROUND, CONNECTIONS);
