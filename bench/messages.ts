@@ -136,6 +136,14 @@ async function peakRss(pid: number, during: () => Promise<void>): Promise<{ idle
   return { idle, peak: Math.max(peak, rss()) };
 }
 
+/** The i-th send of the bench: one of the SEND_PACKS conversations, a distinct text (identical ones across packs would be AUTOMATIC_MESSAGE). */
+const sendPack = (i: number) => 5000009000001 + (i % SEND_PACKS);
+const sendBody = (i: number) => ({
+  from: { user_id: String(SELLER) },
+  to: { user_id: String(BUYER) },
+  text: `Hola! Tu pedido ${i} sale hoy por la tarde, gracias por tu compra.`,
+});
+
 /**
  * The ceiling of the send figure: the same server's service called directly by CONNECTIONS writers
  * (no HTTP), ROUNDS rounds of SEND_ROUND after as many not counted; the median round's sends/s.
@@ -148,12 +156,7 @@ async function serviceSends(dir: string): Promise<number> {
     let sends = 0;
     const send = () => {
       const i = sends++;
-      const body = {
-        from: { user_id: String(SELLER) },
-        to: { user_id: String(BUYER) },
-        text: `Hola! Tu pedido ${i} sale hoy por la tarde, gracias por tu compra.`,
-      };
-      return server.service.messages.send(sender, String(5000009000001 + (i % SEND_PACKS)), String(SELLER), query, body);
+      return server.service.messages.send(sender, String(sendPack(i)), String(SELLER), query, sendBody(i));
     };
     await concurrentOpsPerSecond(send, SEND_ROUND, CONNECTIONS);
     const rounds: number[] = [];
@@ -172,7 +175,6 @@ export async function benchMessages(): Promise<Row[]> {
     const bare = await startChild('bench/targets/bare-http.ts');
     const auth = { authorization: `Bearer ${SELLER_TOKEN}` };
 
-    // Send + moderate: distinct texts (identical ones across packs would be AUTOMATIC_MESSAGE).
     let sends = 0;
     const send = (total: number) => {
       const first = sends;
@@ -182,13 +184,9 @@ export async function benchMessages(): Promise<Row[]> {
         total,
         make: (i) => ({
           method: 'POST',
-          path: `/messages/packs/${5000009000001 + ((first + i) % SEND_PACKS)}/sellers/${SELLER}?tag=post_sale&application_id=${APP}`,
+          path: `/messages/packs/${sendPack(first + i)}/sellers/${SELLER}?tag=post_sale&application_id=${APP}`,
           headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            from: { user_id: String(SELLER) },
-            to: { user_id: String(BUYER) },
-            text: `Hola! Tu pedido ${first + i} sale hoy por la tarde, gracias por tu compra.`,
-          }),
+          body: JSON.stringify(sendBody(first + i)),
         }),
       });
     };

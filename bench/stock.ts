@@ -13,6 +13,11 @@ const SMALL = 1_000;
 const LARGE = 100_000;
 const CONNECTIONS = 16;
 const ROUNDS = 5;
+/**
+ * The k-th product writer w writes of `products`: writer w owns products w, w+CONNECTIONS, ..., so
+ * its versions are known and every write is a winning CAS.
+ */
+const ownedProduct = (w: number, k: number, products: number) => (w + CONNECTIONS * (k % Math.floor(products / CONNECTIONS))) % products;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
@@ -72,7 +77,7 @@ async function serviceLevel(dbFile: string): Promise<{ rows: Row[]; putCeiling: 
 
   const counters = new Array<number>(CONNECTIONS).fill(0);
   const concurrentPut = async (i: number, w: number) => {
-    const id = productId((w + CONNECTIONS * (counters[w]!++ % Math.floor(SMALL / CONNECTIONS))) % SMALL);
+    const id = productId(ownedProduct(w, counters[w]!++, SMALL));
     const v = versionOf(id);
     await service.stock.putSellerWarehouse(() => ({ principal }), id, v.toString(), { locations: [{ store_id: storeId(i % 10), quantity: i % 100 }] });
     versions.set(id, v + 1n);
@@ -121,14 +126,12 @@ async function alternate(a: () => Promise<LoadResult>, b: () => Promise<LoadResu
 type Versions = Map<number, number>;
 
 async function httpPut(url: string, products: number, total = 8_000, versions: Versions = new Map()) {
-  // Worker w owns products w, w+16, ...: its versions are known, so every PUT is a winning CAS.
-  const owned = (w: number, k: number) => (w + CONNECTIONS * k) % products;
   const counters = new Array<number>(CONNECTIONS).fill(0);
   return runLoad(url, {
     connections: CONNECTIONS,
     total,
     make: (i, w) => {
-      const p = owned(w, counters[w]!++ % Math.floor(products / CONNECTIONS));
+      const p = ownedProduct(w, counters[w]!++, products);
       const v = versions.get(p) ?? 1;
       versions.set(p, v + 1);
       return {
