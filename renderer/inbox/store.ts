@@ -389,6 +389,8 @@ export function createInboxStore(api: StockroomApi) {
         let timer: ReturnType<typeof setTimeout> | undefined;
         let stopped = false;
         let lastOutbox: string | null = null;
+        // Null at first: a status naming a pull the list may have been read before reloads it once.
+        let lastPullAt: number | null = null;
         const waiting = () => {
           const v = get().thread.view;
           if (!v) return false;
@@ -417,9 +419,13 @@ export function createInboxStore(api: StockroomApi) {
           api.subscribe('sync.status', (e) => {
             if (waiting()) void get().refreshThread();
             // The outbox moved (a reply sent, failed, retried): the list's "queued" badges change.
+            // Or a pull ended: the replica's conversations changed, and the first pull of an account
+            // (its whole history) announces no message as new.
             const outbox = `${e.status.pending}|${e.status.inFlight}|${e.status.failed}|${e.status.conflicts}`;
-            if (lastOutbox !== null && outbox !== lastOutbox) void get().loadList();
+            const pulled = e.status.lastPullAt !== lastPullAt;
+            if ((lastOutbox !== null && outbox !== lastOutbox) || pulled) void get().loadList();
             lastOutbox = outbox;
+            lastPullAt = e.status.lastPullAt;
           }),
           api.subscribe('session.changed', () => {
             void get().loadList();

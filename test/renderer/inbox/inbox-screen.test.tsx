@@ -5,6 +5,7 @@ import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { InboxScreen } from '../../../renderer/inbox/InboxScreen.js';
 import { type Handlers, fail, fakeApi, ok } from '../../support/fake-api.js';
 import { SELLER, conversation, message, thread } from '../../support/fake-inbox.js';
+import { syncStatus } from '../../support/sync-status.js';
 
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
 afterEach(cleanup);
@@ -302,5 +303,23 @@ describe('inbox: thread', () => {
       }),
     );
     expect(await screen.findByText('segundo')).toBeTruthy();
+  });
+});
+
+describe('inbox: the list follows the replica', () => {
+  it('reads the list again when a pull ends (the first pull of an account announces no message as new)', async () => {
+    let pulled = false;
+    const fake = renderScreen({
+      messages: { conversations: () => (pulled ? ok({ total: 1, conversations: [martin] }) : ok({ total: 0, conversations: [] })) },
+    });
+    await screen.findByText('No conversations yet. Messages from buyers appear here.');
+    pulled = true;
+    act(() => fake.emit({ type: 'sync.status', status: syncStatus({ lastPullAt: 1_764_000_000_000 }) }));
+    expect((await screen.findAllByRole('button', { name: /Order 2000009000001/ })).length).toBe(1);
+    // A status with the same pull reads nothing more.
+    const reads = fake.callsTo('messages.conversations').length;
+    act(() => fake.emit({ type: 'sync.status', status: syncStatus({ lastPullAt: 1_764_000_000_000 }) }));
+    await screen.findByText('1 conversation');
+    expect(fake.callsTo('messages.conversations')).toHaveLength(reads);
   });
 });
