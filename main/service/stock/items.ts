@@ -153,6 +153,15 @@ export function toItemView(r: ItemRow): ItemView {
   return view;
 }
 
+/** Attributes that identify the seller's own stock (what a scan finds it by): the owner's only. */
+const PRIVATE_ATTRIBUTES = new Set(['GTIN', 'SELLER_SKU', 'EAN', 'UPC', 'ISBN', 'MPN']);
+
+/** An item as anyone but its seller sees it: no inventory id, no seller's code, no private attributes. */
+export function publicItemView(view: ItemView): ItemView {
+  const { inventory_id: _inventory, seller_custom_field: _custom, attributes, ...rest } = view;
+  return attributes === undefined ? rest : { ...rest, attributes: attributes.filter((a) => !PRIVATE_ATTRIBUTES.has(a.id.toUpperCase())) };
+}
+
 /** The stored ordinary attributes of an item row (a row that does not parse has none). */
 function storedOf(json: string): z.infer<typeof storedAttributes> {
   try {
@@ -313,11 +322,15 @@ export function itemsService(writes: GroupCommit, repo: StockRepo, users: UsersR
       });
     },
 
-    /** GET /items/{id}: any authenticated caller (listings are public). */
-    get(_principal: Principal, rawId: string): ItemView {
+    /**
+     * GET /items/{id}: any authenticated caller (listings are public); the seller's own codes only
+     * to the seller (issue 25: another seller or a buyer could read them).
+     */
+    get(principal: Principal, rawId: string): ItemView {
       const row = repo.itemById(parseItemId(rawId));
       if (!row) throw new ServiceError(404, 'not_found', `Item not found: ${rawId}`);
-      return toItemView(row);
+      const view = toItemView(row);
+      return row.seller_id === principal.userId ? view : publicItemView(view);
     },
 
     /**
