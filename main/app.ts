@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { DesktopCore } from './desktop/core.js';
 import { DEFAULT_EXTERNAL_HOSTS, externalUrlAllowed } from './desktop/external.js';
+import { notificationText } from './desktop/notification-text.js';
 import { languageOf } from './desktop/settings.js';
 import { forwardEvents, registerIpc } from './ipc/register.js';
 import { menuTemplate } from './menu.js';
@@ -170,7 +171,8 @@ function focusWindow(): void {
 const shown = new Set<Notification>();
 
 function show(title: string, body: string, target: RevealTarget): void {
-  const n = new Notification({ title, body, silent: false });
+  // The body carries a buyer's text: escaped where the notification server renders markup (Linux).
+  const n = new Notification({ title: notificationText(title, process.platform), body: notificationText(body, process.platform), silent: false });
   shown.add(n);
   n.on('click', () => {
     shown.delete(n);
@@ -205,7 +207,7 @@ function notify(e: StockroomEvent): void {
     const packs = new Set(e.messages.map((m) => m.packId));
     const first = e.messages[0];
     // One conversation: the click opens it; several: the inbox, on the newest one's conversation.
-    show(n === 1 ? 'New buyer message' : `${n} new buyer messages`, (first?.text ?? '').slice(0, 140), {
+    show(n === 1 ? 'New buyer message' : `${n} new buyer messages`, first?.text ?? '', {
       screen: 'conversation',
       packId: packs.size === 1 && first ? first.packId : (e.messages.at(-1)?.packId ?? 0),
     });
