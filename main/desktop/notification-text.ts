@@ -11,6 +11,7 @@ export const NOTIFICATION_BODY_MAX = 140;
 
 const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
 // C0 and C1 controls, and the bidirectional embeddings, overrides and isolates.
+// eslint-disable-next-line no-control-regex -- these are the characters removed
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 

@@ -40,6 +40,7 @@ describe('notificationText', () => {
         const out = notificationText(text, platform);
         const plain = platform === 'linux' ? unescape(out) : out;
         expect([...plain].length).toBeLessThanOrEqual(NOTIFICATION_BODY_MAX);
+        // eslint-disable-next-line no-control-regex -- the characters that must be gone
         expect(plain).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
         if (platform === 'linux') {
           expect(out).not.toMatch(/[<>"']/);
