@@ -10,7 +10,7 @@ import { downloadPath } from './desktop/paths.js';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { DesktopCore } from './desktop/core.js';
-import { DEFAULT_EXTERNAL_HOSTS, externalUrlAllowed } from './desktop/external.js';
+import { externalUrlAllowed, linkHosts } from './desktop/external.js';
 import { notificationText } from './desktop/notification-text.js';
 import { languageOf } from './desktop/settings.js';
 import { forwardEvents, registerIpc } from './ipc/register.js';
@@ -73,7 +73,7 @@ function tokenCipher(): Cipher {
 
 /** Every link that would leave the app: opened in the system browser when on the allow-list, never in the app. */
 function openOutside(url: string): void {
-  const allowed = core ? core.linkAllowed(url) : externalUrlAllowed(url, { hosts: DEFAULT_EXTERNAL_HOSTS });
+  const allowed = core ? core.linkAllowed(url) : externalUrlAllowed(url, { hosts: linkHosts() });
   if (allowed) void shell.openExternal(url);
 }
 

@@ -8,7 +8,7 @@ import type { Clock } from '../service/clock.js';
 import { plainCipher } from '../sync/auth/index.js';
 import { type CoreApi, CallsInFlight, type Dispatch, dispatch } from './dispatch.js';
 import { type CoreEvents, EventFeed } from './events.js';
-import { DEFAULT_EXTERNAL_HOSTS, externalUrlAllowed } from './external.js';
+import { externalUrlAllowed, linkHosts } from './external.js';
 import { createHandlers } from './handlers/index.js';
 import type { DesktopHost } from './host.js';
 import { useNativeBinding } from '../db/open.js';
@@ -82,6 +82,8 @@ export class DesktopCore {
   private closed = false;
   private readonly releaseLock: () => void;
   private readonly updates: UpdateController | null;
+  /** The link allow-list, read once: a bad STOCKROOM_LINK_HOSTS stops the start with its reason. */
+  private readonly linkHosts = linkHosts();
 
   private constructor(options: CoreOptions, settings: SettingsStore, fixtures: FixtureFile, releaseLock: () => void) {
     const dataDir = options.dataDir;
@@ -176,7 +178,7 @@ export class DesktopCore {
   /** Whether a link may open in the system browser: https on the allow-list, or the configured marketplace (main/desktop/external.ts). */
   linkAllowed(url: string): boolean {
     const baseUrl = this.settings.get().baseUrl;
-    return externalUrlAllowed(url, { hosts: DEFAULT_EXTERNAL_HOSTS, signIn: baseUrl ? [baseUrl] : [] });
+    return externalUrlAllowed(url, { hosts: this.linkHosts, signIn: baseUrl ? [baseUrl] : [] });
   }
 
   /**

@@ -5,10 +5,32 @@
  * on a loopback address (a local marketplace for development). A changed marketplace address thus
  * opens its sign-in page and nothing else.
  */
+import { z } from 'zod';
 import { isLoopbackHost, signInPage } from '../../common/remote-address.js';
 
-/** Hosts whose https pages the app may open: the demo data's brand pages (add the marketplace's web domains here). */
-export const DEFAULT_EXTERNAL_HOSTS: readonly string[] = ['example.com'];
+/**
+ * Hosts whose https pages the app may open without configuration: none (issue 25: `example.com`
+ * shipped here, a domain anyone can point anywhere). The marketplace's web domains are added by
+ * STOCKROOM_LINK_HOSTS (see linkHosts).
+ */
+export const DEFAULT_EXTERNAL_HOSTS: readonly string[] = [];
+
+// A host name of two labels or more: no scheme, port, path, wildcard or address.
+const hostName = z.string().regex(/^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'a host name such as marketplace.com');
+
+/** The allow-list: the defaults plus STOCKROOM_LINK_HOSTS (comma-separated host names); a bad entry stops the start. */
+export function linkHosts(env: NodeJS.ProcessEnv = process.env): readonly string[] {
+  const raw = env.STOCKROOM_LINK_HOSTS;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_EXTERNAL_HOSTS;
+  const added = raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '');
+  const parsed = z.array(hostName).safeParse(added);
+  if (!parsed.success)
+    throw new Error(`STOCKROOM_LINK_HOSTS: ${parsed.error.issues.map((i) => `${String(added[Number(i.path[0])])} is not ${i.message}`).join('; ')}`);
+  return [...DEFAULT_EXTERNAL_HOSTS, ...parsed.data];
+}
 
 export interface ExternalPolicy {
   /** Hosts (and their subdomains) whose https links may open. */

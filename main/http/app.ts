@@ -22,6 +22,8 @@ export interface HttpOptions {
   logger?: boolean;
   /** Timeouts, the body's minimum rate and the connection cap (tests shorten them). */
   limits?: Partial<SocketLimits>;
+  /** Host names (besides addresses and localhost) the sign-in page and token endpoint answer to. */
+  allowedHosts?: readonly string[];
 }
 
 declare module 'fastify' {
@@ -80,6 +82,6 @@ export function buildHttpApp(service: Service, options: HttpOptions = {}): Fasti
   app.register(brandsRoutes(service));
   app.register(itemsRoutes(service));
   app.register(messagesRoutes(service));
-  app.register(oauthRoutes(service));
+  app.register(oauthRoutes(service, options.allowedHosts));
   return app;
 }

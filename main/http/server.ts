@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { startCheckpointer } from '../db/checkpointer.js';
 import { type Db, openDatabase } from '../db/open.js';
@@ -41,7 +42,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   // Attachment files live next to the database unless told otherwise.
   const service = createService(db, { ...options, attachmentsDir: options.attachmentsDir ?? join(dirname(options.dbFile), 'attachments') });
-  const app = buildHttpApp(service, options);
+  // A server bound to a name answers sign-in under that name too.
+  const boundName = options.host !== undefined && isIP(options.host) === 0 ? [options.host] : [];
+  const app = buildHttpApp(service, { ...options, allowedHosts: [...(options.allowedHosts ?? []), ...boundName] });
   // WAL checkpoints in a worker: SQLite's automatic one would copy the WAL and fsync the database
   // inside the commit that crosses 1000 pages, on the event loop every request waits for.
   const checkpointer = startCheckpointer(db);

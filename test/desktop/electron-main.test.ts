@@ -39,7 +39,8 @@ function newDataDir(): string {
 
 /** Starts the app and waits until its window's page loaded and its preload exposed the API. */
 async function open(dataDir = newDataDir()): Promise<StandInApp> {
-  const app = startStandInApp(build, { dataDir });
+  // The brand links of the tests' example data may open: a configured host (nothing ships allowed).
+  const app = startStandInApp(build, { dataDir, env: { STOCKROOM_LINK_HOSTS: 'example.com' } });
   await app.record((r) => r.type === 'preload' && r, 'the preload of the window');
   return app;
 }

@@ -3,7 +3,7 @@ import { failure, openCore, value } from './helpers.js';
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EXTERNAL_HOSTS, externalUrlAllowed } from '../../main/desktop/external.js';
+import { DEFAULT_EXTERNAL_HOSTS, externalUrlAllowed, linkHosts } from '../../main/desktop/external.js';
 import { menuTemplate } from '../../main/menu.js';
 import {
   APP_INDEX_URL,
@@ -131,7 +131,18 @@ describe('IPC senders', () => {
 });
 
 describe('shell.openExternal allow-list', () => {
-  const policy = { hosts: DEFAULT_EXTERNAL_HOSTS, signIn: ['http://127.0.0.1:8787'] };
+  const policy = { hosts: ['example.com'], signIn: ['http://127.0.0.1:8787'] };
+
+  it('ships no example domain: only hosts configured by STOCKROOM_LINK_HOSTS are added (issue 25)', () => {
+    expect(DEFAULT_EXTERNAL_HOSTS).toEqual([]);
+    expect(linkHosts({})).toEqual([]);
+    expect(externalUrlAllowed('https://example.com/tienda/aurora', { hosts: linkHosts({}) })).toBe(false);
+    expect(linkHosts({ STOCKROOM_LINK_HOSTS: ' Mercadolibre.com.ar, mercadolivre.com.br ' })).toEqual(['mercadolibre.com.ar', 'mercadolivre.com.br']);
+    // Not a host name: a scheme, a path, a wildcard, an address, a bare top-level domain.
+    for (const bad of ['https://x.com', 'x.com/path', '*.x.com', '127.0.0.1', 'com', 'a..b.com', 'x.com:443']) {
+      expect(() => linkHosts({ STOCKROOM_LINK_HOSTS: bad }), bad).toThrow(/STOCKROOM_LINK_HOSTS/);
+    }
+  });
 
   it('opens https links to allowed hosts and their subdomains', () => {
     expect(externalUrlAllowed('https://example.com/tienda/aurora', policy)).toBe(true);

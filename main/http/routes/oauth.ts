@@ -4,6 +4,7 @@ import { CSRF_COOKIE } from '../../service/auth/oauth.js';
 import { FORM_TTL_MS } from '../../service/auth/sign-in-form.js';
 import { isServiceError } from '../../service/errors.js';
 import type { Service } from '../../service/index.js';
+import { hostGuard } from '../host-guard.js';
 
 const OAUTH_CODES = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']);
 
@@ -96,27 +97,31 @@ function send(req: FastifyRequest, reply: FastifyReply, outcome: AuthorizationOu
  * token. A refusal is the page for a browser, the spec's JSON shape for anyone else, with
  * Retry-After when it is the attempt limit (429).
  */
-export const oauthRoutes = (service: Service) => async (app: FastifyInstance) => {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
-    done(null, new URLSearchParams(body as string));
-  });
+export const oauthRoutes =
+  (service: Service, allowedHosts: readonly string[] = []) =>
+  async (app: FastifyInstance) => {
+    // Only this plugin's routes: a rebinding page could sign in or trade a code here, nowhere else.
+    app.addHook('onRequest', hostGuard(allowedHosts));
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
+      done(null, new URLSearchParams(body as string));
+    });
 
-  app.get('/authorization', { errorHandler: pageError }, (req, reply) => send(req, reply, service.oauth.authorize(req.query)));
+    app.get('/authorization', { errorHandler: pageError }, (req, reply) => send(req, reply, service.oauth.authorize(req.query)));
 
-  app.post('/authorization', { errorHandler: pageError }, async (req, reply) =>
-    send(
-      req,
-      reply,
-      await service.oauth.decide(req.body, {
-        cookie: readCookie(req.headers.cookie, CSRF_COOKIE),
-        origin: req.headers.origin,
-        host: req.headers.host,
-      }),
-    ),
-  );
+    app.post('/authorization', { errorHandler: pageError }, async (req, reply) =>
+      send(
+        req,
+        reply,
+        await service.oauth.decide(req.body, {
+          cookie: readCookie(req.headers.cookie, CSRF_COOKIE),
+          origin: req.headers.origin,
+          host: req.headers.host,
+        }),
+      ),
+    );
 
-  app.post('/oauth/token', { errorHandler: tokenError }, async (req, reply) => {
-    const tokens = await service.oauth.token(req.body, req.headers.authorization);
-    return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(tokens);
-  });
-};
+    app.post('/oauth/token', { errorHandler: tokenError }, async (req, reply) => {
+      const tokens = await service.oauth.token(req.body, req.headers.authorization);
+      return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(tokens);
+    });
+  };
