@@ -18,6 +18,7 @@
  * written without thousands separators, so they read back in any locale.
  */
 import Papa from 'papaparse';
+import { csvText } from '../../common/csv-cell.js';
 import { LAST_CHANGE_HEADER, PENDING_HEADER, lastChangeNote, pendingNote } from '../../common/pending-note.js';
 import type { GridColumnView, GridRowView, LookupCellView, LookupRowView, LookupView } from '../../preload/contract.js';
 import { type Edit, afterEdit, parseEdit } from './parse.js';
@@ -306,6 +307,6 @@ export function gridCsv(columns: GridColumnView[], rows: GridRowView[], delimite
     lastChangeNote(columns, r),
   ]);
   const fields = ['user_product_id', 'title', 'item_ids', ...columns.map(columnHeader), 'total', PENDING_HEADER, LAST_CHANGE_HEADER];
-  // A formula-looking title (=, +, -, @) is not run by a spreadsheet.
-  return Papa.unparse({ fields, data }, { newline: '\r\n', escapeFormulae: true, delimiter });
+  // No cell, header labels included, can start a formula whichever separator a spreadsheet splits on.
+  return csvText([fields, ...data], delimiter);
 }
