@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: the client, its error classification and the handler that reads
+// each answer within its limits (size, deadline, redirects) are one boundary with the remote;
+// split, the limits would be checked in one file and enforced in another.
 import { isServiceErrorCode } from '../../common/errors.js';
 import { remoteAddressProblem } from '../../common/remote-address.js';
 import { ServiceError } from '../service/errors.js';
@@ -34,7 +37,24 @@ export interface ClientOptions {
   bodyTimeoutMs?: number;
   /** Idle keep-alive connections are closed after this (default 30 s). */
   keepAliveTimeoutMs?: number;
+  /** Largest answer body read into memory, in bytes (default 8 MB); a request may ask for another. */
+  maxBodyBytes?: number;
+  /**
+   * Longest one exchange may take from sending to the last byte of its answer (default 120 s):
+   * bodyTimeout bounds only the gap between two chunks, so a remote dripping a byte at a time
+   * would otherwise keep a request (and the pull behind it) pending for ever.
+   */
+  deadlineMs?: number;
 }
+
+/** Answers larger than this are refused: the remote's JSON answers are a few KB to a few hundred KB. */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_DEADLINE_MS = 120_000;
+
+/** RemoteError codes of the limits this client puts on an answer (not undici's or the OS's codes). */
+export const TOO_LARGE = 'STOCKROOM_ANSWER_TOO_LARGE';
+export const DEADLINE = 'STOCKROOM_DEADLINE';
+export const REDIRECTED = 'STOCKROOM_REDIRECT';
 
 /** How a failed exchange is handled by the outbox (see classifyStatus, classifyError). */
 export type FailureKind =
@@ -86,6 +106,10 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Raw body stream instead of JSON parsing (attachment downloads). */
   raw?: boolean;
+  /** This request's own body cap (see ClientOptions.maxBodyBytes). */
+  maxBodyBytes?: number;
+  /** This request's own deadline (see ClientOptions.deadlineMs). */
+  deadlineMs?: number;
 }
 
 const OFFLINE_CODES = new Set([
@@ -103,6 +127,8 @@ const OFFLINE_CODES = new Set([
 /** Network errors: unreachable remote is `offline`; everything else that broke mid-exchange is `transient`. */
 export function classifyError(e: unknown): RemoteError {
   if (e instanceof RemoteError) return e;
+  // A signal's reason may be the limit that aborted the exchange (see limitSignal).
+  if (e instanceof Error && e.cause instanceof RemoteError) return e.cause;
   const err = e as { code?: string; message?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code;
   const message = err.message ?? String(e);
@@ -158,6 +184,8 @@ export class RemoteClient {
   private readonly pool: Pool;
   private readonly origin: string;
   private readonly prefix: string;
+  private readonly maxBodyBytes: number;
+  private readonly deadlineMs: number;
   readonly auth: TokenProvider;
 
   constructor(options: ClientOptions) {
@@ -168,6 +196,8 @@ export class RemoteClient {
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.auth = options.auth;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.pool = new Pool(this.origin, {
       connections: options.connections ?? 8,
       pipelining: 1,
@@ -187,19 +217,35 @@ export class RemoteClient {
       token = await this.auth.refreshAfter401(token);
       res = await this.send(method, path, opts, token);
     }
+    if (res.status >= 300 && res.status < 400) throw redirectError(res.status, res.headers);
     return res;
   }
 
-  /** GET returning the raw body stream (attachment downloads); the caller consumes or dumps it. */
+  /**
+   * GET returning the raw body stream (attachment downloads); the caller consumes or dumps it and
+   * caps its size. The deadline covers the body too: past it the stream fails with a RemoteError.
+   */
   async download(path: string, opts: RequestOptions = {}) {
-    let token = await this.auth.accessToken();
-    let res = await this.dispatch('GET', path, opts, token);
-    if (res.statusCode === 401) {
-      await res.body.dump();
-      token = await this.auth.refreshAfter401(token);
-      res = await this.dispatch('GET', path, opts, token);
+    const limit = deadlineSignal(opts.deadlineMs ?? this.deadlineMs, opts.signal);
+    const withLimit = { ...opts, signal: limit.signal };
+    try {
+      let token = await this.auth.accessToken();
+      let res = await this.dispatch('GET', path, withLimit, token);
+      if (res.statusCode === 401) {
+        await res.body.dump();
+        token = await this.auth.refreshAfter401(token);
+        res = await this.dispatch('GET', path, withLimit, token);
+      }
+      if (res.statusCode >= 300 && res.statusCode < 400) {
+        await res.body.dump().catch(() => undefined);
+        throw redirectError(res.statusCode, res.headers);
+      }
+      res.body.once('close', limit.clear);
+      return res;
+    } catch (e) {
+      limit.clear();
+      throw classifyError(e);
     }
-    return res;
   }
 
   async close(): Promise<void> {
@@ -246,10 +292,17 @@ export class RemoteClient {
     }
   }
 
-  /** One exchange, its answer read whole (see Answer). */
+  /** One exchange, its answer read whole (see Answer), within its size cap and deadline. */
   private send(method: string, path: string, opts: RequestOptions, token: string): Promise<RemoteResponse> {
     return new Promise((resolve, reject) => {
-      const answer = new Answer(resolve, reject, opts.signal);
+      const limit = deadlineSignal(opts.deadlineMs ?? this.deadlineMs, opts.signal);
+      const done =
+        <T>(f: (x: T) => void) =>
+        (x: T) => {
+          limit.clear();
+          f(x);
+        };
+      const answer = new Answer(done(resolve), done(reject), limit.signal, opts.maxBodyBytes ?? this.maxBodyBytes);
       // Errors (a closed pool, a bad header) come to the handler's onResponseError, not thrown.
       this.pool.dispatch(this.options(method, path, opts, token), answer);
     });
@@ -270,10 +323,14 @@ class Answer implements Dispatcher.DispatchHandler {
   private reason: unknown = undefined;
   private readonly unlisten: (() => void) | null = null;
 
+  private size = 0;
+  private done = false;
+
   constructor(
     private readonly resolve: (res: RemoteResponse) => void,
     private readonly reject: (e: RemoteError) => void,
     signal: AbortSignal | undefined,
+    private readonly maxBytes: number,
   ) {
     if (!signal) return;
     const onAbort = () => {
@@ -298,13 +355,36 @@ class Answer implements Dispatcher.DispatchHandler {
     this.status = status;
     this.headers = headers;
     this.chunks = [];
+    this.size = 0;
+    // A declared length over the cap is refused before a byte of it is read.
+    const declared = Number(headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.maxBytes) this.tooLarge(declared);
   }
 
   onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.done) return;
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) return this.tooLarge(this.size);
     this.chunks.push(chunk);
   }
 
+  /** Drops what was read and ends the exchange: the caller gets a clear error, memory stays bounded. */
+  private tooLarge(bytes: number): void {
+    this.chunks = [];
+    this.fail(new RemoteError('transient', `the answer is larger than the ${this.maxBytes} bytes accepted (${bytes} bytes or more)`, TOO_LARGE));
+    this.controller?.abort(new Error('answer too large'));
+  }
+
+  private fail(e: RemoteError): void {
+    if (this.done) return;
+    this.done = true;
+    this.unlisten?.();
+    this.reject(e);
+  }
+
   onResponseEnd(): void {
+    if (this.done) return;
+    this.done = true;
     this.unlisten?.();
     const { chunks, headers } = this;
     let body: unknown = null;
@@ -325,7 +405,25 @@ class Answer implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_c: Dispatcher.DispatchController, e: Error): void {
-    this.unlisten?.();
-    this.reject(classifyError(e));
+    this.fail(classifyError(this.reason ?? e));
   }
+}
+
+/**
+ * `signal` (the caller's, if any) combined with a deadline. Its reason is an Error whose cause is
+ * the RemoteError the request ends with (classifyError unwraps it); `clear` drops the timer once
+ * the exchange is over (a pull sends thousands of requests: no timer outlives its own).
+ */
+function deadlineSignal(ms: number, signal: AbortSignal | undefined): { signal: AbortSignal; clear: () => void } {
+  const deadline = new AbortController();
+  const why = new RemoteError('transient', `no complete answer within ${ms} ms`, DEADLINE);
+  const timer = setTimeout(() => deadline.abort(new Error(why.message, { cause: why })), ms);
+  timer.unref();
+  return { signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal, clear: () => clearTimeout(timer) };
+}
+
+/** A redirect is not followed (the token would go wherever the remote points): a clear refusal instead. */
+function redirectError(status: number, headers: Record<string, string | string[] | undefined>): RemoteError {
+  const to = String(headers.location ?? '').slice(0, 200);
+  return new RemoteError('rejected', `the marketplace answered a redirect (${status}${to ? ` to ${to}` : ''}), which the app does not follow`, REDIRECTED);
 }
