@@ -29,3 +29,19 @@ export function fileNameProblem(name: string | undefined): FileNameProblem | und
   if ([...name].length > MAX_FILENAME_LENGTH) return 'too_long';
   return undefined;
 }
+
+/** What a name with no acceptable character left is shown as. */
+export const UNNAMED_FILE = 'file';
+
+/**
+ * A name from elsewhere (the marketplace's attachments) made to follow the same rules before it
+ * is shown or offered as a save name: separators become `_`, control and invisible format
+ * characters (U+202E and the like) are removed, a name of dots only or nothing becomes `file`,
+ * and it is cut to MAX_FILENAME_LENGTH characters. An acceptable name is returned as it is.
+ */
+export function displayFileName(name: string): string {
+  if (fileNameProblem(name) === undefined) return name;
+  const cleaned = name.replace(/[/\\]/g, '_').replace(new RegExp(CONTROL.source, 'gu'), '').replace(new RegExp(INVISIBLE.source, 'gu'), '').trim();
+  const cut = [...cleaned].slice(0, MAX_FILENAME_LENGTH).join('');
+  return cut === '' || /^\.+$/.test(cut) ? UNNAMED_FILE : cut;
+}

@@ -3,7 +3,7 @@ import type { RemoteLocation } from '../db/repos/mirror.js';
 import { type MessagesRepo, messagesRepo } from '../db/repos/messages.js';
 import type { Clock } from '../service/clock.js';
 import { resolvePack } from '../service/messages/orders.js';
-import type { MessageView } from '../service/messages/views.js';
+import type { PulledMessage } from './remote-answers.js';
 import { type Outbox, cellKey } from './outbox.js';
 
 /**
@@ -68,9 +68,9 @@ const messagesOf = (db: Db) => {
 
 /**
  * Writes a message (current shape, SPEC 2.8) of conversation `packKey` into the mirror with its
- * attachment metadata. The conversation's orders must be in the mirror. Returns what happened.
+ * attachment metadata; a moderation status or reason the app does not know yet is kept as sent. The conversation's orders must be in the mirror. Returns what happened.
  */
-export function writeMessage(outbox: Outbox, view: MessageView, packKey: number): 'new' | 'updated' | 'same' {
+export function writeMessage(outbox: Outbox, view: PulledMessage, packKey: number): 'new' | 'updated' | 'same' {
   const pack = resolvePack(messagesOf(outbox.db), packKey);
   if (!pack) throw new Error(`pull: conversation ${packKey} is not in the mirror`);
   const before = outbox.mirror.messageState(view.id);

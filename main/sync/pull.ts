@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import { PULL_PHASES, type PullPhase, type PullProgressView, type PullReportView } from '../../common/views.js';
 import { existsSync } from 'node:fs';
+import { type AttachmentRef, type DownloadLimits, downloadAttachment } from './attachment-download.js';
+import { DEFAULT_LISTING_LIMITS, type ListingLimits, Pager, PullError, checkTotal } from './paging.js';
 import type { Writes } from '../db/relaxed-writes.js';
 import { brandsRepo } from '../db/repos/brands.js';
 import { ordersRepo } from '../db/repos/orders.js';
@@ -12,9 +14,8 @@ import type { BrandListEntry } from '../service/brands/brands.js';
 import type { Clock } from '../service/clock.js';
 import { ServiceError } from '../service/errors.js';
 import type { MessageView } from '../service/messages/views.js';
-import type { OrderView } from '../service/messages/orders.js';
 import type { Store } from '../service/stock/stores.js';
-import { type RemoteClient, RemoteError, type RemoteResponse, classifyStatus, parseRetryAfter, serverMessage } from './client.js';
+import { type RemoteClient, RemoteError, type RemoteResponse, TOO_LARGE, classifyStatus, parseRetryAfter, serverMessage } from './client.js';
 import type { FileStore } from '../service/messages/attachments/storage.js';
 import type { Outbox } from './outbox.js';
 import {
@@ -23,7 +24,9 @@ import {
   brandsAnswer,
   itemAnswer,
   itemIdsPage,
+  messageAnswer,
   messagesPage,
+  type orderAnswer,
   ordersPage,
   parseAnswer,
   storesPage,
@@ -76,8 +79,9 @@ const itemWithCodes = itemAnswer.extend({
     .optional()
     .catch(undefined),
   // The facts behind the selling-address locks (SPEC 7.3), so the grid locks a cell before an edit.
+  // Known: fulfillment, cross_docking, self_service; another one is kept as sent (no lock is derived from it).
   shipping: z
-    .object({ logistic_type: z.enum(['fulfillment', 'cross_docking', 'self_service']), local_delivery: z.boolean().optional() })
+    .object({ logistic_type: z.string().min(1).max(100), local_delivery: z.boolean().optional() })
     .optional()
     .catch(undefined),
 });
@@ -120,16 +124,7 @@ const ITEM_CODES_READ = 'item_facts_read';
 /** The item search's largest page (100). */
 const ITEM_PAGE = 100;
 
-export class PullError extends Error {
-  constructor(
-    message: string,
-    readonly offline: boolean,
-    readonly status: number | null,
-  ) {
-    super(message);
-    this.name = 'PullError';
-  }
-}
+export { PullError };
 
 /**
  * Runs `fn` over `items` with at most `limit` at a time, in order of start. The first failure
@@ -176,6 +171,10 @@ export interface PullerOptions {
   random?: () => number;
   /** How far a pull is: at each step's start and end, and about every 1% of a step in between. */
   onProgress?: (progress: PullProgressView) => void;
+  /** The most entries a pull reads of each listing (paging.ts; defaults far above a real seller). */
+  listingLimits?: Partial<ListingLimits>;
+  /** Attachment downloads: the largest file and the deadline (defaults: 25 MB, the client's). */
+  downloads?: DownloadLimits;
 }
 
 /** Counts one step of a pull and tells its progress, at most once per percent (a 100,000-product catalogue is 100 events, not 100,000). */
@@ -247,7 +246,8 @@ export class Puller {
         res = await this.client.request('GET', path, { query, ...(signal ? { signal } : {}) });
       } catch (e) {
         if (!(e instanceof RemoteError)) throw e;
-        if (e.kind === 'transient' && (await this.pause(attempt, undefined, signal))) continue;
+        // An answer over the size cap will be as large again: not worth another attempt.
+        if (e.kind === 'transient' && e.code !== TOO_LARGE && (await this.pause(attempt, undefined, signal))) continue;
         throw new PullError(`GET ${path}: ${e.message}`, e.kind === 'offline', null);
       }
       if (classifyStatus(res.status) === 'transient' && (await this.pause(attempt, parseRetryAfter(res.headers['retry-after'], this.clock.now()), signal)))
@@ -264,7 +264,8 @@ export class Puller {
     signal?: AbortSignal,
   ): Promise<z.infer<S>> {
     const res = await this.get(path, query, signal);
-    if (res.status !== 200 || res.body === null) throw new PullError(`GET ${path}: ${serverMessage(res)}`, false, res.status);
+    if (res.status === 200 && res.body === null) throw new PullError(`GET ${path}: the marketplace's answer is not JSON (empty, cut or malformed)`, false, 200);
+    if (res.status !== 200) throw new PullError(`GET ${path}: ${serverMessage(res)}`, false, res.status);
     return this.parse(schema, res.body, path);
   }
 
@@ -345,13 +346,13 @@ export class Puller {
     // Stores (paged by 50).
     const storesStep = this.step('stores');
     const stores: Store[] = [];
-    for (let offset = 0; ;) {
+    const storePages = new Pager(`GET /users/${me}/stores/search`, this.limits.stores, 50);
+    for (let offset: number | null = 0; offset !== null;) {
       const page = await this.getOk(`/users/${me}/stores/search`, storesPage, { limit: 50, offset }, signal);
+      offset = storePages.next(page.paging.total, page.results.length);
       stores.push(...page.results);
-      storesStep.setTotal(page.paging.total);
+      storesStep.setTotal(Math.max(page.paging.total, stores.length));
       storesStep.add(page.results.length);
-      offset += page.results.length;
-      if (page.results.length === 0 || offset >= page.paging.total) break;
     }
     storesStep.finish();
     await this.writes.run(() => {
@@ -414,12 +415,23 @@ export class Puller {
    */
   private async itemIds(signal?: AbortSignal): Promise<string[]> {
     const path = `/users/${this.options.sellerId}/items/search`;
-    const first = await this.getOk(path, itemIdsPage, { limit: ITEM_PAGE, offset: 0 }, signal);
+    const page = async (offset: number) => {
+      const p = await this.getOk(path, itemIdsPage, { limit: ITEM_PAGE, offset }, signal);
+      if (p.results.length > ITEM_PAGE) throw new PullError(`GET ${path}: a page of ${p.results.length} ids, more than the ${ITEM_PAGE} asked for`, false, 200);
+      return p;
+    };
+    const first = await page(0);
+    // The offsets are sized from the announced total: held to the ceiling before any is made.
+    const total = checkTotal(`GET ${path}`, first.paging.total, this.limits.items);
     const size = first.results.length;
     const offsets: number[] = [];
-    for (let offset = size; size > 0 && offset < first.paging.total; offset += size) offsets.push(offset);
-    const pages = await mapLimit(offsets, this.options.concurrency, (offset) => this.getOk(path, itemIdsPage, { limit: ITEM_PAGE, offset }, signal));
+    for (let offset = size; size > 0 && offset < total; offset += size) offsets.push(offset);
+    const pages = await mapLimit(offsets, this.options.concurrency, page);
     return [first, ...pages].flatMap((p) => p.results);
+  }
+
+  private get limits(): ListingLimits {
+    return { ...DEFAULT_LISTING_LIMITS, ...this.options.listingLimits };
   }
 
   /** Items, each once its user product is in the mirror (call inside a transaction). */
@@ -474,14 +486,14 @@ export class Puller {
   private async pullOrders(signal?: AbortSignal): Promise<number> {
     const me = this.options.sellerId;
     const progress = this.step('orders');
-    const orders: OrderView[] = [];
-    for (let offset = 0; ;) {
+    const orders: z.infer<typeof orderAnswer>[] = [];
+    const pager = new Pager('GET /orders/search', this.limits.orders, 100);
+    for (let offset: number | null = 0; offset !== null;) {
       const page = await this.getOk('/orders/search', ordersPage, { seller: me, limit: 100, offset }, signal);
+      offset = pager.next(page.paging.total, page.results.length);
       orders.push(...page.results);
-      progress.setTotal(page.paging.total);
+      progress.setTotal(Math.max(page.paging.total, orders.length));
       progress.add(page.results.length);
-      offset += page.results.length;
-      if (page.results.length === 0 || offset >= page.paging.total) break;
     }
     await this.ensureUsers(
       orders.map((o) => o.buyer.id),
@@ -522,8 +534,11 @@ export class Puller {
     let created = 0;
     let updated = 0;
     await mapLimit(packs, this.options.concurrency, async (pack) => {
+      const path = `/messages/packs/${pack}/sellers/${me}`;
+      const pager = new Pager(`GET ${path}`, this.limits.messages, 100);
       for (let offset = 0; ;) {
-        const page = await this.getOk(`/messages/packs/${pack}/sellers/${me}`, messagesPage, { mark_as_read: 'false', limit: 100, offset }, signal);
+        const page = await this.getOk(path, messagesPage, { mark_as_read: 'false', limit: 100, offset }, signal);
+        const next = pager.next(page.paging?.total ?? 0, page.messages.length);
         let changed = 0;
         await this.writes.run(() => {
           for (const m of page.messages) {
@@ -531,15 +546,17 @@ export class Puller {
             if (what === 'new') {
               created++;
               changed++;
-              if (m.from.user_id !== me) incoming.push(m);
+              // Told as a new message when it has the shape the screens know (an unknown status is stored, not announced).
+              const known = m.from.user_id !== me ? messageAnswer.safeParse(m) : null;
+              if (known?.success) incoming.push(known.data);
             } else if (what === 'updated') {
               updated++;
               changed++;
             }
           }
         });
-        offset += page.messages.length;
-        if (changed === 0 || page.messages.length === 0 || offset >= (page.paging?.total ?? 0)) break;
+        if (changed === 0 || next === null) break;
+        offset = next;
       }
       progress.add();
     });
@@ -552,26 +569,10 @@ export class Puller {
     const row = this.outbox.mirror.attachmentById(id);
     if (!row) throw new ServiceError(404, 'not_found', `The attachment with id: ${id} was not found`);
     if (row.sha256 !== null && existsSync(this.options.files.pathOf(row.sha256))) return this.options.files.pathOf(row.sha256);
-    let res;
-    try {
-      res = await this.client.download(`/messages/attachments/${encodeURIComponent(id)}`, { query: { tag: 'post_sale', site_id: row.site_id } });
-    } catch (e) {
-      throw new ServiceError(503, 'unavailable', `The marketplace cannot be reached: ${(e as Error).message}`);
-    }
-    if (res.statusCode !== 200) {
-      const text = await res.body.text().catch(() => '');
-      let message = `HTTP ${res.statusCode}`;
-      try {
-        message = (JSON.parse(text) as { message?: string }).message ?? message;
-      } catch {
-        // not JSON
-      }
-      throw new ServiceError(res.statusCode >= 500 ? 502 : res.statusCode, 'remote_error', message);
-    }
-    const staged = await this.options.files.stage(res.body);
-    await this.options.files.commit(staged);
-    this.outbox.mirror.setAttachmentSha(id, staged.sha256);
-    return this.options.files.pathOf(staged.sha256);
+    const ref: AttachmentRef = { id, site_id: row.site_id, size: row.size };
+    const sha256 = await downloadAttachment(this.client, this.options.files, ref, this.options.downloads);
+    this.outbox.mirror.setAttachmentSha(id, sha256);
+    return this.options.files.pathOf(sha256);
   }
 }
 

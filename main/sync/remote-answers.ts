@@ -3,6 +3,7 @@ import { ServiceError } from '../service/errors.js';
 import type { BrandDetailView, BrandListEntryView, ItemView, MessageView, StoreView } from '../../common/views.js';
 import type { OrderView } from '../service/messages/orders.js';
 import type { User } from '../service/users/users.js';
+import { displayFileName } from '../../common/messages/file-names.js';
 
 /**
  * What the remote marketplace answers, parsed before anything of it reaches the replica: a
@@ -17,6 +18,13 @@ const text = z.string();
 const quantity = z.number().int().min(0);
 const dateText = z.string().min(1);
 
+/**
+ * A value of a list the marketplace grows over time (a status, a reason, a logistic type): the
+ * known ones, or any other short text, kept as sent so the screens show it as "other" with the
+ * raw value. A value the app does not know yet never fails a pull.
+ */
+const openValue = z.string().min(1).max(100);
+
 export const remoteLocation = z.object({
   type: z.enum(['seller_warehouse', 'selling_address', 'platform_facility']),
   quantity,
@@ -24,15 +32,23 @@ export const remoteLocation = z.object({
   network_node_id: z.string().optional(),
 });
 
+type RemoteLocationAnswer = z.infer<typeof remoteLocation>;
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const LOCATION_TYPES: ReadonlySet<unknown> = new Set(remoteLocation.shape.type.options);
+
+/**
+ * A location of a kind this app does not know (the marketplace adds kinds): left out of the
+ * snapshot rather than failing the answer. The mirror's cells are the places the app edits, each
+ * with its own rules (SPEC 7.3); a kind without rules has no cell to show or edit.
+ */
+const isOtherKind = (l: unknown) => isObject(l) && typeof l.type === 'string' && !LOCATION_TYPES.has(l.type);
+const locations = z.preprocess((ls) => (Array.isArray(ls) ? ls.filter((l) => !isOtherKind(l)) : ls), z.array(remoteLocation));
+
 /** GET /user-products/{id}/stock (SPEC 4.4); the version comes in `x-version`. */
-export const stockAnswer = z.object({ user_id: id, locations: z.array(remoteLocation) });
+export const stockAnswer = z.object({ user_id: id, locations });
 
 /** The body of a seller_warehouse PUT's answer: the locations after the write. */
-export const sellerWarehouseAnswer = z.object({ locations: z.array(remoteLocation) });
-
-type RemoteLocationAnswer = z.infer<typeof remoteLocation>;
-const LOCATION_TYPES: ReadonlySet<unknown> = new Set(remoteLocation.shape.type.options);
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+export const sellerWarehouseAnswer = z.object({ locations });
 
 /** remoteLocation's output for `l`, or undefined when `l` is not a location as the remote sends it (see below). */
 function locationOf(l: unknown): RemoteLocationAnswer | undefined {
@@ -160,12 +176,16 @@ export const brandDetail = z.object({
   relevance_position: z.number(),
 }) satisfies z.ZodType<BrandDetailView>;
 
-const logisticType = z.enum(['fulfillment', 'cross_docking', 'self_service']);
+/** Known: fulfillment, cross_docking, self_service. */
+const logisticType = openValue;
 
-/** The marketplace's order (GET /orders/{id}, /orders/search), with the messaging facts this service adds. */
+/**
+ * The marketplace's order (GET /orders/{id}, /orders/search), with the messaging facts this
+ * service adds; its status and logistic types as sent (known: paid, cancelled).
+ */
 export const orderAnswer = z.object({
   id,
-  status: z.enum(['paid', 'cancelled']),
+  status: openValue,
   date_created: dateText,
   total_amount: z.number().nonnegative(),
   currency_id: z.string().min(1).nullable(),
@@ -186,13 +206,14 @@ export const orderAnswer = z.object({
   logistic_type: logisticType,
   delivered: z.boolean(),
   mediation_in_process: z.boolean(),
-}) satisfies z.ZodType<OrderView>;
+}) satisfies z.ZodType<Omit<OrderView, 'status' | 'logistic_type' | 'shipping'> & { status: string; logistic_type: string }>;
 
 export const ordersPage = z.object({ paging: z.object({ total: z.number().int().nonnegative() }), results: z.array(orderAnswer) });
 
 const attachmentAnswer = z.object({
   filename: z.string().min(1),
-  original_filename: text,
+  // Shown and offered as a save name: held to the app's own name rules, as an upload is.
+  original_filename: text.transform(displayFileName),
   type: text,
   size: z.number().int().nonnegative(),
   potential_security_threat: z.boolean(),
@@ -220,7 +241,18 @@ export const messageAnswer = z.object({
   conversation_first_message: z.boolean(),
 }) satisfies z.ZodType<MessageView>;
 
-export const messagesPage = z.object({ paging: z.object({ total: z.number().int().nonnegative() }).nullable(), messages: z.array(messageAnswer) });
+/**
+ * A message as the pull reads it: statuses, reasons and resource names as sent (the push checks
+ * its own answers against messageAnswer, the shape it sent).
+ */
+export const pulledMessage = messageAnswer.extend({
+  status: openValue,
+  message_moderation: messageAnswer.shape.message_moderation.extend({ status: openValue }),
+  message_resources: z.array(z.object({ id: text, name: openValue })),
+});
+export type PulledMessage = z.infer<typeof pulledMessage>;
+
+export const messagesPage = z.object({ paging: z.object({ total: z.number().int().nonnegative() }).nullable(), messages: z.array(pulledMessage) });
 
 /** POST /messages/attachments (SPEC 4.12): the new attachment's id. */
 export const uploadAnswer = z.object({ id: z.string().min(1) });

@@ -1,5 +1,6 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ApiError, AttachmentView, ConversationView, MessageView, QueuedMessageView } from '../../preload/contract.js';
+import { displayFileName } from '../../common/messages/file-names.js';
 import { errorDetail, errorText, errorWords } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';
 import { useInbox, useInboxActions, useInboxApi } from './context.js';
@@ -196,6 +197,8 @@ function Attachment({ attachment: a }: { attachment: AttachmentView }) {
   const api = useInboxApi();
   const actions = useInboxActions();
   const image = a.type.startsWith('image/') && !a.potential_security_threat;
+  // The remote's name under the app's own name rules (no RLO, no separators), stored before this one too.
+  const name = displayFileName(a.original_filename);
   const [preview, setPreview] = useState<{ url: string | null; error: ApiError | null }>({ url: null, error: null });
 
   useEffect(() => {
@@ -237,7 +240,7 @@ function Attachment({ attachment: a }: { attachment: AttachmentView }) {
     const url = URL.createObjectURL(blobOf(bytes.value.bytes, 'application/octet-stream'));
     const link = document.createElement('a');
     link.href = url;
-    link.download = a.original_filename;
+    link.download = name;
     link.rel = 'noopener';
     document.body.append(link);
     link.click();
@@ -245,18 +248,18 @@ function Attachment({ attachment: a }: { attachment: AttachmentView }) {
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   };
 
-  const label = t('thread.attachment', { name: a.original_filename, size: i.formatBytes(a.size) });
+  const label = t('thread.attachment', { name, size: i.formatBytes(a.size) });
   return (
     <figure className="attachment" data-type={a.type}>
       {image ? (
         preview.url ? (
-          <img src={preview.url} alt={t('thread.preview', { name: a.original_filename })} />
+          <img src={preview.url} alt={t('thread.preview', { name })} />
         ) : preview.error ? (
           <p className="error" title={errorDetail(preview.error, i.language)}>
-            {t('thread.attachmentError', { name: a.original_filename, message: errorText(preview.error, i.language) })}
+            {t('thread.attachmentError', { name, message: errorText(preview.error, i.language) })}
           </p>
         ) : (
-          <p className="loading">{t('thread.attachmentLoading', { name: a.original_filename })}</p>
+          <p className="loading">{t('thread.attachmentLoading', { name })}</p>
         )
       ) : null}
       <figcaption>
@@ -272,7 +275,7 @@ function Attachment({ attachment: a }: { attachment: AttachmentView }) {
           <>
             {' '}
             <button type="button" onClick={() => void save()}>
-              {t('thread.attachmentSave', { name: a.original_filename })}
+              {t('thread.attachmentSave', { name })}
             </button>
           </>
         )}

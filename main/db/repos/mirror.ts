@@ -49,7 +49,8 @@ export interface MirrorItem {
   official_store_id: number | null;
   available_quantity: number | null;
   inventory_id: string | null;
-  logistic_type: 'fulfillment' | 'cross_docking' | 'self_service' | 'unknown';
+  /** fulfillment, cross_docking, self_service; 'unknown' when not sent; a newer kind as the remote sent it. */
+  logistic_type: string;
   local_delivery: 0 | 1;
   /** JSON object: `{ attributes?: [...], seller_custom_field?: string | null }`. */
   attributes: string;

@@ -21,6 +21,14 @@ export class StorageFailure extends Error {
   }
 }
 
+/** A source gave more bytes than the caller allowed (a remote serving more than it declared). */
+export class FileTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the file is larger than the ${maxBytes} bytes allowed`);
+    this.name = 'FileTooLarge';
+  }
+}
+
 /** A fully written, fsynced temp file that is not yet in the store. */
 export interface StagedFile {
   tmpPath: string;
@@ -113,14 +121,16 @@ export function fileStorage(dir: string) {
     /**
      * Streams `source` into a new temp file, hashing as it goes, and fsyncs it. Errors of the source
      * (client aborted, malformed body) propagate as they are; file-system errors as StorageFailure.
-     * On any failure the temp file is removed.
+     * On any failure the temp file is removed. With `maxBytes`, a source that gives more fails with
+     * FileTooLarge as soon as it crosses the cap (nothing past it is written).
      *
      * The chunks (64 KB or less) are written in batches of WRITE_BATCH bytes, one writev each, and
      * the next batch fills while the last one is written on the thread pool: receiving, parsing
      * and hashing overlap with the disk instead of waiting for every chunk's write. At most two
      * batches are held (the one being written and the one filling): memory stays bounded.
      */
-    async stage(source: Readable | AsyncIterable<Buffer>): Promise<StagedFile> {
+    async stage(source: Readable | AsyncIterable<Buffer>, options: { maxBytes?: number } = {}): Promise<StagedFile> {
+      const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
       await io('create temp folder', () => mkdir(tmpDir, { recursive: true }));
       const tmpPath = join(tmpDir, `${randomUUID()}.part`);
       const fh: FileHandle = await io('open temp file', () => open(tmpPath, 'wx', 0o600));
@@ -142,8 +152,9 @@ export function fileStorage(dir: string) {
       };
       try {
         for await (const chunk of source as AsyncIterable<Buffer>) {
-          hash.update(chunk);
           size += chunk.length;
+          if (size > maxBytes) throw new FileTooLarge(maxBytes);
+          hash.update(chunk);
           if (headLength < HEAD_BYTES) {
             const part = chunk.subarray(0, HEAD_BYTES - headLength);
             headParts.push(Buffer.from(part));
