@@ -14,7 +14,7 @@ export const routeOf = (req: FastifyRequest) => `${req.method} ${req.url.split('
  * What a key is bound to: the route, and for a request with a parsed body a digest of the body and
  * the `x-version` it was based on. The same key with another request is refused (422), as the IETF
  * idempotency-key draft and Stripe do, instead of replaying an answer to a different request.
- * A streamed upload is bound to its route.
+ * A streamed upload is bound to its route and its file (uploadBinding), once the file is read.
  */
 export function bindingOf(req: FastifyRequest): string {
   const route = routeOf(req);
@@ -25,6 +25,11 @@ export function bindingOf(req: FastifyRequest): string {
     .digest('hex')
     .slice(0, 32);
   return `${route} #${digest}`;
+}
+
+/** What an upload's key is bound to: the route and a digest of the file's name and content. */
+export function uploadBinding(route: string, file: { name: string; sha256: string }): string {
+  return `${route} #${createHash('sha256').update(`${file.name}\n${file.sha256}`).digest('hex').slice(0, 32)}`;
 }
 
 /**

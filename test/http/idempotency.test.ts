@@ -251,6 +251,31 @@ describe('X-Idempotency-Key on POST /messages/attachments', () => {
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
   });
 
+  it('the same key with another file is 422 in the spec’s shape and stores nothing (issue 25: it replayed the first file)', async () => {
+    const first = await up('file-3', 'factura de marzo');
+    expect(first.status).toBe(200);
+    const before = rows();
+    const other = await up('file-3', 'factura de abril');
+    expect(other.status).toBe(422);
+    expect(other.headers.get('x-idempotent-replay')).toBeNull();
+    expect(errorBody(other)).toEqual({
+      error: 'idempotency_key_reused',
+      message: expect.stringContaining('X-Idempotency-Key') as unknown,
+      status: 422,
+      cause: [],
+    });
+    const renamed = await seller().raw<{ id: string }>('POST', uploadPath(), {
+      raw: fileForm('factura de marzo', 'otra.txt', 'text/plain'),
+      headers: { 'x-idempotency-key': 'file-3' },
+    });
+    expect(renamed.status).toBe(422);
+    expect(rows()).toBe(before);
+    // The first file under its key still replays.
+    const again = await up('file-3', 'factura de marzo');
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+  });
+
   it('a malformed key is refused before the body is read', async () => {
     const res = await up('bad key');
     expect(res.status).toBe(400);

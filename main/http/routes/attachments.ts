@@ -4,7 +4,8 @@ import type { IncomingMessage } from 'node:http';
 import { isServiceError } from '../../service/errors.js';
 import type { Service } from '../../service/index.js';
 import { IDEMPOTENCY_HEADER } from '../../service/idempotency/idempotency.js';
-import { routeOf, sendStored } from '../idempotency.js';
+import { routeOf, sendStored, uploadBinding } from '../idempotency.js';
+import type { StoredResponse } from '../../service/idempotency/idempotency.js';
 import { MULTIPART_OVERHEAD_BYTES, attachmentErrors, type UploadPart, type UploadTicket } from '../../service/messages/attachments/service.js';
 
 type Params = { attachment_id: string };
@@ -84,22 +85,27 @@ export const attachmentsRoutes = (service: Service) => async (app: FastifyInstan
     async (req, reply) => {
       const ticket = tickets.get(req);
       if (!ticket) throw new Error('upload ticket missing: onRequest did not run');
-      // X-Idempotency-Key: looked up before the upload, stored right after it (first writer wins).
+      // X-Idempotency-Key: bound to the route and the file (its name and content hash), checked
+      // once the file is read: the same file replays the first answer, another file under the same
+      // key is 422 (it replayed the first file before: issue 25).
       const key = keys.get(req);
       const userId = ticket.principal.userId;
-      const stored = key === undefined ? undefined : service.idempotency.lookup(userId, key, routeOf(req));
-      if (stored) {
-        discardRest(req.raw, maxBytes + MULTIPART_OVERHEAD_BYTES);
-        return sendStored(reply, stored);
-      }
-      let uploaded: { id: string };
+      let binding = routeOf(req);
+      let stored: StoredResponse | undefined;
+      let uploaded: { id: string } | null;
       try {
-        uploaded = await service.attachments.upload(ticket, partsOf(req));
+        uploaded = await service.attachments.upload(ticket, partsOf(req), (file) => {
+          if (key === undefined) return true;
+          binding = uploadBinding(routeOf(req), file);
+          stored = service.idempotency.lookup(userId, key, binding);
+          return stored === undefined;
+        });
       } finally {
         discardRest(req.raw, maxBytes + MULTIPART_OVERHEAD_BYTES);
       }
+      if (uploaded === null) return sendStored(reply, stored!);
       if (key === undefined) return uploaded;
-      const answer = service.idempotency.storeFirst(userId, key, routeOf(req), { status: 200, body: JSON.stringify(uploaded), version: null });
+      const answer = service.idempotency.storeFirst(userId, key, binding, { status: 200, body: JSON.stringify(uploaded), version: null });
       return answer.body === JSON.stringify(uploaded) ? uploaded : sendStored(reply, answer);
     },
   );

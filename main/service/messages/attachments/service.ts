@@ -83,6 +83,13 @@ export interface UploadFieldPart {
 export type UploadPart = UploadFilePart | UploadFieldPart;
 
 /** The checks of an upload that need no body: done before a single body byte is read. */
+/** What an upload's caller learns of the file before it is kept. */
+export interface UploadedFile {
+  name: string;
+  sha256: string;
+  size: number;
+}
+
 export interface UploadTicket {
   principal: Principal;
   siteId: string;
@@ -266,6 +273,55 @@ export function attachmentsService(db: Db, repo: AttachmentsRepo, options: Attac
     return m.from_user_id === userId || m.moderation_status === 'clean' || m.moderation_status === 'non_moderated';
   }
 
+  async function upload(ticket: UploadTicket, parts: AsyncIterable<UploadPart>, admit?: (file: UploadedFile) => boolean): Promise<{ id: string } | null> {
+    const { staged, part, name } = await stageParts(parts);
+    // The caller's last word once the bytes are known (an idempotency key's binding): false keeps
+    // nothing, an error keeps nothing and is the answer.
+    let admitted: boolean;
+    try {
+      admitted = admit ? admit({ name, sha256: staged.sha256, size: staged.size }) : true;
+    } catch (e) {
+      await storage.discard(staged);
+      throw e;
+    }
+    if (!admitted) {
+      await storage.discard(staged);
+      return null;
+    }
+    const declared = normalizeMediaType(part.mimetype);
+    const id = newAttachmentId(name);
+    const verdict = assessThreat({ filename: name, mediaType: declared, head: staged.head });
+    const row = {
+      id,
+      uploader_id: ticket.principal.userId,
+      site_id: ticket.siteId,
+      original_filename: name,
+      media_type: resolveMediaType(part.mimetype, staged.head, name),
+      size: staged.size,
+      sha256: staged.sha256,
+      potential_security_threat: verdict.threat,
+      created_at: clock.now(),
+    };
+    // The row goes in before the file is placed, so the cleanup job always sees it referencing
+    // the content when it counts references (see EXPIRE_UNATTACHED).
+    try {
+      db.transaction(() => {
+        repo.insert(row);
+        jobs.enqueue(EXPIRE_UNATTACHED, { id }, UNATTACHED_TTL_MS);
+      })();
+    } catch (e) {
+      await storage.discard(staged);
+      throw saveFailed(e);
+    }
+    try {
+      await storage.commit(staged);
+    } catch (e) {
+      repo.deleteById(id);
+      throw saveFailed(e);
+    }
+    return { id };
+  }
+
   return {
     limits: { maxBytes: MAX_ATTACHMENT_BYTES, maxPerMessage: MAX_ATTACHMENTS_PER_MESSAGE },
 
@@ -294,40 +350,9 @@ export function attachmentsService(db: Db, repo: AttachmentsRepo, options: Attac
      * computed, the row and its 48-hour expiry job are written in one transaction, and the file is
      * moved into the store (a failure there removes the row again and answers 500).
      */
-    async upload(ticket: UploadTicket, parts: AsyncIterable<UploadPart>): Promise<{ id: string }> {
-      const { staged, part, name } = await stageParts(parts);
-      const declared = normalizeMediaType(part.mimetype);
-      const id = newAttachmentId(name);
-      const verdict = assessThreat({ filename: name, mediaType: declared, head: staged.head });
-      const row = {
-        id,
-        uploader_id: ticket.principal.userId,
-        site_id: ticket.siteId,
-        original_filename: name,
-        media_type: resolveMediaType(part.mimetype, staged.head, name),
-        size: staged.size,
-        sha256: staged.sha256,
-        potential_security_threat: verdict.threat,
-        created_at: clock.now(),
-      };
-      // The row goes in before the file is placed, so the cleanup job always sees it referencing
-      // the content when it counts references (see EXPIRE_UNATTACHED).
-      try {
-        db.transaction(() => {
-          repo.insert(row);
-          jobs.enqueue(EXPIRE_UNATTACHED, { id }, UNATTACHED_TTL_MS);
-        })();
-      } catch (e) {
-        await storage.discard(staged);
-        throw saveFailed(e);
-      }
-      try {
-        await storage.commit(staged);
-      } catch (e) {
-        repo.deleteById(id);
-        throw saveFailed(e);
-      }
-      return { id };
+    upload: upload as {
+      (ticket: UploadTicket, parts: AsyncIterable<UploadPart>): Promise<{ id: string }>;
+      (ticket: UploadTicket, parts: AsyncIterable<UploadPart>, admit: (file: UploadedFile) => boolean): Promise<{ id: string } | null>;
     },
 
     /**
