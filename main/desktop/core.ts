@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Language, Result, RevealTarget, SessionView, SyncStatusView } from '../../preload/contract.js';
+import { privateDir } from '../db/private-files.js';
 import { DEMO_FIXTURES, readFixtureFile } from '../fixtures/load.js';
 import type { FixtureFile } from '../fixtures/schema.js';
 import type { Clock } from '../service/clock.js';
@@ -146,7 +146,8 @@ export class DesktopCore {
   /** Opens the data folder: settings, the profile of the current mode (the demo data the first time), the engine. */
   static async open(options: CoreOptions): Promise<DesktopCore> {
     if (options.nativeBinding) useNativeBinding(options.nativeBinding);
-    await mkdir(options.dataDir, { recursive: true });
+    // The owner's only (0700): it holds tokens and buyers' messages.
+    privateDir(options.dataDir);
     const release = acquireDataDirLock(options.dataDir);
     try {
       const settings = await SettingsStore.open(options.dataDir, options.host?.cipher ?? plainCipher, defaultSettings(options.language));

@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Db, openDatabase } from '../db/open.js';
+import { privateDir } from '../db/private-files.js';
 import { type AttachmentsRepo, attachmentsRepo } from '../db/repos/attachments.js';
 import { type MessagesRepo, messagesRepo } from '../db/repos/messages.js';
 import { type UsersRepo, usersRepo } from '../db/repos/users.js';
@@ -87,6 +87,7 @@ export function openLocalProfile(o: LocalProfileOptions): Profile {
   try {
     if (isEmptyDatabase(db)) loadFixtures(db, o.fixtures);
     const filesDir = join(o.dataDir, ATTACHMENTS_DIR);
+    privateDir(filesDir);
     const service = createService(db, { attachmentsDir: filesDir, ...(o.clock ? { clock: o.clock } : {}), ...(o.jobPollMs ? { jobPollMs: o.jobPollMs } : {}) });
     const engine = new SyncEngine({ db, sellerId: o.seller.userId, mode: 'local-only', filesDir, ...(o.clock ? { clock: o.clock } : {}), ...(o.engine ?? {}) });
     service.start();
@@ -146,10 +147,11 @@ function signedOutProvider(applicationId: number): TokenProvider {
 
 export function openRemoteProfile(o: RemoteProfileOptions): Profile {
   const dir = remoteProfileDir(o.dataDir, o.baseUrl, o.sellerId);
-  mkdirSync(dir, { recursive: true });
+  privateDir(dir);
   const db = openDatabase(join(dir, DB_FILE));
   try {
     const filesDir = join(dir, ATTACHMENTS_DIR);
+    privateDir(filesDir);
     // The service reads the mirror (threads, brands, stores, attachments); its background jobs do
     // not run on a replica: the remote decides moderation and propagation.
     const service = createService(db, { attachmentsDir: filesDir, ...(o.clock ? { clock: o.clock } : {}) });

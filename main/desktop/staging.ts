@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { StagedFileView } from '../../preload/contract.js';
+import { privateDir } from '../db/private-files.js';
 import { desktopErrors } from './errors.js';
 
 export interface StagedFile extends StagedFileView {
@@ -20,7 +21,7 @@ export class Staging {
   private readonly files = new Map<string, StagedFile>();
 
   constructor(readonly dir: string) {
-    mkdirSync(dir, { recursive: true });
+    privateDir(dir);
     for (const name of readdirSync(dir)) rmSync(join(dir, name), { force: true, recursive: true });
   }
 
