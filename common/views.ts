@@ -4,6 +4,7 @@
  * imports nothing of Node, the DOM, Electron or the app's other folders (the lint zones check it).
  * Over 400 lines on purpose: a catalogue of plain shapes (no logic), read by name.
  */
+import type { EntryPhase, EntryState, OutboxKind } from './outbox.js';
 import type { ErrorCode } from './errors.js';
 import type { StockReason } from './stock-reasons.js';
 
@@ -100,7 +101,9 @@ export interface EntryView {
   op: 'adjust' | 'count';
   delta: number | null;
   quantity: number | null;
-  state: 'pending' | 'in_flight' | 'done' | 'conflict' | 'failed';
+  state: EntryState;
+  /** What the person is told of it (main/sync/model.ts): queued, on the wire, outcome unknown, checking, refused, … */
+  phase: EntryPhase;
   onTheWire: boolean;
   attempts: number;
   nextAttemptAt: number;
@@ -132,7 +135,8 @@ export interface CellView {
     /** When the marketplace's different value was seen (ms since the epoch; the grid answers it). */
     seenAt?: number | null;
   } | null;
-  error: { entryId: number; status: number | null; message: string } | null;
+  /** A failed entry of the cell: `unknown` when its request may have been applied (its answer was lost), else refused. */
+  error: { entryId: number; status: number | null; message: string; unknown: boolean } | null;
   /** Why the cell cannot be edited (the grid answers it; null or absent when it can). */
   lock?: CellLockView | null;
 }
@@ -255,12 +259,13 @@ export interface TransferResultView extends QueueResultView {
 }
 
 /**
- * What `stock.undo` did with the person's last edit: `withdrawn` (still pending: taken out of the
- * outbox), `inverse` (it may have reached the marketplace: an inverse edit queued or applied), or
- * `nothing` (no edit of theirs left to undo).
+ * What `stock.undo` did with the person's last edit: `withdrawn` (nothing of it was applied: taken
+ * out of the outbox), `inverse` (it may have reached the marketplace: an inverse edit queued or
+ * applied, following the edit while its fate is open), `checking` (the edit's outcome is unknown:
+ * the app learns it first, then withdraws it or sends the inverse), or `nothing` (no edit left).
  */
 export interface UndoResultView {
-  how: 'withdrawn' | 'inverse' | 'nothing';
+  how: 'withdrawn' | 'inverse' | 'checking' | 'nothing';
   /** The edit taken back (its history row), and the undo's own history row. */
   undone: number | null;
   historyId: number | null;
@@ -357,8 +362,9 @@ export interface ItemAttributeView {
 
 export interface OutboxEntryView {
   id: number;
-  kind: 'stock' | 'message';
-  state: 'pending' | 'in_flight' | 'conflict' | 'failed';
+  kind: OutboxKind;
+  state: Exclude<EntryState, 'done'>;
+  phase: EntryPhase;
   createdAt: number;
   updatedAt: number;
   attempts: number;
@@ -447,7 +453,9 @@ export interface ConversationsView {
 
 export interface QueuedMessageView {
   entryId: number;
-  state: 'pending' | 'in_flight' | 'conflict' | 'failed';
+  state: Exclude<EntryState, 'done'>;
+  /** unknown: the marketplace may have it (its answer was lost); checking: being looked for there. */
+  phase: EntryPhase;
   text: string;
   files: string[];
   createdAt: number;

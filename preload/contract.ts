@@ -291,7 +291,8 @@ export const contract = {
       answer<{ total: number; entries: OutboxEntryView[] }>(),
     ),
     retry: op(z.strictObject({ entryId }), answer<{ entryId: number }>()),
-    discard: op(z.strictObject({ entryId }), answer<{ entryId: number }>()),
+    /** `checking`: its outcome was unknown, so the app learns it first (withdrawn if it never applied). */
+    discard: op(z.strictObject({ entryId }), answer<{ entryId: number; how: 'discarded' | 'checking' }>()),
   },
   messages: {
     /** `packId` reads that one conversation (a notification opens it). */

@@ -9,10 +9,12 @@
  * (localEdits.editMany); either way every line and the session's own state are one transaction,
  * so a crash or a reload mid-apply leaves all of it or none.
  *
- * The base of a count is the quantity shown when the line was counted. When the cell has moved
- * since (another workstation's change came with a pull), the queued count's base is moved back by
- * as much, so that the marketplace's quantity no longer matches it when it is sent: the count
- * becomes a conflict for the person, as any count whose cell moved does (main/sync/stock-push.ts).
+ * A session's count is an observation at its base (the quantity shown when the line was
+ * counted), not a count typed now (main/sync/model.ts): it is queued as a sealed entry of its own,
+ * never merged with the grid's edits. When the cell no longer shows its base at Apply (an edit
+ * typed after counting, or another workstation's change brought by a pull), the review says so and
+ * the count becomes a conflict the person resolves; a change on the marketplace after Apply is
+ * found when it is sent, as for any count (main/sync/stock-push.ts).
  */
 import type { CountLineView, CountReviewView, CountScanView, CountSessionPageView, CountSessionView, CountVarianceView } from '../../common/count-views.js';
 import type { Db } from '../db/open.js';
@@ -92,9 +94,11 @@ function lineView(s: CountSessionRow, l: CountLineRow): CountLineView {
  */
 function shownNow(db: Db, storeId: string, userProductId: string): { shown: number; version: string | null } {
   const { mirror, sync } = reposOf(db);
-  const entries = sync.activeOfCell(cellKey(userProductId, 'seller_warehouse', storeId));
+  const key = cellKey(userProductId, 'seller_warehouse', storeId);
+  const entries = sync.activeOfCell(key);
   const version = mirror.product(userProductId)?.version.toString() ?? null;
-  return { shown: overlay(mirror.cellQuantity(userProductId, 'seller_warehouse', storeId) ?? 0, entries), version };
+  // The cell's key: a transfer into this store adds here what it takes from its source.
+  return { shown: overlay(mirror.cellQuantity(userProductId, 'seller_warehouse', storeId) ?? 0, entries, key), version };
 }
 
 function requireSession(p: CountProfile, id: number): CountSessionRow {
@@ -296,33 +300,16 @@ export const countSessions = {
           (results) => record(results.map((r) => ({ entry_id: null, history_id: r.historyId, outcome: 'applied' }))),
         );
       } else {
-        const outbox = p.engine.outbox;
         p.db
           .transaction(() => {
             requireOpen(p, id);
-            // What each cell shows now, before the counts: a cell that moved since it was counted.
-            const shift = changes.map((l) => shownNow(p.db, s.store_id, l.user_product_id).shown - (l.base_quantity ?? 0));
             const results =
-              changes.length === 0 ? [] : p.engine.queueStockBatch(changes.map((l) => ({ ...target(l), quantity: l.counted, author: p.author, ref })));
-            const now = p.service.clock.now();
-            results.forEach((r, i) => {
-              const l = changes[i]!;
-              const entry = r.how === 'queued' && r.entryId !== null && shift[i] !== 0 ? outbox.repo.byId(r.entryId) : undefined;
-              if (entry) {
-                outbox.repo.updateIntent(
-                  entry.id,
-                  {
-                    op: 'count',
-                    delta: null,
-                    quantity: entry.quantity,
-                    base_version: l.base_version === null ? null : BigInt(l.base_version),
-                    base_quantity: (entry.base_quantity ?? 0) - shift[i]!,
-                  },
-                  now,
-                );
-              }
-            });
-            record(results.map((r) => ({ entry_id: r.entryId, history_id: r.historyId, outcome: r.how === 'cancelled' ? 'merged' : r.how })));
+              changes.length === 0
+                ? []
+                : p.engine.queueObservedCounts(
+                    changes.map((l) => ({ ...target(l), quantity: l.counted, base: l.base_quantity ?? l.start_quantity, author: p.author, ref })),
+                  );
+            record(results.map((r) => ({ entry_id: r.entryId, history_id: r.historyId, outcome: 'queued' })));
           })
           .immediate();
       }

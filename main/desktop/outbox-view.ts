@@ -3,6 +3,7 @@ import { readPayload } from '../sync/message-push.js';
 import { type OutboxViewRow, outboxViewRepo } from '../db/repos/outbox-view.js';
 import type { OutboxEntryView, QueuedMessageView } from '../../preload/contract.js';
 import { isStockReason } from '../../common/stock-reasons.js';
+import { phaseOf } from '../sync/model.js';
 
 /** The parts of a queued message's payload (parsed with its schema, main/sync/message-push.ts) the screens show. */
 function messageOf(payload: string | null): { packId: number; text: string; files: string[] } | null {
@@ -23,6 +24,7 @@ export function outboxReader(db: Db) {
     id: r.id,
     kind: r.kind,
     state: r.state,
+    phase: phaseOf(r),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     attempts: r.attempts,
@@ -53,7 +55,15 @@ export function outboxReader(db: Db) {
     queuedMessages(packId: number): QueuedMessageView[] {
       return repo.ofLane(`pack:${packId}`).map((r) => {
         const m = messageOf(r.payload);
-        return { entryId: r.id, state: r.state, text: m?.text ?? '', files: m?.files ?? [], createdAt: r.created_at, lastError: r.last_error };
+        return {
+          entryId: r.id,
+          state: r.state,
+          phase: phaseOf(r),
+          text: m?.text ?? '',
+          files: m?.files ?? [],
+          createdAt: r.created_at,
+          lastError: r.last_error,
+        };
       });
     },
     productOf: (entryId: number) => repo.productOf(entryId),

@@ -24,7 +24,17 @@ import { Connectivity } from './connectivity.js';
 import { RelaxedWrites } from '../db/relaxed-writes.js';
 import { RemoteClient, RemoteError, type TokenProvider } from './client.js';
 import { type FileStore, type MessagePayload, MessagePusher } from './message-push.js';
-import { type EditMeta, Outbox, type QueueResult, type Resolution, type TransferResult, type UndoResult, newKey, packLane } from './outbox.js';
+import {
+  type DiscardResult,
+  type EditMeta,
+  Outbox,
+  type QueueResult,
+  type Resolution,
+  type TransferResult,
+  type UndoResult,
+  newKey,
+  packLane,
+} from './outbox.js';
 import { PullError, type PullReport, Puller } from './pull.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { type Effect, SpellWatch, recordOutcome } from './settle.js';
@@ -74,6 +84,8 @@ export interface SyncEvents {
   progress: [SyncStatus];
   synced: [{ entryId: number; kind: OutboxRow['kind']; replayed: boolean }];
   conflict: [{ entryId: number; cell: string }];
+  /** An entry taken back once its outcome was learnt: it had not been applied (model.ts). */
+  withdrawn: [{ entryId: number; kind: OutboxRow['kind'] }];
   failed: [{ entryId: number; status: number | null; error: string }];
   retry: [{ entryId: number; status: number | null; error: string; delayMs: number }];
   message: [MessageView];
@@ -277,11 +289,38 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   }
 
   /**
+   * Counts observed earlier at their bases (a count session's lines, main/desktop/count-sessions.ts):
+   * each a sealed entry of its own (Outbox.countObserved), all in one transaction; a refusal
+   * anywhere (a BatchEditError with its index) leaves none of them queued.
+   */
+  queueObservedCounts(edits: (StockTarget & { quantity: number; base: number } & EditMeta)[]): (QueueResult & { moved: boolean })[] {
+    this.assertReplica();
+    const lanes = new Set<string>();
+    const results = this.db
+      .transaction(() =>
+        edits.map((input, index) =>
+          atIndex(index, () => {
+            const cell = checkStockTarget(this.stockData, this.outbox.mirror, this.sellerId, input);
+            lanes.add(`up:${cell.userProductId}`);
+            return this.outbox.countObserved(cell, checkCount(input.quantity), input.base, input);
+          }),
+        ),
+      )
+      .immediate();
+    for (const lane of lanes) this.laneChanged(lane);
+    return results;
+  }
+
+  /**
    * An outgoing message: checked like the marketplace checks it (refused here with its error when
    * it would be refused there), its files copied into the app's store, then queued in one
    * transaction. Moderation findings come back as warnings (the message is still queued).
    */
-  async queueMessage(input: { packId: number; text: string; files?: OutgoingFile[] } & EditMeta): Promise<{ entryId: number; warnings: ModerationWarning[] }> {
+  async queueMessage(
+    input: { packId: number; text: string; files?: OutgoingFile[] } & EditMeta,
+    /** Writes that belong with the queued message (the conversation's draft cleared), in its transaction. */
+    alsoInTransaction?: () => void,
+  ): Promise<{ entryId: number; warnings: ModerationWarning[] }> {
     if (this.modeValue === 'local-only') throw badRequest('In local-only mode messages are sent through the local service');
     const checked = await checkMessage(this.messagesData, this.sellerId, this.mediationSite, input);
     const attachments: MessagePayload['attachments'] = [];
@@ -309,7 +348,11 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     };
     const lane = packLane(input.packId);
     const entryId = this.db
-      .transaction(() => this.outbox.repo.insert({ kind: 'message', lane, idempotency_key: newKey(), now: this.clock.now(), payload: JSON.stringify(payload) }))
+      .transaction(() => {
+        const id = this.outbox.repo.insert({ kind: 'message', lane, idempotency_key: newKey(), now: this.clock.now(), payload: JSON.stringify(payload) });
+        alsoInTransaction?.();
+        return id;
+      })
       .immediate();
     this.laneChanged(lane);
     return { entryId, warnings: checked.warnings };
@@ -328,10 +371,11 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     if (lane) this.laneChanged(lane);
   }
 
-  discard(entryId: number, meta: EditMeta = {}): void {
+  discard(entryId: number, meta: EditMeta = {}): DiscardResult {
     const lane = this.outbox.repo.byId(entryId)?.lane;
-    this.outbox.discard(entryId, meta);
+    const result = this.outbox.discard(entryId, meta);
     if (lane) this.laneChanged(lane);
+    return result;
   }
 
   /** The local path of an attachment's bytes (downloaded from the remote the first time). */
@@ -479,6 +523,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       (report) => {
         this.lastSyncAt = this.clock.now();
         this.lastError = null;
+        this.settleFoundMessages();
         for (const m of report.incoming) this.emit('message', m);
         this.emit('pulled', report);
         return report;
@@ -494,6 +539,34 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       if (this.pullAbort === abort) this.pullAbort = null;
     });
     return this.pulling;
+  }
+
+  /**
+   * Messages whose request may have reached the marketplace (waiting to be resent, or of unknown
+   * outcome) that the pull found there: delivered, so their entries are done (model.ts). Each
+   * marketplace message settles one entry at most.
+   */
+  private settleFoundMessages(): void {
+    const lanes = new Set<string>();
+    try {
+      this.writes.runNow(() => {
+        const used = new Set<string>();
+        const settled = new Set<number>();
+        const now = this.clock.now();
+        for (const c of this.outbox.repo.sentCandidates()) {
+          if (settled.has(c.entry_id) || used.has(c.message_id) || c.files !== c.wanted) continue;
+          const row = this.outbox.repo.byId(c.entry_id);
+          if (!row || (row.state !== 'pending' && row.state !== 'failed')) continue;
+          this.outbox.repo.markDone(c.entry_id, { result_version: null, result: c.message_id, status: 200 }, now);
+          settled.add(c.entry_id);
+          used.add(c.message_id);
+          lanes.add(row.lane);
+        }
+      });
+    } catch (e) {
+      this.emit('sync-error', e as Error);
+    }
+    for (const lane of lanes) this.laneChanged(lane);
   }
 
   private goOnlineWork(pull: boolean): void {
@@ -795,6 +868,9 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         return;
       case 'conflict':
         this.emit('conflict', { entryId: row.id, cell: row.cell ?? '' });
+        return;
+      case 'withdrawn':
+        this.emit('withdrawn', { entryId: row.id, kind: row.kind });
         return;
       case 'failed':
         this.emit('failed', { entryId: row.id, status: effect.status, error: effect.error });

@@ -7,7 +7,7 @@ import type { OutboxRow } from '../db/repos/sync.js';
 import type { Clock } from '../service/clock.js';
 import type { FileStore } from '../service/messages/attachments/storage.js';
 import { type RemoteClient, classifyStatus } from './client.js';
-import { messageAnswer, uploadAnswer } from './remote-answers.js';
+import { messageAnswer, messagesPage, uploadAnswer } from './remote-answers.js';
 import type { Outbox } from './outbox.js';
 import { writeMessage } from './mirror-writes.js';
 import { type PushOutcome, answerOutcome, retryOutcome } from './stock-push.js';
@@ -51,6 +51,43 @@ export type { FileStore };
  * forgets the remote ids so the next attempt uploads again.
  */
 export class MessagePusher {
+  /**
+   * The person takes back a message whose outcome is unknown: the conversation is read for it.
+   * Found (and not already another entry's): it was delivered, the entry is done and the message
+   * mirrored. Not found: it never reached the marketplace, and is withdrawn.
+   */
+  private async check(row: OutboxRow, payload: MessagePayload): Promise<PushOutcome> {
+    if (row.sent_at === null) return { type: 'withdrawn', commit: () => this.outbox.withdrawChecked(row.id) };
+    const path = `/messages/packs/${payload.packId}/sellers/${payload.sellerId}`;
+    // The first page, then the conversation's newest pages (the marketplace lists oldest first).
+    const offsets = [0];
+    for (let i = 0; i < offsets.length && i < CHECK_PAGES; i++) {
+      let res;
+      try {
+        res = await this.client.request('GET', path, { query: { mark_as_read: 'false', limit: CHECK_PAGE_SIZE, offset: offsets[i]! } });
+      } catch (e) {
+        return retryOutcome(e);
+      }
+      if (classifyStatus(res.status) !== 'ok') return answerOutcome(res, this.clock.now());
+      const body = messagesPage.safeParse(res.body);
+      if (!body.success) return { type: 'retry', offline: false, status: res.status, error: 'The conversation answer is malformed' };
+      const found = body.data.messages.find((m) => isSentMessage(m, payload, row.created_at) && !this.outbox.repo.messageSettled(m.id));
+      if (found) {
+        const commit = () => {
+          writeMessage(this.outbox, found, payload.packId);
+          this.outbox.repo.markDone(row.id, { result_version: null, result: found.id, status: 200 }, this.clock.now());
+          return null;
+        };
+        return { type: 'done', replayed: true, commit };
+      }
+      if (i === 0) {
+        const total = Math.min(body.data.paging?.total ?? 0, Number.MAX_SAFE_INTEGER);
+        for (let o = total - CHECK_PAGE_SIZE; o > 0 && offsets.length < CHECK_PAGES; o -= CHECK_PAGE_SIZE) offsets.push(o);
+      }
+    }
+    return { type: 'withdrawn', commit: () => this.outbox.withdrawChecked(row.id) };
+  }
+
   constructor(
     private readonly outbox: Outbox,
     private readonly client: RemoteClient,
@@ -63,6 +100,7 @@ export class MessagePusher {
     const stored = readPayload(row.payload);
     if (!stored.ok) return { type: 'failed', status: null, error: stored.error };
     const payload = stored.value;
+    if (row.withdraw === 1) return this.check(row, payload);
     for (const [i, a] of payload.attachments.entries()) {
       if (a.remoteId !== null) continue;
       let res;
@@ -86,6 +124,12 @@ export class MessagePusher {
       await this.writes.run(() => this.outbox.repo.setPayload(row.id, text, this.clock.now()));
     }
 
+    // From here the message may reach the buyer whatever answer comes back (model.ts: unknown, not failed).
+    if (row.sent_at === null) {
+      const now = this.clock.now();
+      await this.writes.run(() => this.outbox.repo.setMessageSent(row.id, now));
+      row.sent_at = now;
+    }
     let res;
     try {
       res = await this.client.request('POST', `/messages/packs/${payload.packId}/sellers/${payload.sellerId}`, {
@@ -122,6 +166,28 @@ export class MessagePusher {
     }
     return answerOutcome(res, this.clock.now());
   }
+}
+
+/** How far back (and ahead) of an entry's creation a marketplace date may be and still be its message: clocks differ. */
+const CLOCK_SKEW_MS = 15 * 60_000;
+/** Pages of a conversation read to find a message whose answer was lost (the newest first). */
+const CHECK_PAGES = 5;
+const CHECK_PAGE_SIZE = 100;
+
+/** Whether a message of the marketplace is what a queued message sent (its sender, text and files, sent after it was queued). */
+export function isSentMessage(
+  m: { from: { user_id: number }; text: string; message_attachments: readonly unknown[] | null; message_date: { created: string } },
+  p: MessagePayload,
+  queuedAt: number,
+): boolean {
+  const created = Date.parse(m.message_date.created);
+  return (
+    m.from.user_id === p.sellerId &&
+    m.text === p.text &&
+    (m.message_attachments?.length ?? 0) === p.attachments.length &&
+    Number.isFinite(created) &&
+    created >= queuedAt - CLOCK_SKEW_MS
+  );
 }
 
 /** The stored payload of a message entry, parsed. */

@@ -2,7 +2,8 @@ import type { Db } from '../db/open.js';
 import { type MirrorRepo, mirrorRepo } from '../db/repos/mirror.js';
 import type { LocationType } from '../db/repos/stock.js';
 import { type EditableType, type HistoryRow, type OutboxRow, type SyncRepo, syncRepo } from '../db/repos/sync.js';
-import { type CellRef, cellKey, onTheWire, overlay } from './outbox.js';
+import { type CellRef, cellKey } from './outbox.js';
+import { onTheWire, outcomeUnknown, overlay, phaseOf } from './model.js';
 import type { CellState, CellView, EntryView } from '../../common/views.js';
 
 /**
@@ -23,6 +24,7 @@ const entryView = (e: OutboxRow): EntryView => ({
   delta: e.delta,
   quantity: e.quantity,
   state: e.state,
+  phase: phaseOf(e),
   onTheWire: onTheWire(e),
   attempts: e.attempts,
   nextAttemptAt: e.next_attempt_at,
@@ -65,7 +67,7 @@ function buildCell(
           remote: { version: conflict.remote_version, quantity: conflict.remote_quantity },
         }
       : null,
-    error: failed ? { entryId: failed.id, status: failed.last_status, message: failed.last_error ?? 'failed' } : null,
+    error: failed ? { entryId: failed.id, status: failed.last_status, message: failed.last_error ?? 'failed', unknown: outcomeUnknown(failed) } : null,
   };
 }
 

@@ -6,6 +6,8 @@ import type { PushOutcome } from './stock-push.js';
 export type Effect =
   | { type: 'done'; replayed: boolean; refresh: string | null }
   | { type: 'conflict' }
+  /** Taken back after its outcome was learnt: it had not been applied (removed, its inverses with it). */
+  | { type: 'withdrawn' }
   | { type: 'failed'; status: number | null; error: string }
   | { type: 'offline'; error: string }
   | { type: 'retry'; status: number | null; error: string; delayMs: number };
@@ -29,8 +31,12 @@ export function recordOutcome(
     case 'conflict':
       outcome.commit();
       return { type: 'conflict' };
+    case 'withdrawn':
+      outcome.commit();
+      return { type: 'withdrawn' };
     case 'failed':
-      repo.markFailed(row.id, outcome.status, outcome.error, now);
+      // The marketplace refused it (or a fresh check showed it would): nothing of it was applied.
+      repo.markFailed(row.id, outcome.status, outcome.error, now, true);
       return { type: 'failed', status: outcome.status, error: outcome.error };
     case 'retry': {
       // The remote refused the request on the wire (409) and its stock could not be re-read: read first next time.
@@ -42,7 +48,8 @@ export function recordOutcome(
       const made = row.attempts + 1;
       if (made >= policy.maxAttempts) {
         const error = `${outcome.error} (gave up after ${made} attempts)`;
-        repo.markFailed(row.id, outcome.status, error, now);
+        // Sending gives up; when a request was out its outcome stays unknown (phaseOf, model.ts).
+        repo.markFailed(row.id, outcome.status, error, now, false);
         return { type: 'failed', status: outcome.status, error };
       }
       const delayMs = backoffDelay(made, policy, random, outcome.retryAfterMs);

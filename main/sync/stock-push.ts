@@ -44,6 +44,8 @@ export type Plan =
   /** `rekeyed`: a new request under a fresh key (the old one may have reached the remote). */
   | { type: 'send'; version: bigint; quantity: number; rekeyed?: boolean; quantity2?: number }
   | { type: 'read'; why: 'verify' | 'stale_sent' }
+  /** The person takes back an entry of unknown outcome: learn whether its request was applied (model.ts). */
+  | { type: 'check' }
   | { type: 'conflict'; version: bigint; quantity: number }
   | { type: 'fail'; message: string };
 
@@ -55,6 +57,8 @@ export type PushOutcome =
   /** `commit` marks the entry done (and moves the mirror); it returns a user product to re-read, or null. */
   | { type: 'done'; replayed: boolean; commit: () => string | null }
   | { type: 'conflict'; commit: () => void }
+  /** Its outcome was learnt: never applied, so it is taken back as the person asked (`commit` removes it). */
+  | { type: 'withdrawn'; commit: () => void }
   /** `refused`: the remote answered 409 to the request on the wire; the next attempt re-reads first. */
   | { type: 'retry'; offline: boolean; status: number | null; error: string; retryAfterMs?: number; refused?: boolean }
   | { type: 'failed'; status: number | null; error: string };
@@ -172,6 +176,7 @@ export class StockPusher {
   /** What the entry sends next, from the mirror (`known`: already read with the entry); writes nothing. */
   private decide(row: StockClaim, fresh: boolean, known?: ClaimMirror): Plan | NewRequest {
     const now = this.clock.now();
+    if (row.withdraw === 1) return { type: 'check' };
     if (row.needs_read === 1 && !fresh) return { type: 'read', why: 'verify' };
     if (row.sent_version !== null) {
       if (now - (row.sent_at ?? now) > STALE_SENT_MS) return { type: 'read', why: 'stale_sent' };
@@ -227,6 +232,8 @@ export class StockPusher {
           const { version, quantity } = plan;
           return { type: 'conflict', commit: () => void this.outbox.repo.markConflict(row.id, version, quantity, this.clock.now()) };
         }
+        case 'check':
+          return this.check(row);
         case 'read': {
           if (++reads > MAX_REBASES) return { type: 'retry', offline: false, status: 409, error: `Version mismatch ${MAX_REBASES} times in a row` };
           const snap = await readStock(this.client, row.user_product_id!, () => this.clock.now());
@@ -288,6 +295,46 @@ export class StockPusher {
         }
       }
     }
+  }
+
+  /**
+   * Learns whether the request on the wire of an entry being withdrawn was applied: a fresh read
+   * first (still at the version it was based on: it was not, since applying it moves the version),
+   * then a resend under the same key at that version, which the remote replays if it had applied
+   * it and refuses with 409 if it had not. Applied: done (an undo's inverse then goes); not applied
+   * (or refused): withdrawn, its inverses with it.
+   */
+  private async check(row: StockClaim): Promise<PushOutcome> {
+    const withdrawn: PushOutcome = { type: 'withdrawn', commit: () => this.outbox.withdrawChecked(row.id) };
+    if (row.sent_version === null) return withdrawn;
+    const sentVersion = BigInt(row.sent_version);
+    const snap = await readStock(this.client, row.user_product_id!, () => this.clock.now());
+    if (!isSnapshot(snap)) return snap;
+    await this.writes.run(() => applyStockSnapshot(this.outbox, this.clock, row.user_product_id!, snap));
+    if (snap.version === sentVersion) return withdrawn;
+    if (this.clock.now() - (row.sent_at ?? 0) > STALE_SENT_MS) {
+      // The remote no longer keeps the key: the same test as a stale resend (stale_sent).
+      const c = cellOf(row);
+      const at = (store: string) => snap.locations.find((l) => l.type === c.type && (l.type !== 'seller_warehouse' || l.store_id === store))?.quantity;
+      const same = at(c.storeKey) === row.sent_quantity && (!row.cell2 || at(row.store_key2 ?? '') === row.sent_quantity2);
+      if (!same) return withdrawn;
+      const commit = () => {
+        this.outbox.repo.markDone(row.id, { result_version: null, result: 'assumed applied (idempotency key expired)', status: 200 }, this.clock.now());
+        return null;
+      };
+      return { type: 'done', replayed: false, commit };
+    }
+    const sent = { version: sentVersion, quantity: row.sent_quantity ?? 0, ...(row.cell2 ? { quantity2: row.sent_quantity2 ?? 0 } : {}) };
+    let res: RemoteResponse;
+    try {
+      res = await this.put(row, sent);
+    } catch (e) {
+      return retryOutcome(e);
+    }
+    const kind = classifyStatus(res.status);
+    if (kind === 'ok') return { type: 'done', replayed: res.replayed, commit: () => this.complete(row, sent, res) };
+    if (kind === 'conflict' || kind === 'rejected') return withdrawn;
+    return answerOutcome(res, this.clock.now());
   }
 
   private put(row: StockClaim, plan: { version: bigint; quantity: number; quantity2?: number }) {

@@ -5,6 +5,7 @@ import type { OutboxRow } from '../../main/db/repos/sync.js';
 import { staticTokenProvider } from '../../main/sync/client.js';
 import { SyncEngine } from '../../main/sync/engine.js';
 import { type CellRef, Outbox, cellKey, newKey, overlay } from '../../main/sync/outbox.js';
+import { phaseOf } from '../../main/sync/model.js';
 import { cellView, gridRows, history } from '../../main/sync/read-model.js';
 import { backoffDelay, DEFAULT_RETRY } from '../../main/sync/retry.js';
 import { demo, demoFixtures } from '../support/fixtures.js';
@@ -117,11 +118,15 @@ describe('coalescing', () => {
     expect(history(replica.db, termoPalermo).map((h) => h.delta)).toEqual([-8, 3, 5]);
   });
 
-  it('count then adjust → the count with quantity + delta, same base', () => {
+  it('count then adjust → two intents: the adjustment stays its own entry, the count keeps its base', () => {
     const c = count(40);
     const a = adjust(-2);
-    expect(a).toMatchObject({ entryId: c.entryId, how: 'merged', shown: 38 });
-    expect(active()).toMatchObject([{ op: 'count', quantity: 38, base_quantity: 12, base_version: '1' }]);
+    expect(a).toMatchObject({ how: 'queued', shown: 38 });
+    expect(a.entryId).not.toBe(c.entryId);
+    expect(active()).toMatchObject([
+      { id: c.entryId, op: 'count', quantity: 40, base_quantity: 12, base_version: '1' },
+      { id: a.entryId, op: 'adjust', delta: -2 },
+    ]);
   });
 
   it('adjust then count → the count supersedes the unsent adjustment (its base is the remote, not the adjusted value)', () => {
@@ -152,8 +157,9 @@ describe('coalescing', () => {
     ]);
     // A pending entry whose request already went out once (a transient failure) is on the wire too.
     outbox.repo.reschedule(a.entryId!, clock.now(), 500, 'boom', true, clock.now());
-    expect(adjust(1, termoPalermo).how).toBe('merged');
+    expect(adjust(1, termoPalermo).how).toBe('queued');
     expect(row(a.entryId).delta).toBe(5);
+    expect(row(c.entryId).quantity).toBe(50);
   });
 
   it('other cells never coalesce together', () => {
@@ -257,7 +263,7 @@ describe('failed entries', () => {
   it('retry reopens (attempts start over), discard removes with a history row', () => {
     const a = outbox.adjust(termoPalermo, 4);
     outbox.repo.claim(a.entryId!, clock.now());
-    outbox.repo.markFailed(a.entryId!, 400, 'Store is not configured to be a stock location', clock.now());
+    outbox.repo.markFailed(a.entryId!, 400, 'Store is not configured to be a stock location', clock.now(), true);
     // A failed edit is not part of the quantity shown (issue 14 §7): 12, not 16.
     expect(cellView(replica.db, termoPalermo)).toMatchObject({
       state: 'failed',
@@ -267,7 +273,7 @@ describe('failed entries', () => {
     engine.retry(a.entryId!);
     expect(row(a.entryId)).toMatchObject({ state: 'pending', attempts: 0, last_error: null });
     outbox.repo.claim(a.entryId!, clock.now());
-    outbox.repo.markFailed(a.entryId!, 400, 'again', clock.now());
+    outbox.repo.markFailed(a.entryId!, 400, 'again', clock.now(), true);
     engine.discard(a.entryId!, { author: 'ana' });
     expect(outbox.repo.byId(a.entryId!)).toBeUndefined();
     expect(history(replica.db, termoPalermo)[0]).toMatchObject({ kind: 'discarded', from_quantity: 12, to_quantity: 12, author: 'ana' });
@@ -276,11 +282,11 @@ describe('failed entries', () => {
   it('a count supersedes a failed adjustment, and replaces (and retries) a failed count', () => {
     const a = outbox.adjust(termoPalermo, 4);
     outbox.repo.claim(a.entryId!, clock.now());
-    outbox.repo.markFailed(a.entryId!, 400, 'no', clock.now());
+    outbox.repo.markFailed(a.entryId!, 400, 'no', clock.now(), true);
     const c = outbox.count(termoPalermo, 20);
     expect(active()).toMatchObject([{ id: c.entryId, op: 'count', quantity: 20, base_quantity: 12 }]);
     outbox.repo.claim(c.entryId!, clock.now());
-    outbox.repo.markFailed(c.entryId!, 400, 'no', clock.now());
+    outbox.repo.markFailed(c.entryId!, 400, 'no', clock.now(), true);
     const again = outbox.count(termoPalermo, 21);
     expect(again).toMatchObject({ entryId: c.entryId, how: 'merged' });
     expect(row(c.entryId)).toMatchObject({ state: 'pending', quantity: 21, attempts: 0 });
@@ -290,19 +296,19 @@ describe('failed entries', () => {
     const a = outbox.adjust(termoPalermo, 4);
     sendEntry(a.entryId!);
     const { idempotency_key: key } = row(a.entryId);
-    outbox.repo.markFailed(a.entryId!, 500, 'gave up', clock.now());
+    outbox.repo.markFailed(a.entryId!, 500, 'gave up', clock.now(), false);
     engine.retry(a.entryId!);
     expect(row(a.entryId)).toMatchObject({ state: 'pending', idempotency_key: key, sent_version: '1', sent_quantity: 99, key_used: 1 });
   });
 
-  it('new content merged into a failed count never goes out under the key the old one was sent with', () => {
+  it('new content merged into a refused count never goes out under the key the old one was sent with', () => {
     const c = outbox.count(termoPalermo, 100);
     sendEntry(c.entryId!);
     const first = row(c.entryId).idempotency_key;
-    // Its answers were lost: the outcome is unknown when it fails.
-    outbox.repo.markFailed(c.entryId!, null, 'socket hang up (gave up after 3 attempts)', clock.now());
+    // The marketplace refused it for good: nothing of it was applied, its request is dropped.
+    outbox.repo.markFailed(c.entryId!, 400, 'refused', clock.now(), true);
     expect(outbox.count(termoPalermo, 200)).toMatchObject({ entryId: c.entryId, how: 'merged' });
-    // The request is dropped with the old content; the next one is computed afresh...
+    // The next request is computed afresh...
     expect(row(c.entryId)).toMatchObject({ state: 'pending', quantity: 200, sent_version: null, key_used: 1 });
     // ...and goes out under a fresh key.
     const next = outbox.repo.setSent(c.entryId!, 1n, 200, clock.now(), 'fresh-key');
@@ -310,6 +316,18 @@ describe('failed entries', () => {
     expect(next).not.toBe(first);
     // A resend of that same request keeps the new key.
     expect(row(c.entryId).idempotency_key).toBe('fresh-key');
+  });
+
+  it('a count of unknown outcome is never changed: a new count queues behind it, its request kept', () => {
+    const c = outbox.count(termoPalermo, 100);
+    sendEntry(c.entryId!);
+    // Its answers were lost and sending gave up: the outcome is unknown.
+    outbox.repo.markFailed(c.entryId!, null, 'socket hang up (gave up after 3 attempts)', clock.now(), false);
+    expect(phaseOf(row(c.entryId))).toBe('unknown');
+    const next = outbox.count(termoPalermo, 200);
+    expect(next).toMatchObject({ how: 'queued' });
+    expect(next.entryId).not.toBe(c.entryId);
+    expect(row(c.entryId)).toMatchObject({ state: 'failed', quantity: 100, sent_version: '1', sent_quantity: 99 });
   });
 
   it('the first request of an entry keeps the key it was queued with', () => {

@@ -199,7 +199,7 @@ describe('undo the last edit', () => {
   it('a failed edit that is just that edit is dropped (it was not part of the quantity shown)', () => {
     const a = engine.queueAdjustment({ ...target(palermo), delta: -10, author: 'ana' });
     outbox().repo.claim(a.entryId!, clock.now());
-    outbox().repo.markFailed(a.entryId!, 400, 'refused', clock.now());
+    outbox().repo.markFailed(a.entryId!, 400, 'refused', clock.now(), true);
     expect(shown(palermo)).toBe(12);
     expect(engine.undoLast('ana').how).toBe('withdrawn');
     expect(outbox().repo.byId(a.entryId!)).toBeUndefined();
@@ -214,7 +214,7 @@ describe('a failed edit is not part of the quantity shown', () => {
     outbox().mirror.setCell(up, 'seller_warehouse', demo.stores.palermo, null, 10);
     expect(shown(palermo)).toBe(-20);
     outbox().repo.claim(a.entryId!, clock.now());
-    outbox().repo.markFailed(a.entryId!, null, 'The adjustment of -30 would take the stock below 0: the marketplace has 10', clock.now());
+    outbox().repo.markFailed(a.entryId!, null, 'The adjustment of -30 would take the stock below 0: the marketplace has 10', clock.now(), true);
     expect(cellView(replica.db, palermo)).toMatchObject({ shown: 10, state: 'failed', error: { entryId: a.entryId } });
     const row = gridRows(replica.db, { sellerId: demo.seller.id, limit: 10 }).rows.find((x) => x.userProductId === up)!;
     expect(row.cells[demo.stores.palermo]).toMatchObject({ shown: 10, state: 'failed' });

@@ -19,6 +19,7 @@ import { messagePackVersionsMigration } from './018-message-pack-versions.js';
 import { messageSearchMarkMigration } from './019-message-search-mark.js';
 import { dropMessagesByOrderMigration } from './020-drop-messages-by-order.js';
 import { otherLocationTypesMigration } from './021-other-location-types.js';
+import { outboxModelMigration } from './022-outbox-model.js';
 
 export interface Migration {
   version: number;
@@ -50,4 +51,5 @@ export const migrations: Migration[] = [
   messageSearchMarkMigration,
   dropMessagesByOrderMigration,
   otherLocationTypesMigration,
+  outboxModelMigration,
 ];

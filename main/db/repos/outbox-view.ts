@@ -1,11 +1,12 @@
+import type { EntryState, OutboxKind } from '../../../common/outbox.js';
 import type { Db } from '../open.js';
 
 /** An outbox entry (table sync_outbox of migration 007) with the columns the screens show. */
 export interface OutboxViewRow {
   id: number;
-  kind: 'stock' | 'message';
+  kind: OutboxKind;
   lane: string;
-  state: 'pending' | 'in_flight' | 'conflict' | 'failed';
+  state: Exclude<EntryState, 'done'>;
   attempts: number;
   next_attempt_at: number;
   created_at: number;
@@ -22,6 +23,10 @@ export interface OutboxViewRow {
   reason: string | null;
   /** A transfer's destination store (migration 013). */
   store_key2: string | null;
+  /** What phaseOf (main/sync/model.ts) reads: the request on the wire, and a withdrawal being checked (migration 022). */
+  sent_version: string | null;
+  sent_at: number | null;
+  withdraw: number;
 }
 
 /** Entries of one kind and/or state (null: any). */
@@ -31,7 +36,7 @@ export interface OutboxFilter {
 }
 
 const COLUMNS = `id, kind, lane, state, attempts, next_attempt_at, created_at, updated_at, user_product_id, cell_type, store_key,
-  op, delta, quantity, payload, last_status, last_error, reason, store_key2`;
+  op, delta, quantity, payload, last_status, last_error, reason, store_key2, CAST(sent_version AS TEXT) AS sent_version, sent_at, withdraw`;
 
 /**
  * Read-only queries of the outbox for the screens (main/desktop/outbox-view.ts): the active

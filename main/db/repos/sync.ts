@@ -2,14 +2,15 @@
 // read (the claim, the request on the wire and the settling writes share columns and one partial
 // index; split apart, their rules would drift).
 import { userProductOfCell } from '../../../common/cells.js';
+import type { EntryState, OutboxKind } from '../../../common/outbox.js';
 import type { StockReason } from '../../../common/stock-reasons.js';
 import type { Db } from '../open.js';
 import { type HistoryKind, type HistoryRow, type NewHistory, historyRepo } from './history.js';
 
 export type { HistoryKind, HistoryRow, NewHistory };
 
-export type EntryState = 'pending' | 'in_flight' | 'done' | 'conflict' | 'failed';
-export type EntryKind = 'stock' | 'message';
+export type { EntryState };
+export type EntryKind = OutboxKind;
 export type StockOp = 'adjust' | 'count';
 export type EditableType = 'seller_warehouse' | 'selling_address';
 
@@ -57,6 +58,12 @@ export interface OutboxRow {
   store_key2: string | null;
   /** A transfer's request on the wire: the destination's quantity. */
   sent_quantity2: number | null;
+  /** An undo's inverse: the entry it takes back (it follows that entry's fate; migration 022). */
+  undoes_entry: number | null;
+  /** 1: never coalesces with later edits (a count session's count, an inverse). */
+  sealed: number;
+  /** 1: the person asked to take it back while its outcome was unknown; the engine learns the outcome first. */
+  withdraw: number;
 }
 
 export interface NewEntry {
@@ -77,6 +84,8 @@ export interface NewEntry {
   reason?: StockReason | null;
   cell2?: string | null;
   store_key2?: string | null;
+  undoes_entry?: number | null;
+  sealed?: boolean;
 }
 
 /** What the scheduler keeps in memory per active entry. */
@@ -118,6 +127,7 @@ export type StockClaim = Pick<
   | 'cell2'
   | 'store_key2'
   | 'sent_quantity2'
+  | 'withdraw'
 >;
 
 /** What claiming an entry may change besides its state (restored by `unclaim`). */
@@ -134,9 +144,10 @@ export const claimedFields = (r: ClaimedFields): ClaimedFields => ({
   needs_read: r.needs_read,
 });
 
-/** The 20 columns a claim reads of its entry (`o`), in stockClaimOf's order. */
+/** The 21 columns a claim reads of its entry (`o`), in stockClaimOf's order. */
 const STOCK_CLAIM_COLUMNS = `o.id, o.kind, o.idempotency_key, o.attempts, o.user_product_id, o.cell_type, o.store_key, o.cell, o.op, o.delta,
-  o.quantity, o.base_quantity, CAST(o.sent_version AS TEXT), o.sent_quantity, o.sent_at, o.key_used, o.needs_read, o.cell2, o.store_key2, o.sent_quantity2`;
+  o.quantity, o.base_quantity, CAST(o.sent_version AS TEXT), o.sent_quantity, o.sent_at, o.key_used, o.needs_read, o.cell2, o.store_key2, o.sent_quantity2,
+  o.withdraw`;
 
 const COLUMNS = `id, kind, lane, state, idempotency_key, attempts, next_attempt_at, created_at, updated_at,
   user_product_id, cell_type, store_key, cell, op, delta, quantity,
@@ -144,7 +155,7 @@ const COLUMNS = `id, kind, lane, state, idempotency_key, attempts, next_attempt_
   CAST(sent_version AS TEXT) AS sent_version, sent_quantity, sent_at,
   CAST(remote_version AS TEXT) AS remote_version, remote_quantity,
   CAST(result_version AS TEXT) AS result_version, payload, result, last_status, last_error, key_used, needs_read,
-  reason, cell2, store_key2, sent_quantity2`;
+  reason, cell2, store_key2, sent_quantity2, undoes_entry, sealed, withdraw`;
 
 /**
  * What a claim plans from: the mirror's version of the entry's user product (null when the mirror
@@ -157,7 +168,7 @@ export interface ClaimMirror {
   quantity2: number | undefined;
 }
 
-/** The first 20 values of a row of STOCK_CLAIM_COLUMNS read as an array. */
+/** The first 21 values of a row of STOCK_CLAIM_COLUMNS read as an array. */
 function stockClaimOf(r: unknown[]): StockClaim {
   return {
     id: r[0] as number,
@@ -180,6 +191,7 @@ function stockClaimOf(r: unknown[]): StockClaim {
     cell2: r[17] as string | null,
     store_key2: r[18] as string | null,
     sent_quantity2: r[19] as number | null,
+    withdraw: r[20] as number,
   };
 }
 
@@ -199,9 +211,11 @@ const laneEntryOf = (r: unknown[]): LaneEntry & { lane: string } => ({
 export function syncRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO sync_outbox (kind, lane, state, idempotency_key, attempts, next_attempt_at, created_at, updated_at,
-       user_product_id, cell_type, store_key, cell, op, delta, quantity, base_version, base_quantity, payload, reason, cell2, store_key2)
+       user_product_id, cell_type, store_key, cell, op, delta, quantity, base_version, base_quantity, payload, reason, cell2, store_key2,
+       undoes_entry, sealed)
      VALUES (@kind, @lane, 'pending', @idempotency_key, 0, @now, @now, @now,
-       @user_product_id, @cell_type, @store_key, @cell, @op, @delta, @quantity, @base_version, @base_quantity, @payload, @reason, @cell2, @store_key2)`,
+       @user_product_id, @cell_type, @store_key, @cell, @op, @delta, @quantity, @base_version, @base_quantity, @payload, @reason, @cell2, @store_key2,
+       @undoes_entry, @sealed)`,
   );
   const byId = db.prepare<[number], OutboxRow>(`SELECT ${COLUMNS} FROM sync_outbox WHERE id = ?`);
   // A transfer is an entry of both its cells.
@@ -288,26 +302,58 @@ export function syncRepo(db: Db) {
   // Positional: it runs for every answer recorded.
   const markDone = db.prepare<[bigint | null, string | null, number, number, number]>(
     `UPDATE sync_outbox SET state = 'done', attempts = attempts + 1, result_version = ?, result = ?, last_status = ?,
-       last_error = NULL, sent_version = NULL, sent_quantity = NULL, sent_quantity2 = NULL, sent_at = NULL, updated_at = ? WHERE id = ?`,
+       last_error = NULL, sent_version = NULL, sent_quantity = NULL, sent_quantity2 = NULL, sent_at = NULL, withdraw = 0, updated_at = ? WHERE id = ?`,
   );
   const reschedule = db.prepare<[{ id: number; next: number; status: number | null; error: string; charge: number; now: number }]>(
     `UPDATE sync_outbox SET state = 'pending', next_attempt_at = @next, last_status = @status, last_error = @error,
        attempts = attempts + @charge, updated_at = @now WHERE id = @id`,
   );
-  const markConflict = db.prepare<[{ id: number; remote_version: bigint; remote_quantity: number; now: number }]>(
+  const markConflict = db.prepare<[{ id: number; remote_version: bigint; remote_quantity: number; now: number; error: string }]>(
     `UPDATE sync_outbox SET state = 'conflict', attempts = attempts + 1, remote_version = @remote_version, remote_quantity = @remote_quantity,
        sent_version = NULL, sent_quantity = NULL, sent_quantity2 = NULL, sent_at = NULL, last_status = 409,
-       last_error = 'The marketplace quantity changed since the count', needs_read = 0, updated_at = @now WHERE id = @id`,
+       last_error = @error, needs_read = 0, withdraw = 0, updated_at = @now WHERE id = @id`,
   );
-  // The request on the wire is kept: its outcome may be unknown, and a plain retry resends exactly
-  // it under the same key (the remote replays its answer if it had applied it).
-  const markFailed = db.prepare<[{ id: number; status: number | null; error: string; charge: number; now: number }]>(
+  // Unknown (attempts spent after lost answers): the request on the wire is kept, since it may
+  // have been applied; a retry resends exactly it under the same key (the remote replays its
+  // answer if it had). Refused: nothing of it was applied, the request is dropped (a retry plans
+  // anew). `withdraw` ends either way: a refusal answers the check, and an unknown waits for the person.
+  const markFailed = db.prepare<[{ id: number; status: number | null; error: string; charge: number; now: number; refused: number }]>(
     `UPDATE sync_outbox SET state = 'failed', last_status = @status, last_error = @error, attempts = attempts + @charge,
-       updated_at = @now WHERE id = @id`,
+       sent_version = CASE WHEN @refused = 1 THEN NULL ELSE sent_version END,
+       sent_quantity = CASE WHEN @refused = 1 THEN NULL ELSE sent_quantity END,
+       sent_quantity2 = CASE WHEN @refused = 1 THEN NULL ELSE sent_quantity2 END,
+       sent_at = CASE WHEN @refused = 1 THEN NULL ELSE sent_at END,
+       withdraw = 0, updated_at = @now WHERE id = @id`,
   );
+  // Undo or discard of an entry whose outcome is unknown: back to pending to learn it first.
+  const setWithdraw = db.prepare<[{ id: number; now: number }]>(
+    `UPDATE sync_outbox SET state = 'pending', withdraw = 1, attempts = 0, next_attempt_at = @now, last_error = NULL, updated_at = @now
+      WHERE id = @id AND state = 'failed'`,
+  );
+  // A message's request is about to go out: from now on its outcome may be unknown.
+  const setMessageSent = db.prepare<[{ id: number; now: number }]>('UPDATE sync_outbox SET sent_at = @now, key_used = 1, updated_at = @now WHERE id = @id');
+  // Whether a marketplace message is already the outcome of a message entry (a sent one, or one found after its answer was lost).
+  const messageSettled = db.prepare<[string], number>(`SELECT 1 FROM sync_outbox WHERE kind = 'message' AND state = 'done' AND result = ?`).pluck(true);
+  // Message entries whose request may have reached the marketplace (waiting to be resent, or of
+  // unknown outcome), each with the mirrored messages that could be it: the seller's, in its
+  // conversation, with its text, dated after it was queued (less 15 minutes of clock skew), not
+  // already another entry's.
+  const sentCandidates = db.prepare<[], { entry_id: number; message_id: string; files: number; wanted: number }>(
+    `SELECT o.id AS entry_id, m.id AS message_id,
+            (SELECT count(*) FROM attachments a WHERE a.message_id = m.id) AS files,
+            json_array_length(o.payload, '$.attachments') AS wanted
+       FROM sync_outbox o
+       JOIN messages m ON m.pack_key = json_extract(o.payload, '$.packId') AND m.from_user_id = json_extract(o.payload, '$.sellerId')
+        AND m.text = json_extract(o.payload, '$.text')
+        AND julianday(m.date_created) >= julianday(o.created_at / 1000.0, 'unixepoch') - 15.0 / 1440
+      WHERE o.kind = 'message' AND o.state IN ('pending', 'failed') AND o.sent_at IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM sync_outbox d WHERE d.kind = 'message' AND d.state = 'done' AND d.result = m.id)
+      ORDER BY o.id, m.seq`,
+  );
+  const inversesOf = db.prepare<[number], OutboxRow>(`SELECT ${COLUMNS} FROM sync_outbox WHERE undoes_entry = ? AND state <> 'done' ORDER BY id`);
   const reopen = db.prepare<[{ id: number; now: number }]>(
     `UPDATE sync_outbox SET state = 'pending', attempts = 0, next_attempt_at = @now, last_error = NULL, last_status = NULL,
-       remote_version = NULL, remote_quantity = NULL, updated_at = @now WHERE id = @id`,
+       remote_version = NULL, remote_quantity = NULL, withdraw = 0, updated_at = @now WHERE id = @id`,
   );
   const recoverInFlight = db.prepare<[number]>(`UPDATE sync_outbox SET state = 'pending', updated_at = ? WHERE state = 'in_flight'`);
   const setPayload = db.prepare<[string, number, number]>('UPDATE sync_outbox SET payload = ?, updated_at = ? WHERE id = ?');
@@ -340,7 +386,9 @@ export function syncRepo(db: Db) {
           reason: null,
           cell2: null,
           store_key2: null,
+          undoes_entry: null,
           ...e,
+          sealed: e.sealed === true ? 1 : 0,
         }).lastInsertRowid,
       ),
     byId: (id: number) => byId.get(id),
@@ -368,13 +416,13 @@ export function syncRepo(db: Db) {
     pendingStock: (id: number): { row: StockClaim; mirror: ClaimMirror } | undefined => {
       const r = pendingStock.get(id);
       if (r === undefined) return undefined;
-      const version = r[20] as string | null;
+      const version = r[21] as string | null;
       return {
         row: stockClaimOf(r),
         mirror: {
           version: version === null ? null : BigInt(version),
-          quantity: (r[21] as number | null) ?? undefined,
-          quantity2: (r[22] as number | null) ?? undefined,
+          quantity: (r[22] as number | null) ?? undefined,
+          quantity2: (r[23] as number | null) ?? undefined,
         },
       };
     },
@@ -425,11 +473,22 @@ export function syncRepo(db: Db) {
     /** Back to pending at `next`; `charge`: count it as an attempt (not when offline: nothing was really tried). */
     reschedule: (id: number, next: number, status: number | null, error: string, charge: boolean, now: number) =>
       reschedule.run({ id, next, status, error, charge: charge ? 1 : 0, now }),
-    markConflict: (id: number, remoteVersion: bigint, remoteQuantity: number, now: number) =>
-      markConflict.run({ id, remote_version: remoteVersion, remote_quantity: remoteQuantity, now }),
-    /** `charge`: the outcome that failed it was an attempt (a local check that refuses before sending is not). */
-    markFailed: (id: number, status: number | null, error: string, now: number, charge = true) =>
-      markFailed.run({ id, status, error, charge: charge ? 1 : 0, now }),
+    markConflict: (id: number, remoteVersion: bigint, remoteQuantity: number, now: number, error = 'The marketplace quantity changed since the count') =>
+      markConflict.run({ id, remote_version: remoteVersion, remote_quantity: remoteQuantity, now, error }),
+    /**
+     * `refused`: the remote said no for good (nothing applied; the request is dropped), else the
+     * outcome is unknown when a request was out (it is kept). `charge`: it was an attempt.
+     */
+    markFailed: (id: number, status: number | null, error: string, now: number, refused: boolean, charge = true) =>
+      markFailed.run({ id, status, error, charge: charge ? 1 : 0, now, refused: refused ? 1 : 0 }),
+    /** The person takes back a failed entry of unknown outcome: pending again, to learn it first; false when not failed. */
+    setWithdraw: (id: number, now: number) => setWithdraw.run({ id, now }).changes === 1,
+    setMessageSent: (id: number, now: number) => setMessageSent.run({ id, now }),
+    messageSettled: (messageId: string) => messageSettled.get(messageId) === 1,
+    /** Mirrored messages that may be what a message entry sent (sentCandidates above), in entry order. */
+    sentCandidates: () => sentCandidates.all(),
+    /** The active inverses that take back `id` (an undo while its fate was open). */
+    inversesOf: (id: number) => inversesOf.all(id),
     reopen: (id: number, now: number) => reopen.run({ id, now }),
     recoverInFlight: (now: number) => recoverInFlight.run(now).changes,
     setPayload: (id: number, payload: string, now: number) => setPayload.run(payload, now, id),

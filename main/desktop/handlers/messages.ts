@@ -85,12 +85,17 @@ export function messagesHandlers(ctx: Pick<HandlerContext, 'current' | 'host' | 
       const p = await ctx.current();
       const files = (fileIds ?? []).map((id) => ctx.staging.get(id));
       if (p.kind === 'remote') {
-        const r = await p.engine.queueMessage({
-          packId,
-          text,
-          files: files.map((f) => ({ path: f.path, name: f.name, ...(f.type ? { type: f.type } : {}) })),
-          author: p.author,
-        });
+        const drafts = draftsOf(p.db);
+        // The draft goes in the send's own transaction: after a crash there is the queued message or the draft, never both.
+        const r = await p.engine.queueMessage(
+          {
+            packId,
+            text,
+            files: files.map((f) => ({ path: f.path, name: f.name, ...(f.type ? { type: f.type } : {}) })),
+            author: p.author,
+          },
+          () => drafts.save(packId, ''),
+        );
         for (const f of files) await ctx.staging.discard(f.fileId);
         ctx.feed.scheduleStatus();
         return { status: 'queued' as const, entryId: r.entryId, warnings: r.warnings };

@@ -19,10 +19,10 @@ export function outboxHandlers(ctx: Pick<HandlerContext, 'current' | 'feed'>) {
     },
     discard: async ({ entryId }) => {
       const p = await ctx.current();
-      p.engine.discard(entryId, { author: p.author });
+      const { how } = p.engine.discard(entryId, { author: p.author });
       ctx.feed.stockChanged(null);
       ctx.feed.scheduleStatus();
-      return { entryId };
+      return { entryId, how };
     },
   } satisfies AreaHandlers<'outbox'>;
 }
