@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations } from './migrations/index.js';
-import { privateDir, privateFile, tightenIfPresent } from './private-files.js';
 
 export type Db = Database.Database;
 
@@ -27,17 +27,12 @@ export function nativeBinding(): string | undefined {
 }
 
 /**
- * Opens (creating if needed, private to its owner) the one database file: WAL so readers never wait for the writer,
+ * Opens (creating if needed) the one database file: WAL so readers never wait for the writer,
  * foreign keys on, a busy timeout so a second process (a CLI, a test) waits instead of failing,
  * then applies the numbered migrations that are newer than `user_version`.
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
-  if (file !== ':memory:' && file !== '') {
-    // The owner's only: the folder 0700, the file 0600 before SQLite opens it (its -wal and -shm follow).
-    privateDir(dirname(file));
-    privateFile(file);
-    for (const suffix of ['-wal', '-shm', '-journal']) tightenIfPresent(`${file}${suffix}`);
-  }
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file, binding ? { nativeBinding: binding } : {});
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
@@ -54,9 +49,20 @@ export function migrate(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   for (const m of migrations) {
     if (m.version <= current) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
-    })();
+    // PRAGMA foreign_keys is a no-op inside a transaction: switched around it.
+    if (m.foreignKeysOff) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        // References broken before (an old bug) must not stop the app from opening; new ones must not appear.
+        const broken = m.foreignKeysOff ? foreignKeyProblems(db) : 0;
+        db.exec(m.sql);
+        if (m.foreignKeysOff && foreignKeyProblems(db) > broken) throw new Error(`migration ${m.version} (${m.name}) broke foreign keys`);
+        db.pragma(`user_version = ${m.version}`);
+      })();
+    } finally {
+      if (m.foreignKeysOff) db.pragma('foreign_keys = ON');
+    }
   }
 }
+
+const foreignKeyProblems = (db: Db): number => (db.pragma('foreign_key_check') as unknown[]).length;

@@ -19,12 +19,17 @@ import { messagePackVersionsMigration } from './018-message-pack-versions.js';
 import { messageSearchMarkMigration } from './019-message-search-mark.js';
 import { dropMessagesByOrderMigration } from './020-drop-messages-by-order.js';
 import { otherLocationTypesMigration } from './021-other-location-types.js';
-import { outboxModelMigration } from './022-outbox-model.js';
+import { openRemoteValuesMigration } from './023-open-remote-values.js';
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * Run with foreign keys off: a table rebuild that drops a table others reference (SQLite's
+   * documented way). migrate() then checks that no reference broke before it commits.
+   */
+  foreignKeysOff?: boolean;
 }
 
 /** Applied in order at start-up; a migration never changes once it has shipped. */
@@ -51,5 +56,5 @@ export const migrations: Migration[] = [
   messageSearchMarkMigration,
   dropMessagesByOrderMigration,
   otherLocationTypesMigration,
-  outboxModelMigration,
+  openRemoteValuesMigration,
 ];
