@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations } from './migrations/index.js';
+import { privateDir, privateFile, tightenIfPresent } from './private-files.js';
 
 export type Db = Database.Database;
 
@@ -27,12 +27,17 @@ export function nativeBinding(): string | undefined {
 }
 
 /**
- * Opens (creating if needed) the one database file: WAL so readers never wait for the writer,
+ * Opens (creating if needed, private to its owner) the one database file: WAL so readers never wait for the writer,
  * foreign keys on, a busy timeout so a second process (a CLI, a test) waits instead of failing,
  * then applies the numbered migrations that are newer than `user_version`.
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:' && file !== '') {
+    // The owner's only: the folder 0700, the file 0600 before SQLite opens it (its -wal and -shm follow).
+    privateDir(dirname(file));
+    privateFile(file);
+    for (const suffix of ['-wal', '-shm', '-journal']) tightenIfPresent(`${file}${suffix}`);
+  }
   const db = new Database(file, binding ? { nativeBinding: binding } : {});
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);

@@ -19,6 +19,7 @@ import { messagePackVersionsMigration } from './018-message-pack-versions.js';
 import { messageSearchMarkMigration } from './019-message-search-mark.js';
 import { dropMessagesByOrderMigration } from './020-drop-messages-by-order.js';
 import { otherLocationTypesMigration } from './021-other-location-types.js';
+import { outboxModelMigration } from './022-outbox-model.js';
 import { openRemoteValuesMigration } from './023-open-remote-values.js';
 
 export interface Migration {
@@ -56,5 +57,6 @@ export const migrations: Migration[] = [
   messageSearchMarkMigration,
   dropMessagesByOrderMigration,
   otherLocationTypesMigration,
+  outboxModelMigration,
   openRemoteValuesMigration,
 ];
