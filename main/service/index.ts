@@ -11,6 +11,7 @@ import { historyRepo } from '../db/repos/history.js';
 import { stockRepo } from '../db/repos/stock.js';
 import { usersRepo } from '../db/repos/users.js';
 import { authService } from './auth/auth.js';
+import type { SignInLimits } from './auth/attempt-limits.js';
 import { oauthService } from './auth/oauth.js';
 import { brandsService } from './brands/brands.js';
 import { type Clock, systemClock } from './clock.js';
@@ -40,6 +41,8 @@ export interface ServiceOptions {
   accessTokenTtlSeconds?: number;
   /** Lifetime of each refresh token (seconds, default 180 days); every rotation starts a new one. */
   refreshTokenTtlSeconds?: number;
+  /** Failed sign-ins allowed per source, user and known device (tests shorten them; default: attempt-limits.ts). */
+  signInLimits?: Partial<SignInLimits>;
 }
 
 /**
@@ -61,6 +64,7 @@ export function createService(db: Db, options: ServiceOptions = {}) {
     clock,
     accessTokenTtlSeconds: options.accessTokenTtlSeconds,
     refreshTokenTtlSeconds: options.refreshTokenTtlSeconds,
+    signInLimits: options.signInLimits,
   });
   const users = usersService(repos.users);
   const stores = storesService(repos.stock, repos.users);

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AuthorizationOutcome, failurePage } from '../../service/auth/authorization-outcome.js';
+import { DEVICE_COOKIE_PREFIX } from '../../service/auth/known-devices.js';
 import { CSRF_COOKIE } from '../../service/auth/oauth.js';
 import { FORM_TTL_MS } from '../../service/auth/sign-in-form.js';
 import { isServiceError } from '../../service/errors.js';
@@ -75,8 +76,23 @@ function readCookie(header: string | undefined, name: string): string | undefine
   return undefined;
 }
 
+/** Device cookies (`sr_dev_<user id>`) the browser sent, by user id. */
+function deviceCookies(header: string | undefined): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const part of (header ?? '').split(';').slice(0, 50)) {
+    const eq = part.indexOf('=');
+    const name = eq > 0 ? part.slice(0, eq).trim() : '';
+    if (name.startsWith(DEVICE_COOKIE_PREFIX) && /^[0-9]{1,16}$/.test(name.slice(DEVICE_COOKIE_PREFIX.length))) {
+      out.set(Number(name.slice(DEVICE_COOKIE_PREFIX.length)), part.slice(eq + 1).trim());
+    }
+  }
+  return out;
+}
+
 function send(req: FastifyRequest, reply: FastifyReply, outcome: AuthorizationOutcome): FastifyReply {
   if (outcome.kind === 'redirect') {
+    const d = outcome.deviceCookie;
+    if (d) reply.header('set-cookie', `${d.name}=${d.value}; Path=/authorization; Max-Age=${d.maxAgeSeconds}; HttpOnly; SameSite=Strict`);
     return reply.status(302).header('location', outcome.location).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();
   }
   if (outcome.retryAfterSeconds !== undefined) reply.header('retry-after', String(outcome.retryAfterSeconds));
@@ -116,6 +132,8 @@ export const oauthRoutes =
           cookie: readCookie(req.headers.cookie, CSRF_COOKIE),
           origin: req.headers.origin,
           host: req.headers.host,
+          source: req.ip,
+          devices: deviceCookies(req.headers.cookie),
         }),
       ),
     );

@@ -3,28 +3,49 @@ import type { Clock } from '../clock.js';
 export interface AttemptLimit {
   /** Failures within `windowMs` that lock the key. */
   limit: number;
-  /** How far back failures count, and how long a lock lasts. */
+  /** How far back failures count, and how long a first lock lasts. */
   windowMs: number;
+  /**
+   * Backoff: a key locked again soon after a lock is locked twice as long each time, up to this
+   * (and its history is kept that long after a lock). Without it every lock lasts `windowMs`.
+   */
+  maxLockMs?: number;
 }
 
-/** Failed sign-ins: 5 per user and 20 per application within 15 minutes, then locked 15 minutes. */
+/**
+ * Failed sign-ins (issue 25: a per-application bucket let 20 guesses at made-up names lock every
+ * user out). What an attacker can do is limited three ways, none of which locks the real person out:
+ * - per source (the client's address): 20 failures in 15 minutes lock that address, then twice as
+ *   long each time it fails on, up to a day;
+ * - per user (a made-up name counts under itself): 5 failures lock that name for 15 minutes;
+ * - a known-good client (a browser that signed in as that user before, main/service/auth/sign-in.ts)
+ *   is counted only under its own device, never under the source or user buckets, so others'
+ *   failures do not block its right password.
+ */
 export const DEFAULT_LIMITS = {
+  perSource: { limit: 20, windowMs: 15 * 60_000, maxLockMs: 24 * 3600_000 },
   perUser: { limit: 5, windowMs: 15 * 60_000 },
-  perClient: { limit: 20, windowMs: 15 * 60_000 },
+  perDevice: { limit: 5, windowMs: 15 * 60_000, maxLockMs: 24 * 3600_000 },
 } satisfies Record<string, AttemptLimit>;
+export type SignInLimits = { [K in keyof typeof DEFAULT_LIMITS]: AttemptLimit };
+
+/** Keys remembered at most per limiter: past it the oldest is forgotten (memory stays bounded whatever the sources). */
+const MAX_KEYS = 100_000;
 
 interface Entry {
   failures: number[];
   /** Attempts whose password is being checked now: counted so that parallel guesses cannot pass the limit together. */
   inFlight: number;
   lockedUntil: number;
+  /** Locks in a row (backoff), remembered until `strikesUntil`. */
+  strikes: number;
+  strikesUntil: number;
 }
 
 /**
  * Counts failed attempts per key in memory. `limit` failures within the window lock the key for
- * one window from the last of them. A key with nothing to remember is forgotten, so the map holds
- * only keys that failed recently; the per-application limit (applications are a fixed set) bounds
- * how many failures, hence user keys, can exist at once.
+ * one window from the last of them (longer with backoff). A key with nothing to remember is
+ * forgotten, so the map holds only keys that failed recently.
  */
 export function attemptLimiter(rule: AttemptLimit, clock: Clock) {
   const entries = new Map<string, Entry>();
@@ -32,10 +53,19 @@ export function attemptLimiter(rule: AttemptLimit, clock: Clock) {
   const fresh = (e: Entry, now: number) => {
     e.failures = e.failures.filter((t) => t > now - rule.windowMs);
     if (e.lockedUntil <= now) e.lockedUntil = 0;
+    if (e.strikesUntil <= now) e.strikes = e.strikesUntil = 0;
     return e;
   };
   const forgetIfEmpty = (key: string, e: Entry) => {
-    if (e.failures.length === 0 && e.inFlight === 0 && e.lockedUntil === 0) entries.delete(key);
+    if (e.failures.length === 0 && e.inFlight === 0 && e.lockedUntil === 0 && e.strikes === 0) entries.delete(key);
+  };
+  const lock = (e: Entry, now: number) => {
+    e.strikes++;
+    const ms = rule.maxLockMs === undefined ? rule.windowMs : Math.min(rule.maxLockMs, rule.windowMs * 2 ** (e.strikes - 1));
+    e.lockedUntil = now + ms;
+    e.strikesUntil = rule.maxLockMs === undefined ? 0 : e.lockedUntil + rule.maxLockMs;
+    if (e.strikesUntil === 0) e.strikes = 0;
+    e.failures = [];
   };
 
   return {
@@ -53,9 +83,13 @@ export function attemptLimiter(rule: AttemptLimit, clock: Clock) {
     },
     /** An attempt starts: call `end` exactly once when its password was checked. */
     begin(key: string): void {
-      const e = entries.get(key) ?? { failures: [], inFlight: 0, lockedUntil: 0 };
+      let e = entries.get(key);
+      if (!e) {
+        if (entries.size >= MAX_KEYS) entries.delete(entries.keys().next().value!);
+        e = { failures: [], inFlight: 0, lockedUntil: 0, strikes: 0, strikesUntil: 0 };
+        entries.set(key, e);
+      }
       e.inFlight++;
-      entries.set(key, e);
     },
     end(key: string, outcome: 'failed' | 'succeeded' | 'cleared'): void {
       const e = entries.get(key);
@@ -65,13 +99,11 @@ export function attemptLimiter(rule: AttemptLimit, clock: Clock) {
       fresh(e, now);
       if (outcome === 'failed') {
         e.failures.push(now);
-        if (e.failures.length >= rule.limit) {
-          e.lockedUntil = now + rule.windowMs;
-          e.failures = [];
-        }
+        if (e.failures.length >= rule.limit) lock(e, now);
       } else if (outcome === 'cleared') {
-        // The right password for this user: earlier mistakes are forgiven.
+        // The right password for this key: earlier mistakes are forgiven.
         e.failures = [];
+        e.strikes = e.strikesUntil = 0;
       }
       forgetIfEmpty(key, e);
     },

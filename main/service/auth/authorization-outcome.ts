@@ -1,5 +1,6 @@
 import type { ServiceErrorCode } from '../errors.js';
 import { type RenderedPage, errorPage } from './authorization-page.js';
+import type { DeviceCookie } from './known-devices.js';
 
 /**
  * What the authorization endpoint answers: an HTML page, or a redirect to the client. A refusal
@@ -8,7 +9,9 @@ import { type RenderedPage, errorPage } from './authorization-page.js';
  * when it is a rate limit.
  */
 export type AuthorizationOutcome =
-  { kind: 'page'; page: RenderedPage; csrfCookie?: string; error?: RefusalBody; retryAfterSeconds?: number } | { kind: 'redirect'; location: string };
+  | { kind: 'page'; page: RenderedPage; csrfCookie?: string; error?: RefusalBody; retryAfterSeconds?: number }
+  /** `deviceCookie`: the browser is known for this user from now on (known-devices.ts). */
+  | { kind: 'redirect'; location: string; deviceCookie?: DeviceCookie };
 
 export interface RefusalBody {
   error: ServiceErrorCode;

@@ -6,7 +6,7 @@ import type { Clock } from '../clock.js';
 import { ServiceError } from '../errors.js';
 import { type AuthorizationOutcome, failurePage } from './authorization-outcome.js';
 import { consentPage } from './authorization-page.js';
-import type { AttemptLimit } from './attempt-limits.js';
+import type { SignInLimits } from './attempt-limits.js';
 import { type DecideContext, signInService } from './sign-in.js';
 import { signInForms } from './sign-in-form.js';
 import { redirectUriMatches, withQuery } from './redirect-uri.js';
@@ -83,8 +83,8 @@ export interface OAuthDeps {
   clock: Clock;
   accessTokenTtlSeconds?: number | undefined;
   refreshTokenTtlSeconds?: number | undefined;
-  /** Failed sign-ins allowed per user and per application (default: attempt-limits.ts). */
-  signInLimits?: { perUser: AttemptLimit; perClient: AttemptLimit } | undefined;
+  /** Failed sign-ins allowed per source, user and known device (default: attempt-limits.ts). */
+  signInLimits?: Partial<SignInLimits> | undefined;
 }
 
 /**

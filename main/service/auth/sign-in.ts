@@ -5,7 +5,8 @@ import type { OAuthRepo } from '../../db/repos/oauth.js';
 import type { Clock } from '../clock.js';
 import { type AuthorizationOutcome, type RefusalBody, failurePage, refusal } from './authorization-outcome.js';
 import { MAX_USERNAME_LENGTH, consentPage } from './authorization-page.js';
-import { type AttemptLimit, DEFAULT_LIMITS, attemptLimiter } from './attempt-limits.js';
+import { type AttemptLimiter, DEFAULT_LIMITS, type SignInLimits, attemptLimiter } from './attempt-limits.js';
+import { knownDevices } from './known-devices.js';
 import { MAX_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
 import { type PendingRequest, type SignInForms } from './sign-in-form.js';
 import { withQuery } from './redirect-uri.js';
@@ -23,13 +24,17 @@ export interface SignInDeps {
   clock: Clock;
   forms: SignInForms;
   codeTtlMs: number;
-  limits?: { perUser: AttemptLimit; perClient: AttemptLimit } | undefined;
+  limits?: Partial<SignInLimits> | undefined;
 }
 
 export interface DecideContext {
   cookie: string | undefined;
   origin: string | undefined;
   host: string | undefined;
+  /** The client's address: failures are limited per source. */
+  source: string;
+  /** Device cookies the browser sent, by user id (known-devices.ts). */
+  devices?: ReadonlyMap<number, string>;
 }
 
 const sha256Hex = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
@@ -39,14 +44,18 @@ const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
  * The person's answer on the authorization page (POST /authorization): who they are and their
  * password. Checks, cheapest first: the body is a form with each field once and short; the request
  * comes from this site (Origin) with the page's anti-forgery value (cookie = form value); the
- * sealed request is intact, fresh and unused; the attempt limits (per application, then per user)
- * allow a try; then the password (scrypt, off the event loop). Only then a code is issued.
+ * sealed request is intact, fresh and unused; the attempt limits allow a try (per source and per
+ * user, or only the device's own for a browser that signed in as this user before: see
+ * attempt-limits.ts); then the password (scrypt, off the event loop). Only then a code is issued,
+ * with a device cookie for a browser not yet known for this user.
  */
 export function signInService(deps: SignInDeps) {
   const { auth, repo, writes, clock, forms } = deps;
-  const limits = deps.limits ?? DEFAULT_LIMITS;
-  const perClient = attemptLimiter(limits.perClient, clock);
+  const limits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const perSource = attemptLimiter(limits.perSource, clock);
   const perUser = attemptLimiter(limits.perUser, clock);
+  const perDevice = attemptLimiter(limits.perDevice, clock);
+  const devices = knownDevices(clock);
 
   type Form = { csrf: string; sealed: string; request: PendingRequest; appName: string };
   /** The same page again, with what went wrong; the form stays usable until it expires. */
@@ -60,11 +69,13 @@ export function signInService(deps: SignInDeps) {
       : { kind: 'page', page, csrfCookie: form.csrf, error, retryAfterSeconds };
   }
 
-  /** 429 with Retry-After: the attempt limit of the application or of the user is reached. */
-  function tooMany(form: Form, who: 'application' | 'user', waitMs: number, username: string): AuthorizationOutcome {
+  const WHO = { source: 'from this address', user: 'for this user', device: 'on this browser' } as const;
+
+  /** 429 with Retry-After: the attempt limit of the source, the user or the device is reached. */
+  function tooMany(form: Form, who: keyof typeof WHO, waitMs: number, username: string): AuthorizationOutcome {
     const seconds = Math.ceil(waitMs / 1000);
     const m = minutes(seconds);
-    const message = `Too many failed sign-ins for this ${who}. Try again in ${m} minute${m > 1 ? 's' : ''}.`;
+    const message = `Too many failed sign-ins ${WHO[who]}. Try again in ${m} minute${m > 1 ? 's' : ''}.`;
     return again(form, 429, refusal(429, 'too_many_requests', message), username, seconds);
   }
 
@@ -135,23 +146,29 @@ export function signInService(deps: SignInDeps) {
       const password = fields.get('password') ?? '';
       if (!username || !password) return again(form, 400, refusal(400, 'invalid_request', 'Enter your nickname or user id and your password.'), username);
 
-      const clientKey = String(request.clientId);
-      const clientWait = perClient.waitMs(clientKey);
-      if (clientWait > 0) return tooMany(form, 'application', clientWait, username);
       const user = repo.signInUser(username);
+      // A browser that signed in as this user before is counted on its own: others' failures do not block it.
+      const device = user ? devices.verify(user.id, ctx.devices?.get(user.id)) : undefined;
       // An unknown name is counted under itself, exactly as a user is: a lock says nothing about existence.
       const userKey = user ? `id:${user.id}` : `name:${username.toLowerCase()}`;
-      const userWait = perUser.waitMs(userKey);
-      if (userWait > 0) return tooMany(form, 'user', userWait, username);
+      const buckets: [keyof typeof WHO, AttemptLimiter, string][] =
+        device !== undefined
+          ? [['device', perDevice, device]]
+          : [
+              ['source', perSource, ctx.source],
+              ['user', perUser, userKey],
+            ];
+      for (const [who, limiter, key] of buckets) {
+        const wait = limiter.waitMs(key);
+        if (wait > 0) return tooMany(form, who, wait, username);
+      }
 
-      perClient.begin(clientKey);
-      perUser.begin(userKey);
+      for (const [, limiter, key] of buckets) limiter.begin(key);
       let ok = false;
       try {
         ok = await verifyPassword(password, user?.password_hash);
       } finally {
-        perClient.end(clientKey, ok ? 'succeeded' : 'failed');
-        perUser.end(userKey, ok ? 'cleared' : 'failed');
+        for (const [who, limiter, key] of buckets) limiter.end(key, ok ? (who === 'source' ? 'succeeded' : 'cleared') : 'failed');
       }
       if (!ok || !user) return again(form, 400, refusal(400, 'invalid_grant', WRONG_CREDENTIALS), username);
 
@@ -160,7 +177,8 @@ export function signInService(deps: SignInDeps) {
         return failurePage(400, 'invalid_request', 'Sign-in expired', 'This approval form was already used.');
       }
       const code = await issueCode(request, user.id);
-      return { kind: 'redirect', location: withQuery(request.redirectUri, { code, state: request.state }) };
+      const location = withQuery(request.redirectUri, { code, state: request.state });
+      return device === undefined ? { kind: 'redirect', location, deviceCookie: devices.issue(user.id) } : { kind: 'redirect', location };
     },
   };
 }
