@@ -44,6 +44,9 @@ const INTEGRATION = [
   'test/sync/pull-orders.test.ts',
   'test/sync/recovery.test.ts',
   'test/sync/token-expiry.test.ts',
+  // the outbox model (issue 24): its cases and its model-based test, against a real remote through the fault proxy
+  'test/sync/model/**/*.test.ts',
+  'test/desktop/count-sessions-replica.test.ts',
   // 25 MB uploads and downloads, fsynced to disk
   'test/http/attachments/upload.test.ts',
   // the sign-in page: 1,000 page loads and some 50 scrypt checks (about 5 s)

@@ -130,6 +130,11 @@ export interface CellView {
     base: { version: string | null; quantity: number | null };
     local: number;
     remote: { version: string | null; quantity: number | null };
+    /**
+     * The adjustments typed after the count (their sum; 0 when none): each is its own intent, so
+     * "take theirs" keeps them and the cell then shows the remote's quantity plus this.
+     */
+    laterAdjustments: number;
     /** When the count was made (ms since the epoch; the grid answers it). */
     countedAt?: number | null;
     /** When the marketplace's different value was seen (ms since the epoch; the grid answers it). */

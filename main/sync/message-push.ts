@@ -59,12 +59,11 @@ export class MessagePusher {
   private async check(row: OutboxRow, payload: MessagePayload): Promise<PushOutcome> {
     if (row.sent_at === null) return { type: 'withdrawn', commit: () => this.outbox.withdrawChecked(row.id) };
     const path = `/messages/packs/${payload.packId}/sellers/${payload.sellerId}`;
-    // The first page, then the conversation's newest pages (the marketplace lists oldest first).
-    const offsets = [0];
-    for (let i = 0; i < offsets.length && i < CHECK_PAGES; i++) {
+    // The marketplace lists a conversation newest first: a message sent lately is on its first pages.
+    for (let i = 0; i < CHECK_PAGES; i++) {
       let res;
       try {
-        res = await this.client.request('GET', path, { query: { mark_as_read: 'false', limit: CHECK_PAGE_SIZE, offset: offsets[i]! } });
+        res = await this.client.request('GET', path, { query: { mark_as_read: 'false', limit: CHECK_PAGE_SIZE, offset: i * CHECK_PAGE_SIZE } });
       } catch (e) {
         return retryOutcome(e);
       }
@@ -80,10 +79,9 @@ export class MessagePusher {
         };
         return { type: 'done', replayed: true, commit };
       }
-      if (i === 0) {
-        const total = Math.min(body.data.paging?.total ?? 0, Number.MAX_SAFE_INTEGER);
-        for (let o = total - CHECK_PAGE_SIZE; o > 0 && offsets.length < CHECK_PAGES; o -= CHECK_PAGE_SIZE) offsets.push(o);
-      }
+      // The last page, or a message older than the entry: it is not further on.
+      const older = body.data.messages.some((m) => Date.parse(m.message_date.created) < row.created_at - CLOCK_SKEW_MS);
+      if (body.data.messages.length < CHECK_PAGE_SIZE || older) break;
     }
     return { type: 'withdrawn', commit: () => this.outbox.withdrawChecked(row.id) };
   }

@@ -3,7 +3,7 @@ import { type MirrorRepo, mirrorRepo } from '../db/repos/mirror.js';
 import type { LocationType } from '../db/repos/stock.js';
 import { type EditableType, type HistoryRow, type OutboxRow, type SyncRepo, syncRepo } from '../db/repos/sync.js';
 import { type CellRef, cellKey } from './outbox.js';
-import { onTheWire, outcomeUnknown, overlay, phaseOf } from './model.js';
+import { deltaOn, onTheWire, outcomeUnknown, overlay, phaseOf } from './model.js';
 import type { CellState, CellView, EntryView } from '../../common/views.js';
 
 /**
@@ -41,6 +41,13 @@ function stateOf(entries: OutboxRow[]): CellState {
   return entries.length > 0 ? 'pending' : 'synced';
 }
 
+/** What "take theirs" keeps after a conflicting count: the later adjustments of the cell (not the count's own inverses, which go with it). */
+function laterAdjustments(entries: OutboxRow[], conflict: OutboxRow, key: string): number {
+  return entries
+    .filter((e) => e.id > conflict.id && e.op === 'adjust' && e.state !== 'failed' && e.undoes_entry !== conflict.id)
+    .reduce((sum, e) => sum + deltaOn(e, key), 0);
+}
+
 function buildCell(
   ref: { userProductId: string; type: LocationType; storeKey: string },
   mirrorQuantity: number | null,
@@ -65,6 +72,7 @@ function buildCell(
           base: { version: conflict.base_version, quantity: conflict.base_quantity },
           local: conflict.quantity ?? 0,
           remote: { version: conflict.remote_version, quantity: conflict.remote_quantity },
+          laterAdjustments: laterAdjustments(entries, conflict, cellKey(ref.userProductId, ref.type, ref.storeKey)),
         }
       : null,
     error: failed ? { entryId: failed.id, status: failed.last_status, message: failed.last_error ?? 'failed', unknown: outcomeUnknown(failed) } : null,
