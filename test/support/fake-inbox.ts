@@ -4,7 +4,7 @@
  *
  * No Node or DOM types here: the renderer's component tests compile this file too.
  */
-import type { ConversationView, MessageView, ThreadView } from '../../preload/contract.js';
+import type { ConversationView, MessageView, QueuedMessageView, ThreadView } from '../../preload/contract.js';
 
 export const SELLER = 1780493260;
 export const BUYER = 1780493262;
@@ -62,6 +62,28 @@ export function thread(over: Partial<ThreadView> = {}): ThreadView {
     seller_max_message_length: 350,
     buyer_max_message_length: 3500,
     queued: [],
+    ...over,
+  };
+}
+
+/** What each stored state is told as when nothing else is said (main/sync/model.ts phaseOf). */
+const PHASE_OF_STATE: Record<QueuedMessageView['state'], QueuedMessageView['phase']> = {
+  pending: 'queued',
+  in_flight: 'on_wire',
+  conflict: 'conflict',
+  failed: 'refused',
+};
+
+/** A message still in the outbox: queued by default; its phase follows its state unless given. */
+export function queuedMessage(over: Partial<QueuedMessageView> & Pick<QueuedMessageView, 'entryId'>): QueuedMessageView {
+  const state = over.state ?? 'pending';
+  return {
+    state,
+    phase: PHASE_OF_STATE[state],
+    text: 'Hola',
+    files: [],
+    createdAt: Date.parse('2026-11-18T15:00:00Z'),
+    lastError: null,
     ...over,
   };
 }

@@ -5,7 +5,17 @@
  *
  * No Node or DOM types here: the renderer's component tests compile this file too.
  */
-import type { CellView, GridColumnView, GridRowView, HistoryEntryView, QueueResultView, Result, SavedGridViewView, StoreView } from '../../preload/contract.js';
+import type {
+  CellView,
+  EntryView,
+  GridColumnView,
+  GridRowView,
+  HistoryEntryView,
+  QueueResultView,
+  Result,
+  SavedGridViewView,
+  StoreView,
+} from '../../preload/contract.js';
 import { type Answer, type FakeApi, fakeApi, ok } from './fake-api.js';
 
 export const COLUMNS: GridColumnView[] = [
@@ -34,6 +44,49 @@ export function cell(userProductId: string, column: GridColumnView, shown: numbe
         : null,
     ...patch,
   };
+}
+
+/** The phase the core tells of an entry in `state` when nothing else is said (main/sync/model.ts phaseOf). */
+const PHASE_OF_STATE: Record<EntryView['state'], EntryView['phase']> = {
+  pending: 'queued',
+  in_flight: 'on_wire',
+  done: 'done',
+  conflict: 'conflict',
+  failed: 'refused',
+};
+
+/** A queued edit of a cell: an adjustment of +1 by default; its phase follows its state unless given. */
+export function entry(patch: Partial<EntryView> & Pick<EntryView, 'id'>): EntryView {
+  const state = patch.state ?? 'pending';
+  return {
+    op: 'adjust',
+    delta: 1,
+    quantity: null,
+    state,
+    phase: PHASE_OF_STATE[state],
+    onTheWire: state === 'in_flight',
+    attempts: 0,
+    nextAttemptAt: 0,
+    lastStatus: null,
+    lastError: null,
+    ...patch,
+  };
+}
+
+/** A cell's conflict: a count of `local` made at `base`, the marketplace now at `remote`; no later adjustments unless given. */
+export function conflictOf(
+  entryId: number,
+  base: number,
+  local: number,
+  remote: number,
+  patch: Partial<NonNullable<CellView['conflict']>> = {},
+): NonNullable<CellView['conflict']> {
+  return { entryId, base: { version: '1', quantity: base }, local, remote: { version: '2', quantity: remote }, laterAdjustments: 0, ...patch };
+}
+
+/** A cell's failed entry: refused by the marketplace (`unknown: false`) unless said otherwise. */
+export function errorOf(entryId: number, status: number | null, message: string, unknown = false): NonNullable<CellView['error']> {
+  return { entryId, status, message, unknown };
 }
 
 export const id = (i: number) => `MLAU${String(100000001 + i)}`;
@@ -128,9 +181,10 @@ export function fakeStockroom(rows: GridRowView[] = sampleRows(5)): FakeStockroo
       for (const r of f.rows)
         for (const [k, c] of Object.entries(r.cells)) {
           if (c.conflict?.entryId !== p.entryId) continue;
+          // Take theirs keeps the adjustments typed after the count (they are their own intents).
           const shown =
             p.resolution.action === 'take_theirs'
-              ? (c.conflict.remote.quantity ?? 0)
+              ? (c.conflict.remote.quantity ?? 0) + c.conflict.laterAdjustments
               : p.resolution.action === 'keep_mine'
                 ? c.conflict.local
                 : p.resolution.quantity!;

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { InboxScreen } from '../../../renderer/inbox/InboxScreen.js';
 import { type Handlers, fail, fakeApi, ok } from '../../support/fake-api.js';
-import { SELLER, conversation, message, thread } from '../../support/fake-inbox.js';
+import { SELLER, conversation, message, queuedMessage, thread } from '../../support/fake-inbox.js';
 import { syncStatus } from '../../support/sync-status.js';
 
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
@@ -170,21 +170,20 @@ describe('inbox: thread', () => {
             thread({
               messages: [question],
               queued: [
-                {
+                queuedMessage({
                   entryId: 5,
                   state: 'failed',
                   text: 'Hola',
                   files: ['factura.pdf'],
-                  createdAt: Date.parse('2026-11-18T15:00:00Z'),
                   lastError: 'The text has character/s that is/are not supported.',
-                },
-                { entryId: 6, state: 'pending', text: 'Otro', files: [], createdAt: Date.parse('2026-11-18T15:01:00Z'), lastError: null },
-                { entryId: 7, state: 'in_flight', text: 'Más', files: [], createdAt: Date.parse('2026-11-18T15:02:00Z'), lastError: null },
+                }),
+                queuedMessage({ entryId: 6, state: 'pending', text: 'Otro', createdAt: Date.parse('2026-11-18T15:01:00Z') }),
+                queuedMessage({ entryId: 7, state: 'in_flight', text: 'Más', createdAt: Date.parse('2026-11-18T15:02:00Z') }),
               ],
             }),
           ),
       },
-      outbox: { retry: (p) => ok({ entryId: p.entryId }), discard: (p) => ok({ entryId: p.entryId }) },
+      outbox: { retry: (p) => ok({ entryId: p.entryId }), discard: (p) => ok({ entryId: p.entryId, how: 'discarded' }) },
     });
     fireEvent.click((await screen.findAllByRole('button', { name: /Order/ }))[0]!);
     const failed = await screen.findByRole('alert');

@@ -8,7 +8,7 @@ import { exportCsv } from '../../../renderer/stock/csv-export.js';
 import { type Plan, csvDelimiter, diffImport, gridCsv, planImport, planRows } from '../../../renderer/stock/csv.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { lockText } from '../../../renderer/stock/store.js';
-import { COLUMNS, fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
+import { COLUMNS, entry, fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
 
 beforeAll(() => giveGridASize());
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
@@ -247,12 +247,11 @@ describe('delimiters, locales and signed counts', () => {
 
   it("exports each queued edit in the Pending note and each cell's newest edit in the Last change note, with reasons, and still reads back unchanged", () => {
     const rows = sampleRows(3);
-    const entry = { onTheWire: false, attempts: 0, nextAttemptAt: 0, lastStatus: null, lastError: null, quantity: null };
     rows[0]!.cells['64712']!.entries = [
-      { ...entry, id: 1, op: 'adjust', delta: -2, state: 'pending', reason: 'damaged' },
-      { ...entry, id: 2, op: 'adjust', delta: 5, state: 'failed', reason: 'sold_elsewhere' },
+      entry({ id: 1, op: 'adjust', delta: -2, state: 'pending', reason: 'damaged' }),
+      entry({ id: 2, op: 'adjust', delta: 5, state: 'failed', reason: 'sold_elsewhere' }),
     ];
-    rows[0]!.cells['64713']!.entries = [{ ...entry, id: 3, op: 'count', delta: null, quantity: 40, state: 'pending', reason: 'count' }];
+    rows[0]!.cells['64713']!.entries = [entry({ id: 3, op: 'count', delta: null, quantity: 40, state: 'pending', reason: 'count' })];
     // A cell's newest edit from the history (a local-only edit is never pending): the Last change note.
     const history = {
       id: 9,

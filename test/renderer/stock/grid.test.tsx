@@ -8,7 +8,7 @@ import { i18nFor, useI18nStore } from '../../../renderer/i18n/index.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { ROW_HEIGHT } from '../../../renderer/stock/Grid.js';
 import { PAGE_SIZE } from '../../../renderer/stock/store.js';
-import { COLUMNS, cell, fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
+import { COLUMNS, cell, conflictOf, entry, errorOf, fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
 import { syncStatus } from '../../support/sync-status.js';
 
 const [PALERMO, AVELLANEDA] = COLUMNS as [GridColumnView, GridColumnView];
@@ -153,15 +153,13 @@ describe('stock grid', () => {
     const rows = sampleRows(5);
     rows[0]!.cells['64712'] = cell(id(0), PALERMO, 45, {
       state: 'pending',
-      entries: [
-        { id: 1, op: 'adjust', delta: 5, quantity: null, state: 'pending', onTheWire: false, attempts: 0, nextAttemptAt: 0, lastStatus: null, lastError: null },
-      ],
+      entries: [entry({ id: 1, op: 'adjust', delta: 5 })],
     });
     rows[0]!.cells['64713'] = cell(id(0), AVELLANEDA, 40, {
       state: 'conflict',
-      conflict: { entryId: 9, base: { version: '1', quantity: 35 }, local: 40, remote: { version: '2', quantity: 31 } },
+      conflict: conflictOf(9, 35, 40, 31),
     });
-    rows[1]!.cells['64712'] = cell(id(1), PALERMO, 3, { state: 'failed', error: { entryId: 4, status: 400, message: 'Store not found: 64712' } });
+    rows[1]!.cells['64712'] = cell(id(1), PALERMO, 3, { state: 'failed', error: errorOf(4, 400, 'Store not found: 64712') });
     rows[1]!.cells['64713'] = cell(id(1), AVELLANEDA, 3, { state: 'sending' });
     renderStock(fakeStockroom(rows));
     await screen.findByRole('grid');
@@ -188,14 +186,7 @@ describe('conflict dialog', () => {
     const rows = sampleRows(3);
     rows[0]!.cells['64712'] = cell(id(0), PALERMO, 40, {
       state: 'conflict',
-      conflict: {
-        entryId: 9,
-        base: { version: '1', quantity: 35 },
-        local: 40,
-        remote: { version: '2', quantity: 31 },
-        countedAt: Date.UTC(2026, 10, 21, 14, 58),
-        seenAt: Date.UTC(2026, 10, 21, 15, 2),
-      },
+      conflict: conflictOf(9, 35, 40, 31, { countedAt: Date.UTC(2026, 10, 21, 14, 58), seenAt: Date.UTC(2026, 10, 21, 15, 2) }),
     });
     return rows;
   }
