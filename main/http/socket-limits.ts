@@ -1,4 +1,5 @@
-import { type IncomingMessage, STATUS_CODES, type Server, type ServerOptions } from 'node:http';
+import { type IncomingMessage, STATUS_CODES, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 /**
@@ -17,17 +18,26 @@ export interface SocketLimits {
   /** A body arriving slower than this on average over `bodyRateWindowMs` is cut (bytes per second). */
   minBodyBytesPerSecond: number;
   bodyRateWindowMs: number;
-  /** Connections open at once; more are dropped at accept. */
+  /**
+   * Connections open at once. A new one past it (or past `maxConnectionsPerClient` for its
+   * address) takes the place of the oldest connection with no request in progress (a half-sent
+   * request, an idle keep-alive), so idle sockets cannot lock anyone out; when every connection is
+   * busy, the new one is dropped.
+   */
   maxConnections: number;
+  /** Connections one address may hold at once (all of loopback is one address). */
+  maxConnectionsPerClient: number;
 }
 
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
-  headersTimeoutMs: 10_000,
+  // A request line and headers are a few hundred bytes: 5 s is long even on a bad link.
+  headersTimeoutMs: 5_000,
   idleTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   minBodyBytesPerSecond: 1024,
   bodyRateWindowMs: 10_000,
   maxConnections: 512,
+  maxConnectionsPerClient: 128,
 };
 
 /** Options for `http.createServer`: the header deadline is checked often enough to be kept. */
@@ -43,10 +53,59 @@ export function serverOptions(limits: SocketLimits): ServerOptions {
 /** Applies the idle, keep-alive, connection and body-rate limits to a server. */
 export function applySocketLimits(server: Server, limits: SocketLimits): void {
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  server.maxConnections = limits.maxConnections;
+  guardConnections(server, limits);
   // Node destroys a socket that times out when nobody listens for 'timeout'.
   server.setTimeout(limits.idleTimeoutMs);
   guardBodyRates(server, limits);
+}
+
+/**
+ * The connection caps (total and per address), with eviction: a connection is busy while a request
+ * on it is being answered; a new connection over a cap closes the oldest one that is not busy
+ * (first of its own address when it is the address's cap), else it is dropped. Node's own
+ * `maxConnections` would drop the newcomer instead, which let 512 half-open sockets lock everyone out.
+ */
+function guardConnections(server: Server, limits: SocketLimits): void {
+  const open = new Map<Socket, { client: string; busy: number }>();
+  const perClient = new Map<string, number>();
+  const evict = (match: (client: string) => boolean): boolean => {
+    // Map order is age order: the oldest idle connection goes first.
+    for (const [socket, c] of open) {
+      if (c.busy === 0 && match(c.client)) {
+        forget(socket);
+        socket.destroy();
+        return true;
+      }
+    }
+    return false;
+  };
+  const forget = (socket: Socket) => {
+    const c = open.get(socket);
+    if (!c) return;
+    open.delete(socket);
+    const n = (perClient.get(c.client) ?? 1) - 1;
+    if (n <= 0) perClient.delete(c.client);
+    else perClient.set(c.client, n);
+  };
+  server.on('connection', (socket: Socket) => {
+    const client = socket.remoteAddress ?? '';
+    const room =
+      ((perClient.get(client) ?? 0) < limits.maxConnectionsPerClient || evict((c) => c === client)) &&
+      (open.size < limits.maxConnections || evict((c) => c === client) || evict(() => true));
+    if (!room) {
+      socket.destroy();
+      return;
+    }
+    open.set(socket, { client, busy: 0 });
+    perClient.set(client, (perClient.get(client) ?? 0) + 1);
+    socket.once('close', () => forget(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const c = open.get(req.socket as Socket);
+    if (!c) return;
+    c.busy++;
+    res.once('close', () => c.busy--);
+  });
 }
 
 function hasBody(req: IncomingMessage): boolean {

@@ -14,7 +14,14 @@ import { waitFor } from '../support/wait.js';
  * connection cap holds. The limits are shortened for the test; the defaults are in
  * main/http/socket-limits.ts.
  */
-const LIMITS: Partial<SocketLimits> = { headersTimeoutMs: 400, idleTimeoutMs: 3000, bodyRateWindowMs: 300, minBodyBytesPerSecond: 200, maxConnections: 6 };
+const LIMITS: Partial<SocketLimits> = {
+  headersTimeoutMs: 400,
+  idleTimeoutMs: 3000,
+  bodyRateWindowMs: 300,
+  minBodyBytesPerSecond: 200,
+  maxConnections: 6,
+  maxConnectionsPerClient: 6,
+};
 
 interface Raw {
   socket: Socket;
@@ -89,20 +96,19 @@ function limitsSuite(target: Target) {
       expect(JSON.stringify(JSON.parse(body!))).toContain('header_fields_too_large');
     });
 
-    it('holds no more connections than its cap', async () => {
+    it('holds no more connections than its cap: a newcomer takes the place of the oldest idle one', async () => {
       const held: Raw[] = [];
       for (let i = 0; i < 6; i++) held.push(await open(target.port()));
       await waitFor(async () => (await target.connections()) >= 6 || undefined, 'six connections accepted');
+      // The seventh is served; the oldest connection that never sent a request made room for it.
       const extra = await open(target.port());
-      await waitFor(() => extra.closed(), 'the seventh dropped', 10_000);
-      expect(extra.received()).toBe('');
+      extra.socket.write(`GET /users/${demo.seller.id} HTTP/1.1\r\nHost: 127.0.0.1:${target.port()}\r\nConnection: close\r\n\r\n`);
+      await waitFor(() => extra.closed(), 'an answer');
+      expect(extra.received()).toMatch(/^HTTP\/1\.1 \d{3} /);
+      await waitFor(() => held[0]!.closed(), 'the oldest idle connection closed');
+      expect(await target.connections()).toBeLessThanOrEqual(6);
       for (const h of held) h.socket.destroy();
       await waitFor(async () => (await target.connections()) === 0 || undefined, 'the held ones closed');
-      // Below the cap again: a new connection is served.
-      const again = await open(target.port());
-      again.socket.write(`GET /users/${demo.seller.id} HTTP/1.1\r\nHost: 127.0.0.1:${target.port()}\r\nConnection: close\r\n\r\n`);
-      await waitFor(() => again.closed(), 'an answer');
-      expect(again.received()).toMatch(/^HTTP\/1\.1 \d{3} /);
     });
   });
 }
@@ -191,4 +197,79 @@ describe('socket limits', () => {
       `POST /bridge/sync.status HTTP/1.1\r\nHost: 127.0.0.1:${web.port}\r\nAuthorization: Bearer ${web.token}\r\nContent-Type: application/json\r\nContent-Length: ${n}\r\n\r\n`,
     connections: () => connectionsOf(web.server),
   });
+});
+
+/**
+ * Issue 25: 512 half-open sockets (a request started, never finished) held every connection of
+ * the API and of the bridge, and everyone else was dropped. The header deadline is long here, so
+ * nothing but the caps decides what happens; a real request is served anyway, and one address
+ * cannot hold more than its share.
+ */
+const FLOOD: Partial<SocketLimits> = { headersTimeoutMs: 120_000, idleTimeoutMs: 120_000, maxConnections: 6, maxConnectionsPerClient: 4 };
+// A second address: all of 127/8 is this computer on Linux (elsewhere only 127.0.0.1 is).
+const secondAddress = process.platform === 'linux' ? '127.0.0.2' : undefined;
+
+function openFrom(port: number, localAddress: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress });
+    let data = '';
+    let closed = false;
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (data += d));
+    socket.on('close', () => (closed = true));
+    socket.on('error', () => undefined);
+    socket.once('connect', () => resolve({ socket, received: () => data, closed: () => closed }));
+    socket.once('error', reject);
+  });
+}
+
+describe('half-open sockets lock nobody out', () => {
+  let api: Awaited<ReturnType<typeof startTestServer>>;
+  let core: Awaited<ReturnType<typeof openCore>>;
+  let web: Awaited<ReturnType<typeof startWebServer>>;
+  beforeAll(async () => {
+    api = await startTestServer(undefined, { limits: FLOOD });
+    core = await openCore();
+    web = await startWebServer({ core: core.core, port: 0, rendererDir: null, limits: FLOOD });
+  });
+  afterAll(async () => {
+    await web.close();
+    await core.close();
+    await api.close();
+  });
+
+  for (const [name, port, server, path] of [
+    ['the spec API', () => api.port, () => api.app.server, `/users/${demo.seller.id}`],
+    ['the bridge', () => web.port, () => web.server, '/'],
+  ] as const) {
+    it(`${name}: twenty half-sent requests, then a real one is answered`, async () => {
+      const flood: Raw[] = [];
+      for (let i = 0; i < 20; i++) {
+        const c = await open(port());
+        c.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port()}\r\nX-Slow: `);
+        flood.push(c);
+      }
+      await waitFor(async () => (await connectionsOf(server())) <= 6 || undefined, 'the caps applied');
+      const real = await open(port());
+      real.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port()}\r\nConnection: close\r\n\r\n`);
+      await waitFor(() => real.closed(), 'the answer');
+      expect(real.received()).toMatch(/^HTTP\/1\.1 \d{3} /);
+      for (const c of flood) c.socket.destroy();
+      await waitFor(async () => (await connectionsOf(server())) === 0 || undefined, 'all closed');
+    });
+
+    it.runIf(secondAddress !== undefined)(`${name}: one address holds at most its share`, async () => {
+      const flood: Raw[] = [];
+      for (let i = 0; i < 10; i++) {
+        const c = await openFrom(port(), secondAddress!);
+        c.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port()}\r\nX-Slow: `);
+        flood.push(c);
+      }
+      const mine = [await open(port()), await open(port())];
+      await waitFor(() => flood.filter((c) => c.closed()).length >= 6 || undefined, 'the address kept to its four');
+      expect(mine.some((c) => c.closed())).toBe(false);
+      for (const c of [...flood, ...mine]) c.socket.destroy();
+      await waitFor(async () => (await connectionsOf(server())) === 0 || undefined, 'all closed');
+    });
+  }
 });
