@@ -21,6 +21,7 @@ import {
   APP_SCHEME,
   appOrigins,
   contentSecurityPolicy,
+  pictureHosts,
   isAllowedSenderUrl,
   keepDevToolsClosed,
   originOf,
@@ -41,7 +42,7 @@ const rendererDir = join(distDir, 'renderer');
 const preloadFile = join(distDir, 'preload', 'index.cjs');
 /** Development only: the Vite dev server instead of the built renderer. */
 const devServerUrl = app.isPackaged ? undefined : process.env.VITE_DEV_SERVER_URL;
-const csp = contentSecurityPolicy(devServerUrl ? { dev: { origin: originOf(devServerUrl)! } } : {});
+const csp = contentSecurityPolicy({ pictureHosts: pictureHosts(), ...(devServerUrl ? { dev: { origin: originOf(devServerUrl)! } } : {}) });
 const allowedOrigins = appOrigins(devServerUrl);
 
 if (process.env.STOCKROOM_DATA) app.setPath('userData', resolve(process.env.STOCKROOM_DATA));

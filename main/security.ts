@@ -1,4 +1,5 @@
 import type { BrowserWindowConstructorOptions } from 'electron';
+import { z } from 'zod';
 
 /**
  * The security settings of the desktop window, as pure values and functions (no Electron import at
@@ -13,20 +14,47 @@ export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_INDEX_URL = `${APP_ORIGIN}/index.html`;
 
 /**
+ * Where the marketplace serves pictures (item pictures, brand logos): the only remote hosts the
+ * page may load images from. `img-src https:` let any text of the remote make the renderer fetch
+ * any host, a tracking pixel of when and where the seller reads (issue 25).
+ */
+export const DEFAULT_PICTURE_HOSTS: readonly string[] = ['https://http2.mlstatic.com'];
+
+// An https origin with a host name: no path, no wildcard, no credentials, no CSP keyword.
+const pictureOrigin = z
+  .string()
+  .regex(/^https:\/\/([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}(:\d{1,5})?$/, 'an https origin such as https://pictures.marketplace.com');
+
+/** The picture hosts: the defaults, or STOCKROOM_PICTURE_HOSTS (comma-separated https origins) instead. */
+export function pictureHosts(env: NodeJS.ProcessEnv = process.env): readonly string[] {
+  const raw = env.STOCKROOM_PICTURE_HOSTS;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_PICTURE_HOSTS;
+  const hosts = raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '');
+  const parsed = z.array(pictureOrigin).safeParse(hosts);
+  if (!parsed.success)
+    throw new Error(`STOCKROOM_PICTURE_HOSTS: ${parsed.error.issues.map((i) => `${String(hosts[Number(i.path[0])])} is not ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+/**
  * The Content-Security-Policy of every page of the app (Electron window and browser mode): scripts,
  * styles, fonts and connections only from the app's own origin, no inline script, no eval, no
- * plugins, no frames, no forms, no <base>. Images may also come from https (brand logos of the
- * marketplace), data: and blob: (previews of attachments). `dev` adds what the Vite dev server
- * needs (its inline React refresh preamble and HMR web socket) and is never used for a packaged app.
+ * plugins, no frames, no forms, no <base>. Images may also come from the marketplace's picture
+ * hosts (`pictureHosts`), data: and blob: (previews of attachments). `dev` adds what the Vite dev
+ * server needs (its inline React refresh preamble and HMR web socket) and is never used for a packaged app.
  */
-export function contentSecurityPolicy(options: { dev?: { origin: string } } = {}): string {
+export function contentSecurityPolicy(options: { dev?: { origin: string }; pictureHosts?: readonly string[] } = {}): string {
   const dev = options.dev;
+  const pictures = options.pictureHosts ?? DEFAULT_PICTURE_HOSTS;
   const ws = dev ? dev.origin.replace(/^http/, 'ws') : '';
   const directives: [string, string][] = [
     ['default-src', "'none'"],
     ['script-src', dev ? `'self' 'unsafe-inline' ${dev.origin}` : "'self'"],
     ['style-src', dev ? "'self' 'unsafe-inline'" : "'self'"],
-    ['img-src', "'self' data: blob: https:"],
+    ['img-src', ["'self'", 'data:', 'blob:', ...pictures].join(' ')],
     ['font-src', "'self'"],
     ['connect-src', dev ? `'self' ${dev.origin} ${ws}` : "'self'"],
     ['object-src', "'none'"],

@@ -7,7 +7,7 @@ import type { Result, StockroomEvent } from '../../preload/contract.js';
 import { CHANNEL_PREFIX, ERROR_CODES } from '../../preload/channels.js';
 import type { ErrorCode } from '../../common/errors.js';
 import { type BytesCodec, fromWire, toWire } from '../../preload/wire.js';
-import { contentSecurityPolicy } from '../security.js';
+import { contentSecurityPolicy, pictureHosts } from '../security.js';
 import { contentType, rendererFile } from './static.js';
 
 /** The core as the bridge sees it: calls by channel, and the event stream. */
@@ -99,7 +99,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   let port = 0;
   const hosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const origins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
-  const csp = contentSecurityPolicy(o.dev?.origin ? { dev: { origin: o.dev.origin } } : {});
+  const csp = contentSecurityPolicy({ pictureHosts: pictureHosts(), ...(o.dev?.origin ? { dev: { origin: o.dev.origin } } : {}) });
 
   /** The body as text; null when over the limit (read to its end so the 413 reaches the client, unless it is far over). */
   async function readBody(req: IncomingMessage): Promise<string | null> {

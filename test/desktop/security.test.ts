@@ -10,6 +10,8 @@ import {
   APP_ORIGIN,
   appOrigins,
   contentSecurityPolicy,
+  DEFAULT_PICTURE_HOSTS,
+  pictureHosts,
   isAllowedSenderUrl,
   keepDevToolsClosed,
   originOf,
@@ -99,10 +101,29 @@ describe('Content-Security-Policy', () => {
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|wasm-unsafe-eval|\*/);
   });
 
-  it('forbids plugins, frames, forms, <base> and workers; images only from the app, data:, blob: and https', () => {
+  it('forbids plugins, frames, forms, <base> and workers; images only from the app, data:, blob: and the picture hosts', () => {
     for (const k of ['object-src', 'base-uri', 'form-action', 'frame-src', 'frame-ancestors', 'worker-src', 'manifest-src'])
       expect(d.get(k)).toEqual(["'none'"]);
-    expect(d.get('img-src')).toEqual(["'self'", 'data:', 'blob:', 'https:']);
+    // Not any https host (issue 25: a remote's text could make the renderer fetch a tracking pixel).
+    expect(d.get('img-src')).toEqual(["'self'", 'data:', 'blob:', ...DEFAULT_PICTURE_HOSTS]);
+    for (const source of d.get('img-src')!) expect(source).not.toMatch(/^(https?:|\*)$/);
+  });
+
+  it('takes the picture hosts from STOCKROOM_PICTURE_HOSTS, https origins only', () => {
+    const hosts = pictureHosts({ STOCKROOM_PICTURE_HOSTS: 'https://img.market.test, https://cdn.market.test:8443' });
+    expect(hosts).toEqual(['https://img.market.test', 'https://cdn.market.test:8443']);
+    expect(directives(contentSecurityPolicy({ pictureHosts: hosts })).get('img-src')).toEqual(["'self'", 'data:', 'blob:', ...hosts]);
+    expect(pictureHosts({})).toEqual(DEFAULT_PICTURE_HOSTS);
+    for (const bad of [
+      'https:',
+      'http://img.market.test',
+      'https://*.market.test',
+      'https://img.market.test/path',
+      "'unsafe-inline'",
+      'https://a.test; script-src *',
+    ]) {
+      expect(() => pictureHosts({ STOCKROOM_PICTURE_HOSTS: bad }), bad).toThrow(/STOCKROOM_PICTURE_HOSTS/);
+    }
   });
 
   it('relaxes only for the dev server, and only towards it', () => {
