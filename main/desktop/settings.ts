@@ -9,6 +9,7 @@ import type { Cipher } from '../sync/auth/index.js';
  * fsync, rename, fsync of the folder), so a crash leaves the old file or the new one, never half.
  * A pasted access token is stored encrypted by the injected cipher (the OS keychain in Electron)
  * and never leaves the main process; with "don't keep me signed in" it is kept in memory only.
+ * It is bound to the marketplace address it was pasted with: another address never gets it.
  */
 
 export interface Settings {
@@ -62,6 +63,8 @@ const stored = z.object({
   language: z.enum(['es', 'pt-BR', 'en']),
   /** base64 of the cipher's output; null when no token was pasted (or it is kept in memory only). */
   accessToken: z.string().nullable(),
+  /** The address the token was pasted for; absent in older files (then the stored address). */
+  accessTokenFor: z.string().max(500).nullable().optional(),
   // Added after the first release: absent in older files.
   start: z.enum(['demo', 'account']).nullable().optional(),
   siteId: z.string().max(10).nullable().optional(),
@@ -120,6 +123,8 @@ export class SettingsStore {
   readonly file: string;
   private value: Settings;
   private token: string | null;
+  /** The marketplace address `token` was pasted for. */
+  private tokenFor: string | null;
   private extra: Prefs;
 
   private constructor(
@@ -128,10 +133,12 @@ export class SettingsStore {
     value: Settings,
     token: string | null,
     extra: Prefs = defaultPrefs(),
+    tokenFor: string | null = value.baseUrl,
   ) {
     this.file = file;
     this.value = value;
     this.token = token;
+    this.tokenFor = token === null ? null : tokenFor;
     this.extra = extra;
   }
 
@@ -163,7 +170,9 @@ export class SettingsStore {
       keepSignedIn: data.keepSignedIn ?? true,
       accounts: data.accounts ?? [],
     };
-    return new SettingsStore(file, cipher, { mode, baseUrl, applicationId, userId, language }, token, prefs);
+    // A file from before the binding: the token was pasted for the address stored with it.
+    const tokenFor = data.accessTokenFor !== undefined ? data.accessTokenFor : baseUrl;
+    return new SettingsStore(file, cipher, { mode, baseUrl, applicationId, userId, language }, token, prefs, tokenFor);
   }
 
   get(): Settings {
@@ -185,9 +194,9 @@ export class SettingsStore {
     await this.update({ accounts });
   }
 
-  /** The pasted access token, or null. Main process only. */
+  /** The pasted access token when it was pasted for the current address, or null. Main process only. */
   accessToken(): string | null {
-    return this.token;
+    return this.token !== null && this.tokenFor === this.value.baseUrl ? this.token : null;
   }
 
   /** Applies a change and writes the file; `accessToken: null` removes the pasted token. */
@@ -198,13 +207,17 @@ export class SettingsStore {
     const next = pickSettings(merged);
     const extra: Prefs = { start: merged.start, siteId: merged.siteId, keepSignedIn: merged.keepSignedIn, accounts: merged.accounts };
     const token = accessToken === undefined ? this.token : accessToken;
+    // A token given now is for the address these settings end with; one kept stays with its own
+    // (one pasted before any address was set is for the first address set).
+    const tokenFor = token === null ? null : accessToken === undefined ? (this.tokenFor ?? next.baseUrl) : next.baseUrl;
     // Not kept on this computer: the token stays in memory, the file never sees it.
     const blob = token === null || !extra.keepSignedIn ? null : Buffer.from(await this.cipher.encrypt(token)).toString('base64');
-    const data: Stored = { version: 1, ...next, accessToken: blob, ...extra };
+    const data: Stored = { version: 1, ...next, accessToken: blob, accessTokenFor: blob === null ? null : tokenFor, ...extra };
     writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`);
     this.value = next;
     this.extra = extra;
     this.token = token;
+    this.tokenFor = tokenFor;
     return this.get();
   }
 }

@@ -37,6 +37,35 @@ describe('settings', () => {
     expect((await SettingsStore.open(dir, xor)).accessToken()).toBeNull();
   });
 
+  it('a pasted token is bound to the address it was pasted for (issue 25: a new address got it too)', async () => {
+    const dir = tmp();
+    const store = await SettingsStore.open(dir, xor);
+    await store.update({ baseUrl: 'https://api.market.test', applicationId: 42, userId: 7, mode: 'online', accessToken: 'APP_USR-secret-token' });
+    expect(store.accessToken()).toBe('APP_USR-secret-token');
+    // Only the address changes: the token is not for it.
+    await store.update({ baseUrl: 'https://api.other.test' });
+    expect(store.accessToken()).toBeNull();
+    expect((await SettingsStore.open(dir, xor)).accessToken()).toBeNull();
+    // Back on its own address, it is there again; a token pasted with the new address is for that one.
+    await store.update({ baseUrl: 'https://api.market.test' });
+    expect(store.accessToken()).toBe('APP_USR-secret-token');
+    await store.update({ baseUrl: 'https://api.other.test', accessToken: 'APP_USR-other' });
+    expect(store.accessToken()).toBe('APP_USR-other');
+    expect((await SettingsStore.open(dir, xor)).accessToken()).toBe('APP_USR-other');
+    await store.update({ baseUrl: 'https://api.market.test' });
+    expect(store.accessToken()).toBeNull();
+  });
+
+  it('a token stored by an older version is bound to the address stored with it', async () => {
+    const dir = tmp();
+    const old = { version: 1, mode: 'online', baseUrl: 'https://api.market.test', applicationId: 42, userId: 7, language: 'es' };
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ ...old, accessToken: Buffer.from(await xor.encrypt('APP_USR-old')).toString('base64') }));
+    const store = await SettingsStore.open(dir, xor);
+    expect(store.accessToken()).toBe('APP_USR-old');
+    await store.update({ baseUrl: 'https://api.other.test' });
+    expect(store.accessToken()).toBeNull();
+  });
+
   it('are written atomically: no temporary file is left, and a broken file means the defaults', async () => {
     const dir = tmp();
     const store = await SettingsStore.open(dir, xor);
