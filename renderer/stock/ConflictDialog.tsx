@@ -3,6 +3,10 @@
  * choices — keep my count, use the marketplace's, or enter a new count. Each choice changes stock,
  * so none has focus when the dialog opens (the dialog itself has): a stray Enter, such as a
  * scanner's, resolves nothing; a choice takes a click or Tab to it and Enter / Space.
+ *
+ * Adjustments typed after the count are their own edits (issue 24): whichever count wins, they go
+ * on top of it, so each choice says what the cell will then show ("Use marketplace: 20, plus your
+ * later +2 → 22").
  */
 import { useEffect, useState } from 'react';
 import type { CellView } from '../../preload/contract.js';
@@ -70,6 +74,10 @@ export function ConflictDialog() {
         })
       : w.t('conflict.textNoTime', { local: n(c.local), base: n(c.base.quantity), remote: n(c.remote.quantity) });
 
+  const later = c.laterAdjustments;
+  const laterText = later > 0 ? `+${w.formatNumber(later)}` : `−${w.formatNumber(-later)}`;
+  const plus = (q: number) => ({ later: laterText, result: w.formatNumber(q + later) });
+
   const resolve = async (resolution: Parameters<ReturnType<typeof store.getState>['resolveConflict']>[1]) => {
     setBusy(true);
     setError(null);
@@ -93,7 +101,13 @@ export function ConflictDialog() {
   };
 
   return (
-    <Modal title={title} onClose={close} describedBy="conflict-text" className="conflict-dialog" initialFocus="dialog">
+    <Modal
+      title={title}
+      onClose={close}
+      describedBy={later !== 0 ? 'conflict-text conflict-later' : 'conflict-text'}
+      className="conflict-dialog"
+      initialFocus="dialog"
+    >
       <p id="conflict-text">{text1}</p>
       <dl className="conflict-values">
         <div>
@@ -109,13 +123,20 @@ export function ConflictDialog() {
           <dd>{n(c.remote.quantity)}</dd>
         </div>
       </dl>
+      {later !== 0 ? (
+        <p className="conflict-later" id="conflict-later">
+          {w.t('conflict.later', { later: laterText })}
+        </p>
+      ) : null}
       {mode === 'choose' ? (
         <div className="modal-actions">
           <button type="button" disabled={busy} onClick={() => void resolve({ action: 'keep_mine' })}>
-            {w.t('conflict.keepMine', { local: n(c.local) })}
+            {later === 0 ? w.t('conflict.keepMine', { local: n(c.local) }) : w.t('conflict.keepMinePlus', { local: n(c.local), ...plus(c.local) })}
           </button>
           <button type="button" disabled={busy || c.remote.quantity === null} onClick={() => void resolve({ action: 'take_theirs' })}>
-            {w.t('conflict.useTheirs', { remote: n(c.remote.quantity) })}
+            {later === 0 || c.remote.quantity === null
+              ? w.t('conflict.useTheirs', { remote: n(c.remote.quantity) })
+              : w.t('conflict.useTheirsPlus', { remote: n(c.remote.quantity), ...plus(c.remote.quantity) })}
           </button>
           <button type="button" disabled={busy} onClick={() => setMode('new')}>
             {w.t('conflict.newCount')}

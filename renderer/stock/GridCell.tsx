@@ -17,18 +17,33 @@ function stateWords(w: StockWords, column: GridColumnView, cell: CellView | unde
   if (saving) return w.t('cell.saving');
   if (lock) return `${w.t('cell.locked')}: ${lockText(lock, column, w.t)}`;
   if (!cell) return w.t('cell.none');
-  switch (cell.state) {
+  switch (outcomeOf(cell) ?? cell.state) {
     case 'pending':
       return w.t('cell.pending');
     case 'sending':
       return w.t('cell.sending');
+    case 'checking':
+      return `${w.t('cell.checking')} ${w.t('cell.checkingTip')}`;
     case 'conflict':
       return `${w.t('cell.conflict')}. ${w.t('cell.openConflict')}`;
+    case 'unknown':
+      return `${w.t('cell.unknown')}: ${w.t('cell.unknownWhy')}`;
     case 'failed':
       return `${w.t('cell.failed')}: ${cell.error ? errorText(errorOfStatus(cell.error), w.language) : ''}`;
     default:
       return w.t('cell.synced');
   }
+}
+
+/**
+ * What the cell's state alone does not tell (issue 24): its failed edit's outcome is unknown (sent,
+ * its answer lost: the marketplace may have it), or an edit of it is being checked with the
+ * marketplace before it is taken back. A conflict outranks both; a refused edit stays "failed".
+ */
+export function outcomeOf(cell: Pick<CellView, 'state' | 'error' | 'entries'>): 'unknown' | 'checking' | null {
+  if (cell.state === 'conflict') return null;
+  if (cell.state === 'failed') return cell.error?.unknown ? 'unknown' : null;
+  return cell.entries.some((e) => e.phase === 'checking') ? 'checking' : null;
 }
 
 /** One queued edit in words: its delta (a transfer's direction and store) or count, and its reason. */
@@ -82,6 +97,7 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, sellin
   const storeName = (id: string) => store.getState().allColumns.find((c) => c.storeId === id)?.label ?? id;
   const lock = lockOfCell(column, cell, sellingAddress);
   const state = saving ? 'saving' : lock ? 'locked' : (cell?.state ?? 'none');
+  const outcome = !saving && !lock && cell ? outcomeOf(cell) : null;
   const value = cell ? w.formatNumber(cell.shown) : '—';
   // At or under its reorder point (migration 015): highlighted, and said in the cell's name.
   const point = reorderPoint;
@@ -97,6 +113,20 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, sellin
     badge = (
       <span className="cell-badge">
         <LockIcon /> {lock === 'no_location' ? '' : w.t(`lock.short.${lock}` as 'lock.short.platform_managed')}
+      </span>
+    );
+  } else if (outcome === 'checking') {
+    title = w.t('cell.checkingTip');
+    badge = (
+      <span className="cell-badge">
+        <span aria-hidden="true">?</span> {w.t('cell.checking')}
+      </span>
+    );
+  } else if (outcome === 'unknown') {
+    title = `${w.t('cell.unknownTip')}. ${w.t('failed.openUnknown')}`;
+    badge = (
+      <span className="cell-badge">
+        <span aria-hidden="true">?</span> {w.t('cell.unknown')}
       </span>
     );
   } else if (cell?.state === 'pending' || cell?.state === 'sending') {
@@ -142,6 +172,7 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, sellin
       tabIndex={active ? 0 : -1}
       className="grid-cell data-cell"
       data-state={state}
+      data-outcome={outcome ?? undefined}
       data-active={active || undefined}
       data-low={low !== null || undefined}
       data-error={editError ? true : undefined}

@@ -34,6 +34,9 @@ function located(s: StockState, a: CellAddress): { index: number; row: GridRowVi
   return { ...found, column: columns[col]!, col };
 }
 
+/** What undo did, in words: `checking` when the edit's outcome is unknown and is learnt first (issue 24). */
+const UNDO_WORDS = { withdrawn: 'undo.withdrawn', inverse: 'undo.inverse', checking: 'undo.checking' } as const;
+
 export function dialogActions({ set, get, api }: StockKit): Pick<StockState, Actions> {
   /** Re-reads cells of a user product after a change made here (the core's stock.changed follows too). */
   const refreshCells = async (userProductId: string, columns: GridColumnView[]) => {
@@ -143,7 +146,8 @@ export function dialogActions({ set, get, api }: StockKit): Pick<StockState, Act
       const a = get().failedAt;
       const at = a ? located(get(), a) : null;
       if (a && at) await refreshCells(a.userProductId, [at.column]);
-      get().say('failed.discarded');
+      // An edit of unknown outcome is checked with the marketplace first: dropped only if it never arrived.
+      get().say(r.value.how === 'checking' ? 'failed.checking' : 'failed.discarded');
       get().closeFailed();
       return null;
     },
@@ -190,7 +194,7 @@ export function dialogActions({ set, get, api }: StockKit): Pick<StockState, Act
             get().allColumns.filter((c) => c.type !== 'platform_facility' && found.row.cells[c.key]),
           );
       }
-      get().say(r.value.how === 'withdrawn' ? 'undo.withdrawn' : 'undo.inverse');
+      get().say(UNDO_WORDS[r.value.how]);
     },
   };
 }
