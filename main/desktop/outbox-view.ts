@@ -1,16 +1,8 @@
 import type { Db } from '../db/open.js';
-import { readPayload } from '../sync/message-push.js';
+import { messageView, stockView } from '../sync/kinds/index.js';
 import { type OutboxViewRow, outboxViewRepo } from '../db/repos/outbox-view.js';
 import type { OutboxEntryView, QueuedMessageView } from '../../preload/contract.js';
-import { isStockReason } from '../../common/stock-reasons.js';
 import { phaseOf } from '../sync/model.js';
-
-/** The parts of a queued message's payload (parsed with its schema, main/sync/message-push.ts) the screens show. */
-function messageOf(payload: string | null): { packId: number; text: string; files: string[] } | null {
-  const m = readPayload(payload);
-  if (!m.ok) return null;
-  return { packId: m.value.packId, text: m.value.text, files: m.value.attachments.map((a) => a.name) };
-}
 
 /**
  * Read-only views of the outbox (table sync_outbox of migration 007, read through
@@ -31,20 +23,8 @@ export function outboxReader(db: Db) {
     nextAttemptAt: r.next_attempt_at,
     lastStatus: r.last_status,
     lastError: r.last_error,
-    stock:
-      r.kind === 'stock' && r.user_product_id && r.cell_type && r.op
-        ? {
-            userProductId: r.user_product_id,
-            type: r.cell_type,
-            storeId: r.cell_type === 'seller_warehouse' ? r.store_key : null,
-            op: r.op,
-            delta: r.delta,
-            quantity: r.quantity,
-            reason: isStockReason(r.reason) ? r.reason : null,
-            toStoreId: r.store_key2,
-          }
-        : null,
-    message: r.kind === 'message' ? messageOf(r.payload) : null,
+    stock: stockView(r),
+    message: r.kind === 'message' ? messageView(r.payload) : null,
   });
 
   return {
@@ -54,7 +34,7 @@ export function outboxReader(db: Db) {
     },
     queuedMessages(packId: number): QueuedMessageView[] {
       return repo.ofLane(`pack:${packId}`).map((r) => {
-        const m = messageOf(r.payload);
+        const m = messageView(r.payload);
         return {
           entryId: r.id,
           state: r.state,

@@ -1,3 +1,4 @@
+import { type RemoteClient, RemoteError } from './client.js';
 import type { RetryPolicy } from './retry.js';
 
 /**
@@ -58,4 +59,15 @@ export class Connectivity {
     this.online = true;
     this.hooks.back();
   }
+}
+
+/** Any HTTP answer (even an error status) proves the remote is reachable again. */
+export async function reachable(client: RemoteClient | null, sellerId: number): Promise<boolean> {
+  if (!client) return false;
+  try {
+    await client.request('GET', `/users/${sellerId}`);
+  } catch (e) {
+    if (e instanceof RemoteError && e.kind === 'offline') return false;
+  }
+  return true;
 }

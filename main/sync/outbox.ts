@@ -10,6 +10,7 @@ import type { StockReason } from '../../common/stock-reasons.js';
 import { baseOverlay, coalescible, isTransfer, overlay, refused } from './model.js';
 import { discard, dropStock, resolve, retry } from './outbox-fate.js';
 import { undoLast } from './outbox-undo.js';
+import { stockLane } from './kinds/lanes.js';
 
 /**
  * The outbox: durable intents, each written with its cell-history row in one SQLite transaction
@@ -52,8 +53,7 @@ export function newKey(now: number = Date.now()): string {
 }
 
 export { cellKey };
-export const stockLane = (userProductId: string) => `up:${userProductId}`;
-export const packLane = (packId: number) => `pack:${packId}`;
+export { packLane, stockLane } from './kinds/lanes.js';
 
 export type Resolution = { action: 'keep_mine' } | { action: 'take_theirs' } | { action: 'new_count'; quantity: number };
 
