@@ -1,9 +1,11 @@
 /**
  * electron-updater as the update policy's port (main/desktop/updates.ts decides when to check,
  * download and install; this file only translates). The feed is electron-builder.yml's `publish`
- * (written into the package as app-update.yml), or STOCKROOM_UPDATE_FEED: the address of a
- * generic feed (a folder on a web server holding latest.yml / latest-mac.yml / latest-linux.yml
- * and the installers). Off in development unless that variable is set.
+ * (written into the package as app-update.yml, with the Windows publisher electron-updater checks
+ * every downloaded installer's signature against). STOCKROOM_UPDATE_FEED, the address of a generic
+ * feed (a folder on a web server holding latest.yml / latest-mac.yml / latest-linux.yml and the
+ * installers), is for development only: an installed app ignores it (issue 25: whoever could set
+ * it could install their own code). Off in development unless that variable is set.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +15,13 @@ import { isLoopbackHost } from '../common/remote-address.js';
 import type { UpdaterPort } from './desktop/updates.js';
 
 export const UPDATE_FEED_ENV = 'STOCKROOM_UPDATE_FEED';
+
+/**
+ * The Windows publisher: the subject (CN) of the code-signing certificate, as electron-builder.yml's
+ * `win.signtoolOptions.publisherName` (test/build/signing.test.ts keeps them equal). A feed config
+ * written here names it too, so a development feed cannot skip the signature check either.
+ */
+export const PUBLISHER_NAMES: readonly string[] = ['Stockroom'];
 
 /** Why `raw` cannot be an update feed, or null: https, or plain http on this computer (a feed served for tests). */
 export function feedUrlProblem(raw: string): string | null {
@@ -29,7 +38,7 @@ export function feedUrlProblem(raw: string): string | null {
 
 export interface ElectronUpdaterOptions {
   app: { readonly isPackaged: boolean; getPath(name: 'userData'): string };
-  /** STOCKROOM_UPDATE_FEED: overrides the packaged feed, and turns updates on in development. */
+  /** STOCKROOM_UPDATE_FEED: turns updates on in development; an installed app ignores it. */
   feedUrl?: string | undefined;
   /** The updater to drive (tests pass their own instance; default electron-updater's `autoUpdater` for this platform). */
   updater?: AppUpdater;
@@ -39,7 +48,12 @@ export interface ElectronUpdaterOptions {
 /** The port over electron-updater, or null when updates are off (development without a feed). */
 export function electronUpdaterPort(o: ElectronUpdaterOptions): UpdaterPort | null {
   const log = o.log ?? ((m) => console.warn(`stockroom: update: ${m}`));
-  const feed = o.feedUrl?.trim() || undefined;
+  let feed = o.feedUrl?.trim() || undefined;
+  if (feed && o.app.isPackaged) {
+    // An installed app updates only from the feed it was built with, signed by its publisher.
+    log(`${UPDATE_FEED_ENV} is ignored by an installed app; updates come from the feed it was built with`);
+    feed = undefined;
+  }
   if (feed) {
     const problem = feedUrlProblem(feed);
     if (problem) {
@@ -60,9 +74,11 @@ export function electronUpdaterPort(o: ElectronUpdaterOptions): UpdaterPort | nu
     // A config file rather than setFeedURL: the download also reads its cache folder name from
     // there, and in development (or a build without `publish`) there is no app-update.yml.
     const file = join(o.app.getPath('userData'), 'update-feed.yml');
-    writeFileSync(file, JSON.stringify({ provider: 'generic', url: feed, updaterCacheDirName: 'stockroom-updater' }) + '\n');
+    // publisherName: without it electron-updater skips the Windows signature check.
+    const config = { provider: 'generic', url: feed, updaterCacheDirName: 'stockroom-updater', publisherName: [...PUBLISHER_NAMES] };
+    writeFileSync(file, JSON.stringify(config) + '\n', { mode: 0o600 });
     updater.updateConfigPath = file;
-    if (!o.app.isPackaged) updater.forceDevUpdateConfig = true;
+    updater.forceDevUpdateConfig = true;
   }
   return updaterPort(updater);
 }

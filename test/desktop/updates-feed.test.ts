@@ -84,8 +84,9 @@ afterEach(() => {
 /** A core whose updates go through a fresh AppImageUpdater (the production wiring) to `feedUrl`. */
 async function coreWithUpdater(feedUrl: string, options: Partial<CoreOptions> = {}) {
   const logged: string[] = [];
+  // Not packaged: an installed app ignores a feed given at run time (updates-config.test.ts).
   const updater = electronUpdaterPort({
-    app: { isPackaged: true, getPath: () => home },
+    app: { isPackaged: false, getPath: () => home },
     feedUrl,
     updater: new electronUpdater.AppImageUpdater(),
     log: (m) => logged.push(m),
