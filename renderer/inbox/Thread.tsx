@@ -1,4 +1,4 @@
-import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { ApiError, AttachmentView, ConversationView, MessageView, QueuedMessageView } from '../../preload/contract.js';
 import { displayFileName } from '../../common/messages/file-names.js';
 import { errorDetail, errorText, errorWords } from '../i18n/errors.js';
@@ -132,13 +132,22 @@ const Message = memo(function Message({ message: m, conversation }: { message: M
   );
 });
 
+/**
+ * A message still in the outbox, by what the person is told of it (issue 24): queued, sending,
+ * not confirmed (sent, its answer lost: the buyer may have it; Retry and Discard say what they
+ * do), being checked on the marketplace, or refused with the marketplace's reason.
+ */
 function Queued({ entry: q }: { entry: QueuedMessageView }) {
   const i = useI18n();
   const { t } = i;
   const actions = useInboxActions();
-  const failed = q.state === 'failed' || q.state === 'conflict';
+  const hintId = useId();
+  const unknown = q.phase === 'unknown';
+  const checking = q.phase === 'checking';
+  // Retry and Discard wait for the person: a refused message, or one not confirmed.
+  const actionable = !checking && (q.state === 'failed' || q.state === 'conflict');
   return (
-    <li className={`message own queued ${q.state}`} data-entry={q.entryId} data-state={q.state}>
+    <li className={`message own queued ${q.state}`} data-entry={q.entryId} data-state={q.state} data-phase={q.phase}>
       <p className="meta">
         <span className="who">{t('thread.fromYou')}</span> <time dateTime={new Date(q.createdAt).toISOString()}>{i.formatDate(q.createdAt)}</time>
       </p>
@@ -153,8 +162,18 @@ function Queued({ entry: q }: { entry: QueuedMessageView }) {
           ))}
         </ul>
       ) : null}
-      <p className="state-line" role={failed ? 'alert' : undefined}>
-        {q.state === 'pending' ? (
+      <p className="state-line" role={unknown || checking ? 'status' : actionable ? 'alert' : undefined}>
+        {checking ? (
+          <>
+            <span aria-hidden="true">◷ </span>
+            {t('thread.checking')}
+          </>
+        ) : unknown ? (
+          <>
+            <span aria-hidden="true">? </span>
+            {t('thread.unknown')}
+          </>
+        ) : q.state === 'pending' ? (
           <>
             <span aria-hidden="true">◷ </span>
             {t('thread.queued')}
@@ -173,12 +192,18 @@ function Queued({ entry: q }: { entry: QueuedMessageView }) {
           </>
         )}
       </p>
-      {failed ? (
+      {unknown ? (
+        <ul className="choices">
+          <li id={`${hintId}-retry`}>{t('thread.retryUnknown')}</li>
+          <li id={`${hintId}-discard`}>{t('thread.discardUnknown')}</li>
+        </ul>
+      ) : null}
+      {actionable ? (
         <p className="actions">
-          <button type="button" onClick={() => void actions.retry(q.entryId)}>
+          <button type="button" aria-describedby={unknown ? `${hintId}-retry` : undefined} onClick={() => void actions.retry(q.entryId)}>
             {t('thread.retry')}
           </button>{' '}
-          <button type="button" onClick={() => void actions.discard(q.entryId)}>
+          <button type="button" aria-describedby={unknown ? `${hintId}-discard` : undefined} onClick={() => void actions.discard(q.entryId)}>
             {t('thread.discard')}
           </button>
         </p>

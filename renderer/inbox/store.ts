@@ -8,6 +8,7 @@ import { createStore } from 'zustand/vanilla';
 import type { StockroomApi } from '../../preload/api.js';
 import { type ApiError, type ConversationView, ERROR_CODES, type QuickReplyView, type ThreadView } from '../../preload/contract.js';
 import { errorText, errorWords } from '../i18n/errors.js';
+import { t } from '../i18n/index.js';
 import { type Refusal, admitFiles } from './files.js';
 
 export type Filter = 'all' | 'unread' | 'to_reply' | 'blocked' | 'with_attachments';
@@ -360,6 +361,8 @@ export function createInboxStore(api: StockroomApi) {
       async discard(entryId) {
         const r = await api.outbox.discard({ entryId });
         if (!r.ok) set({ notice: { kind: 'error', ...errorWords(r.error) } });
+        // A message of unknown outcome is looked for on the marketplace first (issue 24): dropped only if the buyer never got it.
+        else if (r.value.how === 'checking') set({ notice: { kind: 'info', text: t('thread.discardChecking') } });
         await get().refreshThread();
         void get().loadList();
       },
