@@ -1,6 +1,7 @@
 /**
  * .xlsx in and out (exceljs, in the main process: its browser build is about 900 KB, and the
- * renderer only needs a table of text either way). Import reads the first sheet's cells as text;
+ * renderer only needs a table of text either way). Import reads the first sheet's cells as text,
+ * streamed and bounded (rows, columns, cell length; what the file expands to: xlsx-zip.ts);
  * export writes the bulk editor's layout: item id, user product id, SKU, title, a column per
  * location headed `<name> [<key>]` (what the import reads back), the total, and the queued edits
  * with their reasons (`Pending`) and each cell's newest edit with its reason (`Last change`): notes the import skips.
@@ -15,10 +16,16 @@ let loaded: Promise<typeof ExcelJS> | undefined;
 const excel = (): Promise<typeof ExcelJS> => (loaded ??= import('exceljs').then((m) => m.default));
 import type { GridColumnView, GridRowView } from '../../preload/contract.js';
 import { LAST_CHANGE_HEADER, PENDING_HEADER, lastChangeNote, pendingNote } from '../../common/pending-note.js';
-import { badRequest } from '../service/errors.js';
+import { Readable } from 'node:stream';
+import { badRequest, isServiceError } from '../service/errors.js';
+import { checkWorkbookSize } from './xlsx-zip.js';
 
 /** Rows read from a sheet at most (the import takes 20,000 lines and a header). */
 export const MAX_SHEET_ROWS = 20_001;
+/** Columns of a row at most (the bulk editor's layout has a few plus one per location). */
+export const MAX_SHEET_COLUMNS = 512;
+/** Characters of one cell at most (a title is 60, a note a few hundred). */
+export const MAX_CELL_CHARS = 10_000;
 
 /** A cell's value as the person sees it (numbers without a thousands separator, dates as ISO days). */
 function cellText(v: ExcelJS.CellValue): string {
@@ -33,24 +40,70 @@ function cellText(v: ExcelJS.CellValue): string {
   return '';
 }
 
-/** The first sheet of a workbook as rows of text; a file that is not a workbook is a 400. */
+/** "AB" for column 28. */
+function columnName(n: number): string {
+  let s = '';
+  for (let c = n; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
+  return s;
+}
+
+/** The rows of one streamed sheet, refused as soon as a row, a column or a cell passes its limit. */
+async function readRows(sheet: AsyncIterable<ExcelJS.Row>): Promise<string[][]> {
+  const rows: string[][] = [];
+  for await (const row of sheet) {
+    if (row.number > MAX_SHEET_ROWS) throw badRequest(`Too many rows: at most ${MAX_SHEET_ROWS - 1} per import`);
+    if (row.cellCount > MAX_SHEET_COLUMNS) throw badRequest(`Too many columns: at most ${MAX_SHEET_COLUMNS} (row ${row.number})`);
+    const cells: string[] = [];
+    for (let c = 1; c <= row.cellCount; c++) {
+      const text = cellText(row.getCell(c).value);
+      if (text.length > MAX_CELL_CHARS) throw badRequest(`Cell ${columnName(c)}${row.number} is longer than ${MAX_CELL_CHARS.toLocaleString('en')} characters`);
+      cells.push(text.trim());
+    }
+    rows[row.number - 1] = cells;
+  }
+  for (let i = 0; i < rows.length; i++) rows[i] ??= [];
+  return rows;
+}
+
+/** What the streaming reader knows of the workbook once its workbook.xml was read. */
+interface ReaderModel {
+  model?: { sheets?: { name?: string }[] };
+}
+
+/**
+ * The first sheet of a workbook as rows of text; a file that is not a workbook is a 400. The file
+ * is first checked for what it expands to (xlsx-zip.ts), then streamed: rows are read one at a
+ * time and the limits (rows, columns, cell length) are checked as they come, so a hostile file is
+ * refused early with what is wrong, never loaded whole.
+ */
 export async function readWorkbook(bytes: Uint8Array): Promise<string[][]> {
-  const wb = new (await excel()).Workbook();
+  await checkWorkbookSize(bytes);
+  const ExcelJS = await excel();
+  const input = Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  });
+  let rows: string[][] | undefined;
   try {
-    await wb.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ExcelJS.Buffer);
-  } catch {
+    for await (const sheet of reader) {
+      // Read: the rest is only walked through, so exceljs removes the temporary copies it makes
+      // of sheets that come before the shared strings (a refusal stops at once instead).
+      if (rows !== undefined) continue;
+      // The first sheet in the workbook's order (the parts may come in another order).
+      const first = (reader as unknown as ReaderModel).model?.sheets?.[0]?.name;
+      const name = (sheet as unknown as { name?: string }).name;
+      if (first !== undefined && name !== undefined && name !== first) continue;
+      rows = await readRows(sheet);
+    }
+  } catch (e) {
+    if (isServiceError(e)) throw e;
     throw badRequest('Not a readable .xlsx workbook');
   }
-  const sheet = wb.worksheets[0];
-  if (!sheet) throw badRequest('The workbook has no sheet');
-  if (sheet.rowCount > MAX_SHEET_ROWS) throw badRequest(`Too many rows: at most ${MAX_SHEET_ROWS - 1} per import`);
-  const rows: string[][] = [];
-  sheet.eachRow({ includeEmpty: true }, (row, n) => {
-    const cells: string[] = [];
-    for (let c = 1; c <= row.cellCount; c++) cells.push(cellText(row.getCell(c).value).trim());
-    rows[n - 1] = cells;
-  });
-  for (let i = 0; i < rows.length; i++) rows[i] ??= [];
+  if (rows === undefined) throw badRequest('The workbook has no sheet');
   return rows;
 }
 
