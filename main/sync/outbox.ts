@@ -21,7 +21,7 @@ import { stockLane } from './kinds/lanes.js';
  * Coalescing (only into the newest entry of the cell, and only while it is coalescible: pending,
  * never put on the wire, not sealed, not an inverse):
  * - adjust + adjust of the same reason → one adjustment of the sum (removed when the sum is 0);
- * - adjust + count → the count supersedes the unsent (or refused) adjustments before it;
+ * - adjust + count → NOT merged: the adjustments go first and the count's base counts on them;
  * - count + count → the later count with the earlier base; a count on a cell whose newest entry is
  *   a refused count replaces its quantity and sends it again (under a fresh key);
  * - count + adjust → NOT merged: the adjustment stays its own intent (take theirs on the count keeps it);
@@ -241,16 +241,7 @@ export class Outbox {
         const { mirror, entries, key } = this.cellState(c);
         const before = overlay(mirror, entries, key);
         const now = this.clock.now();
-        // The count supersedes unsent (or refused) adjustments at the end of the cell's queue (not a
-        // transfer: it moves units of another store too; never one whose outcome is unknown).
-        for (
-          let tail = entries.at(-1);
-          tail && tail.op === 'adjust' && !isTransfer(tail) && (coalescible(tail) || refused(tail)) && this.repo.inversesOf(tail.id).length === 0;
-          tail = entries.at(-1)
-        ) {
-          this.repo.remove(tail.id);
-          entries.pop();
-        }
+        // Adjustments before it stay their own intents (they go first; its base counts on them).
         const tail = entries.at(-1);
         if (tail && tail.op === 'count' && (coalescible(tail) || (refused(tail) && tail.sealed === 0 && this.repo.inversesOf(tail.id).length === 0))) {
           this.repo.updateIntent(

@@ -129,11 +129,14 @@ describe('coalescing', () => {
     ]);
   });
 
-  it('adjust then count → the count supersedes the unsent adjustment (its base is the remote, not the adjusted value)', () => {
-    adjust(7);
+  it('adjust then count → two intents: the adjustment goes first, the count’s base counts on it', () => {
+    const a = adjust(7);
     const c = count(30);
     expect(c).toMatchObject({ how: 'queued', shown: 30 });
-    expect(active()).toMatchObject([{ op: 'count', quantity: 30, base_quantity: 12 }]);
+    expect(active()).toMatchObject([
+      { id: a.entryId, op: 'adjust', delta: 7 },
+      { id: c.entryId, op: 'count', quantity: 30, base_quantity: 19 },
+    ]);
   });
 
   it('count then count → the later count keeps the earlier base', () => {
@@ -150,10 +153,11 @@ describe('coalescing', () => {
     expect(b.how).toBe('queued');
     expect(b.entryId).not.toBe(a.entryId);
     const c = count(50);
-    // The adjustment on the wire is not superseded; the count's base includes its +5 and the +2 was dropped.
+    // Each stays its own intent; the count's base counts on the +5 on the wire and the queued +2.
     expect(active()).toMatchObject([
       { id: a.entryId, op: 'adjust', delta: 5 },
-      { op: 'count', quantity: 50, base_quantity: 17, id: c.entryId },
+      { id: b.entryId, op: 'adjust', delta: 2 },
+      { op: 'count', quantity: 50, base_quantity: 19, id: c.entryId },
     ]);
     // A pending entry whose request already went out once (a transient failure) is on the wire too.
     outbox.repo.reschedule(a.entryId!, clock.now(), 500, 'boom', true, clock.now());
@@ -171,8 +175,8 @@ describe('coalescing', () => {
 });
 
 describe('conflicts and their resolution', () => {
-  function conflictOf(local: number, remote: number) {
-    const c = outbox.count(termoPalermo, local);
+  function conflictOf(local: number, remote: number, cell: CellRef = termoPalermo) {
+    const c = outbox.count(cell, local);
     outbox.repo.claim(c.entryId!, clock.now());
     outbox.repo.markConflict(c.entryId!, 3n, remote, clock.now());
     return c.entryId!;
@@ -211,9 +215,16 @@ describe('conflicts and their resolution', () => {
     expect(a.how).toBe('queued');
     expect(cellView(replica.db, termoPalermo).shown).toBe(42);
     const c = outbox.count(termoPalermo, 50);
-    // The unsent adjustment is superseded, and the conflict resolved with the new count.
-    expect(c).toMatchObject({ entryId: id, how: 'resolved' });
-    expect(active()).toMatchObject([{ id, state: 'pending', quantity: 50, base_quantity: 15 }]);
+    // The adjustment stays its own intent; the count waits behind it (the conflict is not the newest entry).
+    expect(c).toMatchObject({ how: 'queued' });
+    expect(active()).toMatchObject([
+      { id, state: 'conflict' },
+      { id: a.entryId, op: 'adjust', delta: 2 },
+      { id: c.entryId, op: 'count', quantity: 50 },
+    ]);
+    // Typed on the conflict itself (its newest entry), a count is the "enter a new count" resolution.
+    const other = conflictOf(40, 15, { ...termoPalermo, storeKey: demo.stores.avellaneda });
+    expect(outbox.count({ ...termoPalermo, storeKey: demo.stores.avellaneda }, 33)).toMatchObject({ entryId: other, how: 'resolved' });
   });
 
   it('taking theirs corrects the base of a later count that had counted on the dropped one', () => {
@@ -279,17 +290,33 @@ describe('failed entries', () => {
     expect(history(replica.db, termoPalermo)[0]).toMatchObject({ kind: 'discarded', from_quantity: 12, to_quantity: 12, author: 'ana' });
   });
 
-  it('a count supersedes a failed adjustment, and replaces (and retries) a failed count', () => {
+  it('a count after a refused adjustment is its own entry (its base counts on it), and replaces (and retries) a refused count', () => {
     const a = outbox.adjust(termoPalermo, 4);
     outbox.repo.claim(a.entryId!, clock.now());
     outbox.repo.markFailed(a.entryId!, 400, 'no', clock.now(), true);
     const c = outbox.count(termoPalermo, 20);
-    expect(active()).toMatchObject([{ id: c.entryId, op: 'count', quantity: 20, base_quantity: 12 }]);
+    expect(active()).toMatchObject([
+      { id: a.entryId, state: 'failed' },
+      { id: c.entryId, op: 'count', quantity: 20, base_quantity: 16 },
+    ]);
+    outbox.discard(a.entryId!);
     outbox.repo.claim(c.entryId!, clock.now());
     outbox.repo.markFailed(c.entryId!, 400, 'no', clock.now(), true);
     const again = outbox.count(termoPalermo, 21);
     expect(again).toMatchObject({ entryId: c.entryId, how: 'merged' });
     expect(row(c.entryId)).toMatchObject({ state: 'pending', quantity: 21, attempts: 0 });
+  });
+
+  it('an edit the person discarded is not undone again (its inverse would change the remote for nothing)', () => {
+    const first = outbox.adjust(termoPalermo, 1, { author: 'ana', reason: 'received' });
+    const a = outbox.adjust(termoPalermo, 4, { author: 'ana' });
+    outbox.repo.claim(a.entryId!, clock.now());
+    outbox.repo.markFailed(a.entryId!, 400, 'no', clock.now(), true);
+    engine.discard(a.entryId!, { author: 'ana' });
+    // Undo takes back the edit before it (still queued: withdrawn), not the discarded one.
+    expect(engine.undoLast('ana')).toMatchObject({ how: 'withdrawn', undone: first.historyId });
+    expect(active()).toEqual([]);
+    expect(engine.undoLast('ana').how).toBe('nothing');
   });
 
   it('a failed entry keeps the request it sent: Retry resends it under the same key', () => {

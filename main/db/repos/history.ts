@@ -21,11 +21,15 @@ export function historyRepo(db: Db) {
   const page = db.prepare<[string, number, number], HistoryRow>('SELECT * FROM sync_cell_history WHERE cell = ? AND id < ? ORDER BY id DESC LIMIT ?');
   const byId = db.prepare<[number], HistoryRow>('SELECT * FROM sync_cell_history WHERE id = ?');
   const linked = db.prepare<[number], HistoryRow>('SELECT * FROM sync_cell_history WHERE link = ? ORDER BY id LIMIT 1');
-  // An author's newest edit not undone yet: an undo itself, and a transfer's second row, are not edits of their own.
+  // An author's newest edit not undone yet: an undo itself, and a transfer's second row, are not
+  // edits of their own; nor is an edit the person already dropped (its entry discarded, or its
+  // count resolved "take theirs"): undoing it again would send the inverse of nothing.
   const lastEdit = db.prepare<[string], HistoryRow>(
     `SELECT h.* FROM sync_cell_history h
       WHERE h.author = ? AND h.kind IN ('adjustment', 'count') AND h.undoes IS NULL AND h.link IS NULL
         AND NOT EXISTS (SELECT 1 FROM sync_cell_history u WHERE u.undoes = h.id)
+        AND (h.entry_id IS NULL OR NOT EXISTS (SELECT 1 FROM sync_cell_history d WHERE d.entry_id = h.entry_id
+          AND (d.kind = 'discarded' OR (d.kind = 'conflict_resolution' AND d.note = 'take theirs'))))
       ORDER BY h.id DESC LIMIT 1`,
   );
   // Each cell's newest person's edit (the exports' `Last change` note): one index seek per cell.
