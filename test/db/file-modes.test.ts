@@ -1,9 +1,11 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../main/db/open.js';
 import { privateDir } from '../../main/db/private-files.js';
+import { fileStorage } from '../../main/service/messages/attachments/storage.js';
 import { CredentialStore, plainCipher } from '../../main/sync/auth/credential-store.js';
 
 /**
@@ -63,6 +65,16 @@ describe.runIf(posix)('database files are private', () => {
     expect(mode(dir)).toBe(0o700);
     for (const [name, m] of modes(dir)) expect([name, m.toString(8)]).toEqual([name, '600']);
     store.close();
+  });
+
+  it('attachment files and every folder of their store are the owner’s only', async () => {
+    const store = fileStorage(join(root, 'files'));
+    const staged = await store.stage(Readable.from([Buffer.from('factura')]));
+    await store.commit(staged);
+    for (const [name, m] of modes(store.dir)) {
+      const expected = statSync(join(store.dir, name)).isDirectory() ? '700' : '600';
+      expect([name, m.toString(8)]).toEqual([name, expected]);
+    }
   });
 
   it('privateDir makes a folder tree the owner’s only', () => {

@@ -131,7 +131,8 @@ export function fileStorage(dir: string) {
      */
     async stage(source: Readable | AsyncIterable<Buffer>, options: { maxBytes?: number } = {}): Promise<StagedFile> {
       const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
-      await io('create temp folder', () => mkdir(tmpDir, { recursive: true }));
+      // The owner's only (0700), as every folder of the data (issue 25).
+      await io('create temp folder', () => mkdir(tmpDir, { recursive: true, mode: 0o700 }));
       const tmpPath = join(tmpDir, `${randomUUID()}.part`);
       const fh: FileHandle = await io('open temp file', () => open(tmpPath, 'wx', 0o600));
       const hash = createHash('sha256');
@@ -198,7 +199,7 @@ export function fileStorage(dir: string) {
           await rm(staged.tmpPath, { force: true });
           return false;
         }
-        await mkdir(dirname(target), { recursive: true });
+        await mkdir(dirname(target), { recursive: true, mode: 0o700 });
         await rename(staged.tmpPath, target);
         fsyncDirSync(dirname(target));
         return true;
