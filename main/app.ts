@@ -239,7 +239,7 @@ async function start(): Promise<void> {
   await app.whenReady();
   hardenContents();
   secureSession();
-  // Packaged: the feed of electron-builder.yml's `publish`; STOCKROOM_UPDATE_FEED overrides it (and turns updates on in development).
+  // Packaged: the feed of electron-builder.yml's `publish` only; STOCKROOM_UPDATE_FEED turns updates on in development (an installed app ignores it).
   const updater = electronUpdaterPort({ app, feedUrl: process.env[UPDATE_FEED_ENV] });
   const c = await DesktopCore.open({
     dataDir: app.getPath('userData'),
