@@ -17,14 +17,15 @@ export interface AttemptLimit {
  * user out). What an attacker can do is limited three ways, none of which locks the real person out:
  * - per source (the client's address): 20 failures in 15 minutes lock that address, then twice as
  *   long each time it fails on, up to a day;
- * - per user (a made-up name counts under itself): 5 failures lock that name for 15 minutes;
+ * - per user (a made-up name counts under itself): 5 failures lock that name for unknown browsers
+ *   for 15 minutes, then twice as long each time, up to a day;
  * - a known-good client (a browser that signed in as that user before, main/service/auth/sign-in.ts)
  *   is counted only under its own device, never under the source or user buckets, so others'
  *   failures do not block its right password.
  */
 export const DEFAULT_LIMITS = {
   perSource: { limit: 20, windowMs: 15 * 60_000, maxLockMs: 24 * 3600_000 },
-  perUser: { limit: 5, windowMs: 15 * 60_000 },
+  perUser: { limit: 5, windowMs: 15 * 60_000, maxLockMs: 24 * 3600_000 },
   perDevice: { limit: 5, windowMs: 15 * 60_000, maxLockMs: 24 * 3600_000 },
 } satisfies Record<string, AttemptLimit>;
 export type SignInLimits = { [K in keyof typeof DEFAULT_LIMITS]: AttemptLimit };
