@@ -16,7 +16,10 @@ export interface AttemptLimit {
  * Failed sign-ins (issue 25: a per-application bucket let 20 guesses at made-up names lock every
  * user out). What an attacker can do is limited three ways, none of which locks the real person out:
  * - per source (the client's address): 20 failures in 15 minutes lock that address, then twice as
- *   long each time it fails on, up to a day;
+ *   long each time it fails on, up to a day. A locked address still gets one attempt at an account
+ *   nobody is guessing (its user bucket untouched): everyone on one computer shares an address,
+ *   and guesses at made-up names or at other accounts must not lock a real person out; what the
+ *   lock takes away is guessing on, one account after another;
  * - per user (a made-up name counts under itself): 5 failures lock that name for unknown browsers
  *   for 15 minutes, then twice as long each time, up to a day;
  * - a known-good client (a browser that signed in as that user before, main/service/auth/sign-in.ts)
@@ -81,6 +84,13 @@ export function attemptLimiter(rule: AttemptLimit, clock: Clock) {
       if (e.failures.length + e.inFlight < rule.limit) return 0;
       // At the limit only because of attempts still being checked: they finish within a second.
       return e.failures.length ? Math.max(1000, e.failures[0]! + rule.windowMs - now) : 1000;
+    },
+    /** Whether `key` has nothing against it now: no recent failure, no lock, no attempt being checked. */
+    untouched(key: string): boolean {
+      const e = entries.get(key);
+      if (!e) return true;
+      fresh(e, clock.now());
+      return e.failures.length === 0 && e.inFlight === 0 && e.lockedUntil === 0;
     },
     /** An attempt starts: call `end` exactly once when its password was checked. */
     begin(key: string): void {

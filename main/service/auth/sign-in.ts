@@ -160,7 +160,9 @@ export function signInService(deps: SignInDeps) {
             ];
       for (const [who, limiter, key] of buckets) {
         const wait = limiter.waitMs(key);
-        if (wait > 0) return tooMany(form, who, wait, username);
+        // A locked source still lets through a first attempt at an account nobody is guessing
+        // (attempt-limits.ts): made-up names and others' accounts do not lock its owner out.
+        if (wait > 0 && !(who === 'source' && perUser.untouched(userKey))) return tooMany(form, who, wait, username);
       }
 
       for (const [, limiter, key] of buckets) limiter.begin(key);
