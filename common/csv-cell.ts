@@ -4,7 +4,8 @@
  * spreadsheet set to another list separator (`;` in es and pt-BR, TAB when pasted) splits a line
  * where this file did not, so text after any `,` `;` TAB or line break can become the start of a
  * cell too. Every such start gets a `'` in front (what spreadsheets show as "this is text"), and a
- * cell holding any separator is quoted. A plain number ("-3", "+1.5") is left as it is: it is no formula.
+ * cell holding any separator is quoted. A plain number ("-3", "+1.5") as the whole text is left as
+ * it is: it is no formula.
  */
 
 export type CsvDelimiter = ',' | ';';
@@ -26,7 +27,9 @@ export function neutralizeFormulas(text: string): string {
       // A cell that would start with TAB or CR (the text's start, or right after another
       // separator): some spreadsheets read what follows as a formula.
       if (p === '' && /^[\t\r]$/.test(parts[i + 1] ?? '')) return "'";
-      return FORMULA_START.test(p) && !PLAIN_NUMBER.test(p) ? `'${p}` : p;
+      // A plain number is no formula as the whole text; a piece of a quoted cell split out by a
+      // spreadsheet ends with the quote ("+1\"") and is one, so only the whole text is exempt.
+      return FORMULA_START.test(p) && !(parts.length === 1 && PLAIN_NUMBER.test(p)) ? `'${p}` : p;
     })
     .join('');
 }
