@@ -2,26 +2,14 @@ import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { csvField, csvText, neutralizeFormulas } from '../../common/csv-cell.js';
-import { gridCsv } from '../../renderer/stock/csv.js';
-import { reportCsv } from '../../renderer/stock/count/report.js';
-import type { CountReviewView, GridColumnView, GridRowView } from '../../preload/contract.js';
+import { cellsAnySpreadsheetSees, risky } from '../support/spreadsheet-cells.js';
 
 /**
  * CSV formula escaping (issue 25): a cell is safe whichever separator the spreadsheet splits on
  * (`,`, `;` in es and pt-BR, TAB, a line break) and whether or not it honours quotes. One shared
- * function; the grid CSV, the count report and the header labels all go through it.
+ * function; the grid CSV, the count report and the header labels all go through it
+ * (test/renderer/stock/csv-formulas.test.ts).
  */
-const TRIGGERS = /^[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
-const NUMBER = /^[+-]?(\d+([.,]\d+)?|[.,]\d+)$/;
-
-/** Every cell a spreadsheet could see in `line`: split on any separator, quotes honoured or not. */
-function cellsAnySpreadsheetSees(line: string): string[] {
-  const naive = line.split(/[,;\t\r\n|]/);
-  const quoted = [',', ';', '\t'].flatMap((d) => Papa.parse<string[]>(line, { delimiter: d, newline: '\r\n' }).data.flat());
-  return [...naive, ...quoted];
-}
-const risky = (cell: string) => (TRIGGERS.test(cell) && !NUMBER.test(cell)) || /^[\t\r]/.test(cell);
-
 describe('csvField', () => {
   it('neutralizes a leading TAB or CR, text after ; , TAB and line breaks, and quotes what holds a separator', () => {
     expect(csvField('=1+1')).toBe("'=1+1");
@@ -62,26 +50,5 @@ describe('csvField', () => {
       ),
       { numRuns: 2000 },
     );
-  });
-});
-
-describe('the app’s CSV exports use it', () => {
-  const columns = [{ key: '64712', label: '=Depósito;+1', kind: 'store' }] as unknown as GridColumnView[];
-  const row = { userProductId: 'MLAU1', title: 'Termo;=HYPERLINK("x")', itemIds: ['MLA1'], cells: {} } as unknown as GridRowView;
-
-  it('grid CSV: titles and header labels, in both delimiters', () => {
-    for (const d of [',', ';'] as const) {
-      const text = gridCsv(columns, [row], d);
-      for (const line of text.split('\r\n')) for (const cell of cellsAnySpreadsheetSees(line)) expect(risky(cell), cell).toBe(false);
-    }
-  });
-
-  it('count report: a title with a leading TAB', () => {
-    const review = {
-      session: { id: 1, storeId: '64712' },
-      lines: [{ userProductId: 'MLAU1', title: '\t=cmd|calc', expected: 1, counted: 2, difference: 1, moved: false, outcome: null }],
-    } as unknown as CountReviewView;
-    const text = reportCsv(review);
-    for (const line of text.split('\r\n')) for (const cell of cellsAnySpreadsheetSees(line)) expect(risky(cell), cell).toBe(false);
   });
 });
