@@ -30,6 +30,8 @@ export function resolve(o: Outbox, e: OutboxRow, resolution: Resolution, meta: E
       dropInverses(o, e, meta);
     }
     const quantity = resolution.action === 'new_count' ? resolution.quantity : (e.quantity ?? 0);
+    // The first later count's base counted on this count's quantity: it moves with it.
+    if (quantity !== e.quantity) shiftNextCount(o, e, key, quantity - (e.quantity ?? 0));
     o.repo.updateIntent(e.id, { op: 'count', delta: null, quantity, ...remoteBase }, now);
     o.repo.reopen(e.id, now);
     note = resolution.action === 'keep_mine' ? 'keep mine' : `new count ${quantity}`;
@@ -101,6 +103,17 @@ function removeAndRebase(o: Outbox, e: OutboxRow, cellEntries: OutboxRow[]): voi
   rebaseAfter(o, e, e.cell!, cellEntries);
   // A transfer was in the queue of its second cell too.
   if (e.cell2) rebaseAfter(o, e, e.cell2, o.repo.activeOfCell(e.cell2));
+}
+
+/** Moves the base of the first count after `e` in the cell by `by` (unless it is on the wire: then it cannot change). */
+function shiftNextCount(o: Outbox, e: OutboxRow, key: string, by: number): void {
+  const next = o.repo.activeOfCell(key).find((x) => x.id > e.id && x.op === 'count');
+  if (!next || onTheWire(next) || next.base_quantity === null) return;
+  o.repo.updateIntent(
+    next.id,
+    { op: 'count', delta: null, quantity: next.quantity, base_version: versionOf(next.base_version), base_quantity: next.base_quantity + by },
+    o.clock.now(),
+  );
 }
 
 function rebaseAfter(o: Outbox, e: OutboxRow, key: string, cellEntries: OutboxRow[]): void {

@@ -227,6 +227,16 @@ describe('conflicts and their resolution', () => {
     expect(outbox.count({ ...termoPalermo, storeKey: demo.stores.avellaneda }, 33)).toMatchObject({ entryId: other, how: 'resolved' });
   });
 
+  it('a new count entered on a conflict moves the base of the count queued behind it', () => {
+    const id = conflictOf(40, 15);
+    outbox.adjust(termoPalermo, 2);
+    const c = outbox.count(termoPalermo, 50);
+    expect(row(c.entryId)).toMatchObject({ base_quantity: 42 });
+    engine.resolveConflict(id, { action: 'new_count', quantity: 30 });
+    // The count behind now expects 30 + 2 on the remote, what it will find once the two before it are applied.
+    expect(row(c.entryId)).toMatchObject({ base_quantity: 32 });
+  });
+
   it('taking theirs corrects the base of a later count that had counted on the dropped one', () => {
     const id = conflictOf(40, 15);
     // A count queued while the conflict waited could only come from an entry already on the wire; build it by hand.
