@@ -8,7 +8,19 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ApiError, GridColumnView, LookupView } from '../../preload/contract.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
-import { type Change, type Diff, type Plan, type Reason, type Rejected, columnKeysOf, diffImport, idsOf, planImport, planRows } from './csv.js';
+import {
+  type Change,
+  type Diff,
+  type Plan,
+  type Reason,
+  type Rejected,
+  MAX_IMPORT_BYTES,
+  columnKeysOf,
+  diffImport,
+  idsOf,
+  planImport,
+  planRows,
+} from './csv.js';
 import { Modal } from './Modal.js';
 import { columnLabel, lockText, useStockStore } from './store.js';
 import { type StockWords, useStockWords } from './words.js';
@@ -70,6 +82,8 @@ export function ImportDialog() {
     const mine = ++run.current;
     const live = () => run.current === mine;
     const api = store.getState().api;
+    // Refused from its size alone: reading a huge file would take the renderer's memory first.
+    if (file.size > MAX_IMPORT_BYTES) return setPhase({ step: 'choose', error: { key: 'csv.err.tooBig', vars: { max: MAX_IMPORT_BYTES / (1024 * 1024) } } });
     setPhase({ step: 'reading', name: file.name, done: 0, total: 1 });
     let plan: Plan | { error: Reason };
     if (XLSX.test(file.name)) {

@@ -26,6 +26,10 @@ import { lockOf, rowTotal } from './store.js';
 import type { StockKey } from './words.js';
 
 export const MAX_IMPORT_ROWS = 20_000;
+/** A file to import (CSV or .xlsx) over this is refused from its size, before it is read (the core's cap for workbooks). */
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+/** Characters of one cell at most (as the core's .xlsx reader, main/desktop/xlsx.ts). */
+export const MAX_CELL_CHARS = 10_000;
 
 export interface Reason {
   key: StockKey;
@@ -100,8 +104,18 @@ export const CSV_DELIMITERS = [',', ';', '\t', '|'];
 
 /** A CSV's text as rows of cells, its delimiter detected. */
 export function csvRows(text: string): string[][] | { error: Reason } {
-  const parsed = Papa.parse<string[]>(text.replace(/^\ufeff/, ''), { header: false, skipEmptyLines: 'greedy', delimitersToGuess: CSV_DELIMITERS });
+  // Parsed no further than one row past the limit: a row bomb is known to be one by then.
+  const parsed = Papa.parse<string[]>(text.replace(/^\ufeff/, ''), {
+    header: false,
+    skipEmptyLines: 'greedy',
+    delimitersToGuess: CSV_DELIMITERS,
+    preview: MAX_IMPORT_ROWS + 2,
+  });
   if (parsed.errors.length > 0 && parsed.data.length === 0) return { error: { key: 'csv.err.parse', vars: { message: parsed.errors[0]!.message } } };
+  for (let i = 0; i < parsed.data.length; i++) {
+    if (parsed.data[i]!.some((cell) => cell.length > MAX_CELL_CHARS))
+      return { error: { key: 'csv.err.cellTooLong', vars: { line: i + 1, max: MAX_CELL_CHARS } } };
+  }
   return parsed.data;
 }
 

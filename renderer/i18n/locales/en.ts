@@ -642,6 +642,8 @@ export const en = {
     'Missing columns: the file needs user_product_id (or item_id), and store with count or adjustment — or the columns of an exported grid.',
   'stock.csv.err.parse': 'Not a readable CSV: {message}',
   'stock.csv.err.tooMany': 'Too many rows: at most {max} per import.',
+  'stock.csv.err.tooBig': 'The file is bigger than {max} MB.',
+  'stock.csv.err.cellTooLong': 'Line {line}: a cell is longer than {max} characters.',
   'stock.csv.err.noProduct': 'no product id',
   'stock.csv.err.unknownProduct': 'unknown product {id}',
   'stock.csv.err.unknownStore': 'unknown store {store}',

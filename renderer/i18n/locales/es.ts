@@ -639,6 +639,8 @@ export const es: Dictionary = {
     'Faltan columnas: el archivo necesita user_product_id (o item_id) y store con count o adjustment, o las columnas de una grilla exportada.',
   'stock.csv.err.parse': 'No es un CSV legible: {message}',
   'stock.csv.err.tooMany': 'Demasiadas filas: como máximo {max} por importación.',
+  'stock.csv.err.tooBig': 'El archivo pesa más de {max} MB.',
+  'stock.csv.err.cellTooLong': 'Línea {line}: una celda tiene más de {max} caracteres.',
   'stock.csv.err.noProduct': 'sin id de producto',
   'stock.csv.err.unknownProduct': 'producto desconocido {id}',
   'stock.csv.err.unknownStore': 'depósito desconocido {store}',

@@ -641,6 +641,8 @@ export const ptBR: Dictionary = {
     'Faltam colunas: o arquivo precisa de user_product_id (ou item_id) e store com count ou adjustment, ou das colunas de uma grade exportada.',
   'stock.csv.err.parse': 'Não é um CSV legível: {message}',
   'stock.csv.err.tooMany': 'Linhas demais: no máximo {max} por importação.',
+  'stock.csv.err.tooBig': 'O arquivo tem mais de {max} MB.',
+  'stock.csv.err.cellTooLong': 'Linha {line}: uma célula tem mais de {max} caracteres.',
   'stock.csv.err.noProduct': 'sem id de produto',
   'stock.csv.err.unknownProduct': 'produto desconhecido {id}',
   'stock.csv.err.unknownStore': 'depósito desconhecido {store}',
