@@ -5,6 +5,7 @@
  * settles, conflicts, unknown outcomes and every violation with the program that found it.
  * Exits 1 when any violation was found.
  */
+import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { outboxProperty } from '../test/sync/model/harness/run.js';
 import { emptyFigures } from '../test/sync/model/harness/system.js';
@@ -15,6 +16,24 @@ function arg(name: string, fallback: number): number {
   if (!Number.isInteger(v) || v < 0) throw new Error(`--${name} takes a whole number`);
   return v;
 }
+
+// The engine child bundled once (tsx's esbuild; node_modules stay external): each start about a second faster.
+const bundle = 'test-output/engine-child.mjs';
+execFileSync(
+  process.execPath,
+  [
+    'node_modules/esbuild/bin/esbuild',
+    'test/sync/model/harness/engine-child.ts',
+    '--bundle',
+    '--platform=node',
+    '--format=esm',
+    '--packages=external',
+    `--outfile=${bundle}`,
+    '--log-level=warning',
+  ],
+  { stdio: 'inherit' },
+);
+process.env.MODEL_CHILD_BUNDLE = bundle;
 
 const runs = arg('runs', 100);
 const steps = arg('steps', 30);

@@ -47,7 +47,7 @@ function record(
     // A count typed on a cell in conflict resolved it: the conflicting count's undo goes with it.
     for (const o of m.ops) if (o.entryId === a.entryId && o.kind === 'count') for (const inv of m.ops) if (inv.undoes === o) m.drop(inv);
   }
-  return m.add({ ...op, entryId: a.entryId, historyId: a.historyId, from: a.from ?? 0, expectConflict });
+  return m.add({ ...op, entryId: a.entryId, historyId: a.historyId, from: a.from ?? 0, expectConflict }, a.how !== 'resolved');
 }
 
 class Adjust implements Step {

@@ -71,11 +71,12 @@ export class ReferenceModel {
   /** Cells sold on the remote since the app last pulled. */
   readonly soldSincePull = new Set<string>();
 
-  add(op: Omit<Op, 'seq' | 'dropped' | 'undone' | 'expectConflict' | 'mayConflict'> & { expectConflict?: boolean }): Op {
+  /** `undoable`: an edit of the person's that undo can take back (a count that resolved a conflict is a resolution, not an edit). */
+  add(op: Omit<Op, 'seq' | 'dropped' | 'undone' | 'expectConflict' | 'mayConflict'> & { expectConflict?: boolean }, undoable = true): Op {
     const mayConflict = op.kind === 'count' && this.soldSincePull.has(op.cell);
     const full: Op = { expectConflict: false, ...op, mayConflict, seq: this.seq++, dropped: false, undone: false };
     this.ops.push(full);
-    if (full.ref !== undefined) this.edits.push(full);
+    if (full.ref !== undefined && undoable) this.edits.push(full);
     return full;
   }
 

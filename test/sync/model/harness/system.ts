@@ -191,12 +191,13 @@ export class System {
     ref: string,
     op: Omit<Op, 'seq' | 'dropped' | 'undone' | 'expectConflict' | 'mayConflict' | 'entryId' | 'historyId' | 'from' | 'ref'>,
   ): Promise<void> {
-    const h = await this.child.call<{ refs: Record<string, { id: number; entry_id: number | null; from_quantity: number | null } | null> }>({
+    const h = await this.child.call<{ refs: Record<string, { id: number; entry_id: number | null; from_quantity: number | null; kind: string } | null> }>({
       op: 'history',
       refs: [ref],
       undoes: [],
     });
     const row = h.refs[ref];
-    if (row) this.model.add({ ...op, ref, entryId: row.entry_id, historyId: row.id, from: row.from_quantity ?? 0 });
+    // A count that resolved a conflict is a resolution (its row says so), not an edit undo takes back.
+    if (row) this.model.add({ ...op, ref, entryId: row.entry_id, historyId: row.id, from: row.from_quantity ?? 0 }, row.kind !== 'conflict_resolution');
   }
 }
