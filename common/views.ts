@@ -87,7 +87,10 @@ export interface SyncStatusView {
   /** Entries held behind a conflict or a failed entry of their cell (or conversation): they wait for the person. */
   blocked: number;
   conflicts: number;
+  /** Failed entries the marketplace refused (nothing of them applied). */
   failed: number;
+  /** Failed entries of unknown outcome: their last request may have been applied (its answer was lost). */
+  unknown: number;
   lastSyncAt: number | null;
   lastPullAt: number | null;
   lastError: string | null;

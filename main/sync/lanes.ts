@@ -61,12 +61,14 @@ export function laneHead(rows: readonly LaneEntry[], now: number): LaneHead {
 export type LaneCounts = Record<EntryState, number> & {
   /** Pending entries held behind a conflict or a failed entry: nothing sends them until the person acts. */
   blocked: number;
+  /** Failed entries whose last request may have been applied (outcome unknown, model.ts): a part of `failed`. */
+  unknown: number;
 };
 
 /** Every count a lane keeps, in one list (the engine and the scheduler sum them). */
-export const COUNTED = ['pending', 'in_flight', 'done', 'conflict', 'failed', 'blocked'] as const;
+export const COUNTED = ['pending', 'in_flight', 'done', 'conflict', 'failed', 'blocked', 'unknown'] as const;
 
-export const emptyLaneCounts = (): LaneCounts => ({ pending: 0, in_flight: 0, done: 0, conflict: 0, failed: 0, blocked: 0 });
+export const emptyLaneCounts = (): LaneCounts => ({ pending: 0, in_flight: 0, done: 0, conflict: 0, failed: 0, blocked: 0, unknown: 0 });
 
 /** Entries per state, and how many of the pending ones wait on a person (behind a conflict or a failure). */
 export function laneCounts(rows: readonly LaneEntry[]): LaneCounts {
@@ -75,6 +77,7 @@ export function laneCounts(rows: readonly LaneEntry[]): LaneCounts {
   let stuckLane = false;
   for (const r of rows) {
     counts[r.state]++;
+    if (r.state === 'failed' && r.on_wire === 1) counts.unknown++;
     if (r.state === 'conflict' || r.state === 'failed') {
       if (r.cell === null) stuckLane = true;
       else stuck = hold(stuck, r);

@@ -68,6 +68,18 @@ export function StatusBar({
           <span className="failed">{t('frame.failed', { count: status.failed })}</span>
         )
       ) : null}
+      {status.unknown > 0 ? (
+        onShowFailed ? (
+          <button type="button" className="unknown" data-count={status.unknown} title={t('frame.unknownHint')} onClick={onShowFailed}>
+            <span aria-hidden="true">? </span>
+            {t('frame.unknown', { count: status.unknown })}
+          </button>
+        ) : (
+          <span className="unknown" title={t('frame.unknownHint')}>
+            {t('frame.unknown', { count: status.unknown })}
+          </span>
+        )
+      ) : null}
       {status.blocked > 0 ? (
         <span className="blocked" data-count={status.blocked} title={t('frame.blockedHint')}>
           {t('frame.blocked', { count: status.blocked })}

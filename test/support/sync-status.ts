@@ -9,6 +9,7 @@ export const syncStatus = (s: Partial<SyncStatusView> = {}): SyncStatusView => (
   blocked: 0,
   conflicts: 0,
   failed: 0,
+  unknown: 0,
   lastSyncAt: null,
   lastPullAt: null,
   lastError: null,

@@ -61,6 +61,11 @@ describe('laneCounts', () => {
     expect(counts).toMatchObject({ conflict: 1, pending: 3, blocked: 2, in_flight: 1 });
   });
 
+  it('counts a failed entry whose request may have been applied as of unknown outcome (a part of failed)', () => {
+    const counts = laneCounts([stock('a', 'failed', 0, 1), stock('b', 'failed'), stock('b', 'pending')]);
+    expect(counts).toMatchObject({ failed: 2, unknown: 1, blocked: 1 });
+  });
+
   it('an entry before the failure is not blocked; every message after a failed one is', () => {
     expect(laneCounts([stock('a', 'pending'), stock('a', 'failed')]).blocked).toBe(0);
     expect(laneCounts([message('pending'), message('failed'), message('pending'), message('pending')]).blocked).toBe(2);

@@ -97,7 +97,7 @@ export interface LaneEntry {
   /** A transfer's second cell (it holds and is held by both). */
   cell2?: string | null;
   next_attempt_at: number;
-  /** 1 when a stock request of the entry is outstanding (sent, outcome unknown). */
+  /** 1 when a request of the entry may have reached the remote and its outcome is not known (sent_at kept). */
   on_wire: number;
 }
 
@@ -227,12 +227,12 @@ export function syncRepo(db: Db) {
   // Raw rows (laneEntryOf builds the objects): a start reads every active entry.
   const activeOfLane = db
     .prepare<[string], unknown[]>(
-      `SELECT id, kind, state, cell, cell2, next_attempt_at, sent_version IS NOT NULL AS on_wire, lane FROM sync_outbox WHERE lane = ? AND state <> 'done' ORDER BY id`,
+      `SELECT id, kind, state, cell, cell2, next_attempt_at, sent_at IS NOT NULL AS on_wire, lane FROM sync_outbox WHERE lane = ? AND state <> 'done' ORDER BY id`,
     )
     .raw(true);
   const activeLanes = db
     .prepare<[], unknown[]>(
-      `SELECT id, kind, state, cell, cell2, next_attempt_at, sent_version IS NOT NULL AS on_wire, lane FROM sync_outbox WHERE state <> 'done' ORDER BY id`,
+      `SELECT id, kind, state, cell, cell2, next_attempt_at, sent_at IS NOT NULL AS on_wire, lane FROM sync_outbox WHERE state <> 'done' ORDER BY id`,
     )
     .raw(true);
   const activeOfProducts = db.prepare<[string], OutboxRow>(

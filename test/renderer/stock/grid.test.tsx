@@ -413,6 +413,16 @@ describe('search, scanner, history, status bar', () => {
     expect(screen.getByText(/importing 3\/10/)).toBeTruthy();
   });
 
+  it('the status bar tells edits of unknown outcome apart from refused ones, in words', async () => {
+    let shown = 0;
+    render(<StatusBar status={syncStatus({ failed: 1, unknown: 2 })} i18n={i18nFor('en')} onShowFailed={() => shown++} />);
+    expect(screen.getByText('1 failed')).toBeTruthy();
+    const unknown = screen.getByRole('button', { name: /2 outcomes unknown/ });
+    expect(unknown.getAttribute('title')).toMatch(/may already have them/);
+    await userEvent.setup().click(unknown);
+    expect(shown).toBe(1);
+  });
+
   it('showConflicts filters the grid to conflicts', async () => {
     const { f, store } = renderStock();
     await screen.findByRole('grid');
