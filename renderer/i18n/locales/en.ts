@@ -97,7 +97,7 @@ export const en = {
   'frame.pending': '{count, plural, =0 {nothing pending} other {# pending}}',
   'frame.conflicts': '{count, plural, =0 {no conflicts} one {# conflict} other {# conflicts}}',
   'frame.failed': '{count, plural, =0 {none failed} other {# failed}}',
-  'frame.unknown': '{count, plural, one {# outcome unknown} other {# outcomes unknown}}',
+  'frame.unknown': '{count, plural, =0 {no outcome unknown} one {# outcome unknown} other {# outcomes unknown}}',
   'frame.unknownHint': 'Sent, but no answer came back: the marketplace may already have them. Retry is safe; Discard checks first.',
   'frame.blocked': '{count, plural, =0 {nothing waiting for you} other {# waiting for you}}',
   'frame.blockedHint': 'Later edits held behind a conflict or a failed change of the same cell: resolve, retry or discard it to send them.',

@@ -92,7 +92,7 @@ export const es: Dictionary = {
   'frame.pending': '{count, plural, =0 {nada pendiente} one {# pendiente} other {# pendientes}}',
   'frame.conflicts': '{count, plural, =0 {sin conflictos} one {# conflicto} other {# conflictos}}',
   'frame.failed': '{count, plural, =0 {ninguno con error} other {# con error}}',
-  'frame.unknown': '{count, plural, one {# sin confirmar} other {# sin confirmar}}',
+  'frame.unknown': '{count, plural, =0 {ninguno sin confirmar} one {# sin confirmar} other {# sin confirmar}}',
   'frame.unknownHint': 'Enviados, pero no llegó respuesta: el marketplace puede tenerlos ya. Reintentar es seguro; Descartar verifica primero.',
   'frame.blocked': '{count, plural, =0 {nada espera tu decisión} one {# espera tu decisión} other {# esperan tu decisión}}',
   'frame.blockedHint':

@@ -92,7 +92,7 @@ export const ptBR: Dictionary = {
   'frame.pending': '{count, plural, =0 {nenhum pendente} one {# pendente} other {# pendentes}}',
   'frame.conflicts': '{count, plural, =0 {nenhum conflito} one {# conflito} other {# conflitos}}',
   'frame.failed': '{count, plural, =0 {nenhum com erro} other {# com erro}}',
-  'frame.unknown': '{count, plural, one {# sem confirmação} other {# sem confirmação}}',
+  'frame.unknown': '{count, plural, =0 {nenhum sem confirmação} one {# sem confirmação} other {# sem confirmação}}',
   'frame.unknownHint': 'Enviados, mas nenhuma resposta voltou: o marketplace pode já tê-los. Tentar de novo é seguro; Descartar verifica antes.',
   'frame.blocked': '{count, plural, =0 {nada aguarda você} one {# aguarda você} other {# aguardam você}}',
   'frame.blockedHint':
