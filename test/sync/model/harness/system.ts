@@ -173,7 +173,7 @@ export class System {
     const note = row.note ?? '';
     if (note.startsWith('undo: withdrawn') || note.startsWith('undo: refused') || note.startsWith('undo: transfer withdrawn')) {
       // Taken out of the outbox: removed (the row names no entry), or a count put back to what the cell showed before it.
-      if (target.kind === 'count' && row.entry_id !== null) target.quantity = target.from!;
+      if (target.kind === 'count' && note.startsWith('undo: withdrawn') && row.entry_id !== null) target.quantity = target.from!;
       else this.model.drop(target);
       return;
     }
