@@ -199,8 +199,17 @@ export class SettingsStore {
     return this.token !== null && this.tokenFor === this.value.baseUrl ? this.token : null;
   }
 
-  /** Applies a change and writes the file; `accessToken: null` removes the pasted token. */
-  async update(patch: Partial<Settings & Prefs> & { accessToken?: string | null }): Promise<Settings> {
+  /** The pasted token and the address it is bound to, whatever the current address (what undoing a change restores). */
+  tokenBinding(): { token: string | null; tokenFor: string | null } {
+    return { token: this.token, tokenFor: this.tokenFor };
+  }
+
+  /**
+   * Applies a change and writes the file; `accessToken: null` removes the pasted token. `bindTo`:
+   * the address a given token belongs to (default: the address these settings end with); undoing
+   * a change gives back the token's own binding.
+   */
+  async update(patch: Partial<Settings & Prefs> & { accessToken?: string | null }, bindTo?: string | null): Promise<Settings> {
     const { accessToken, ...rest } = patch;
     const given = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
     const merged = { ...this.value, ...this.extra, ...given };
@@ -209,7 +218,7 @@ export class SettingsStore {
     const token = accessToken === undefined ? this.token : accessToken;
     // A token given now is for the address these settings end with; one kept stays with its own
     // (one pasted before any address was set is for the first address set).
-    const tokenFor = token === null ? null : accessToken === undefined ? (this.tokenFor ?? next.baseUrl) : next.baseUrl;
+    const tokenFor = token === null ? null : accessToken === undefined ? (this.tokenFor ?? next.baseUrl) : bindTo !== undefined ? bindTo : next.baseUrl;
     // Not kept on this computer: the token stays in memory, the file never sees it.
     const blob = token === null || !extra.keepSignedIn ? null : Buffer.from(await this.cipher.encrypt(token)).toString('base64');
     const data: Stored = { version: 1, ...next, accessToken: blob, accessTokenFor: blob === null ? null : tokenFor, ...extra };

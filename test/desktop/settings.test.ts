@@ -56,6 +56,22 @@ describe('settings', () => {
     expect(store.accessToken()).toBeNull();
   });
 
+  it('undoing a change gives the token back bound to its own address, even while another address is current', async () => {
+    const dir = tmp();
+    const store = await SettingsStore.open(dir, xor);
+    await store.update({ baseUrl: 'https://api.market.test', applicationId: 42, userId: 7, mode: 'online', accessToken: 'APP_USR-secret-token' });
+    await store.update({ baseUrl: 'https://api.other.test' });
+    // What the settings handler keeps before a change it may have to undo.
+    const before = store.get();
+    const binding = store.tokenBinding();
+    expect(binding).toEqual({ token: 'APP_USR-secret-token', tokenFor: 'https://api.market.test' });
+    await store.update({ baseUrl: 'https://api.third.test', accessToken: null });
+    await store.update({ ...before, accessToken: binding.token }, binding.tokenFor);
+    expect(store.accessToken()).toBeNull();
+    await store.update({ baseUrl: 'https://api.market.test' });
+    expect(store.accessToken()).toBe('APP_USR-secret-token');
+  });
+
   it('a token stored by an older version is bound to the address stored with it', async () => {
     const dir = tmp();
     const old = { version: 1, mode: 'online', baseUrl: 'https://api.market.test', applicationId: 42, userId: 7, language: 'es' };

@@ -7,7 +7,8 @@ export function settingsHandlers(ctx: Pick<HandlerContext, 'settings' | 'session
     get: async () => ctx.settingsView(),
     update: async (patch) => {
       const before = ctx.settings.get();
-      const beforeToken = ctx.settings.accessToken();
+      // The token as it is, bound to its own address (not only when it is the current one's).
+      const beforeToken = ctx.settings.tokenBinding();
       const keepBefore = ctx.settings.prefs().keepSignedIn;
       const { accessToken, ...rest } = patch;
       await ctx.settings.update({ ...rest, ...(accessToken !== undefined ? { accessToken } : {}) });
@@ -17,7 +18,7 @@ export function settingsHandlers(ctx: Pick<HandlerContext, 'settings' | 'session
         await ctx.reconcile();
       } catch (e) {
         // The new settings cannot open their profile: nothing changes.
-        await ctx.settings.update({ ...before, accessToken: beforeToken });
+        await ctx.settings.update({ ...before, accessToken: beforeToken.token }, beforeToken.tokenFor);
         await ctx.reconcile().catch((err: unknown) => ctx.log(err));
         throw e;
       }
