@@ -1,7 +1,6 @@
 // Its parts live beside it: intents.ts (the person's calls), sender.ts (claim, send, record), kinds/
 // (each kind's claim and push), model.ts and outbox*.ts (an entry's life), lanes.ts, scheduler.ts, pull.ts.
 import { EventEmitter, setMaxListeners } from 'node:events';
-
 import type { Db } from '../db/open.js';
 import { type MessagesRepo, messagesRepo } from '../db/repos/messages.js';
 import { type StockRepo, stockRepo } from '../db/repos/stock.js';
@@ -23,9 +22,9 @@ import { StockPusher } from './stock-push.js';
 import { Intents } from './intents.js';
 import { NO_KINDS, type OutboxKinds, type Sent, outboxKinds, settleFoundMessages } from './kinds/index.js';
 import { type SyncEngineOptions, type SyncEvents, type SyncMode, type SyncStatus, clientOptions, countAll, lastPullAt, loadLanes } from './engine-options.js';
+import { Sender } from './sender.js';
 
 export type { SyncEngineOptions, SyncEvents, SyncMode, SyncStatus } from './engine-options.js';
-import { Sender } from './sender.js';
 
 /**
  * The offline-first sync engine: a durable outbox pushed to the remote marketplace, and a pull
