@@ -1,5 +1,6 @@
 import { isStockReason } from '../../../common/stock-reasons.js';
 import type { OutboxEntryView } from '../../../common/views.js';
+import type { OutboxViewRow } from '../../db/repos/outbox-view.js';
 import type { StockPusher } from '../stock-push.js';
 import type { OutboxKindHandler } from './types.js';
 
@@ -22,17 +23,9 @@ export function stockKind(pusher: StockPusher): OutboxKindHandler {
 }
 
 /** The stock part of an entry's view in the outbox list. */
-export function stockView(r: {
-  kind: string;
-  user_product_id: string | null;
-  cell_type: 'seller_warehouse' | 'selling_address' | null;
-  store_key: string | null;
-  op: 'adjust' | 'count' | null;
-  delta: number | null;
-  quantity: number | null;
-  reason: string | null;
-  store_key2: string | null;
-}): OutboxEntryView['stock'] {
+export function stockView(
+  r: Pick<OutboxViewRow, 'kind' | 'user_product_id' | 'cell_type' | 'store_key' | 'op' | 'delta' | 'quantity' | 'reason' | 'store_key2'>,
+): OutboxEntryView['stock'] {
   if (r.kind !== 'stock' || !r.user_product_id || !r.cell_type || !r.op) return null;
   return {
     userProductId: r.user_product_id,

@@ -3,7 +3,7 @@ import { demo } from '../../../support/fixtures.js';
 import { FAULT_LEVELS, type System } from './system.js';
 import { type Op, type ReferenceModel, keyOf } from './model.js';
 import { type Policy, settle } from './settle.js';
-import type { Cell } from './protocol.js';
+import type { Cell, ChildCommand } from './protocol.js';
 
 /**
  * The steps of a program of the outbox's model-based test (fast-check's model-based testing):
@@ -50,36 +50,24 @@ function record(
   return m.add({ ...op, entryId: a.entryId, historyId: a.historyId, from: a.from ?? 0, expectConflict }, a.how !== 'resolved');
 }
 
-class Adjust implements Step {
+/** A grid edit of one cell: an adjustment (a delta) or a count (a quantity). */
+class Edit implements Step {
   constructor(
+    readonly op: 'adjust' | 'count',
     readonly cell: number,
-    readonly delta: number,
+    readonly value: number,
   ) {}
   check = () => true;
   async run(m: ReferenceModel, s: System) {
     const cell = cellAt(s, this.cell);
     const ref = s.nextRef();
-    const a = await s.child.call<QueueAnswer>({ op: 'adjust', cell, delta: this.delta, ref });
-    record(m, { kind: 'adjust', cell: keyOf(cell), delta: this.delta, ref }, a);
+    const command: ChildCommand = this.op === 'adjust' ? { op: 'adjust', cell, ref, delta: this.value } : { op: 'count', cell, ref, quantity: this.value };
+    const a = await s.child.call<QueueAnswer>(command);
+    const change = this.op === 'adjust' ? { delta: this.value } : { quantity: this.value };
+    record(m, { kind: this.op, cell: keyOf(cell), ref, ...change }, a);
     await stepCheck(s, this.toString());
   }
-  toString = () => `adjust(${this.cell}, ${this.delta})`;
-}
-
-class Count implements Step {
-  constructor(
-    readonly cell: number,
-    readonly quantity: number,
-  ) {}
-  check = () => true;
-  async run(m: ReferenceModel, s: System) {
-    const cell = cellAt(s, this.cell);
-    const ref = s.nextRef();
-    const a = await s.child.call<QueueAnswer>({ op: 'count', cell, quantity: this.quantity, ref });
-    record(m, { kind: 'count', cell: keyOf(cell), quantity: this.quantity, ref }, a);
-    await stepCheck(s, this.toString());
-  }
-  toString = () => `count(${this.cell}, ${this.quantity})`;
+  toString = () => `${this.op}(${this.cell}, ${this.value})`;
 }
 
 class Transfer implements Step {
@@ -289,9 +277,9 @@ const policy = fc.record({ conflicts: fc.nat(), unknowns: fc.nat() });
 
 /** Every step, weighted as a workday is: mostly edits, now and then trouble. */
 export const steps = [
-  fc.tuple(cellIx, delta).map(([c, d]) => new Adjust(c, d)),
-  fc.tuple(cellIx, delta).map(([c, d]) => new Adjust(c, d)),
-  fc.tuple(cellIx, fc.integer({ min: 60, max: 140 })).map(([c, q]) => new Count(c, q)),
+  fc.tuple(cellIx, delta).map(([c, d]) => new Edit('adjust', c, d)),
+  fc.tuple(cellIx, delta).map(([c, d]) => new Edit('adjust', c, d)),
+  fc.tuple(cellIx, fc.integer({ min: 60, max: 140 })).map(([c, q]) => new Edit('count', c, q)),
   fc.tuple(cellIx, fc.integer({ min: 1, max: 4 })).map(([c, u]) => new Transfer(c, u)),
   fc.constant(new Undo()),
   fc.constant(new Undo()),
