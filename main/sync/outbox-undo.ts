@@ -73,15 +73,25 @@ function isJust(e: OutboxRow, h: { kind: string; delta: number | null; to_quanti
 }
 
 /** A queued entry at the end of its cell's queue: the edit comes out of it (the entry reduced or removed). */
-function withdrawQueued(o: Outbox, c: CellRef, e: OutboxRow, h: { kind: string; from_quantity: number | null }, change: number, meta: EditMeta): number {
+function withdrawQueued(
+  o: Outbox,
+  c: CellRef,
+  e: OutboxRow,
+  h: { id: number; kind: string; from_quantity: number | null },
+  change: number,
+  meta: EditMeta,
+): number {
   const { mirror, entries, key } = o.cellState(c);
   const before = overlay(mirror, entries, key);
   const now = o.clock.now();
   const base = { base_version: versionOf(e.base_version), base_quantity: e.base_quantity };
   if (h.kind === 'count') {
     const prev = overlay(mirror, entries.slice(0, -1), key);
-    if (h.from_quantity === prev || h.from_quantity === null) dropQuiet(o, e);
-    else o.repo.updateIntent(e.id, { op: 'count', delta: null, quantity: checkCount(h.from_quantity), ...base }, now);
+    // An earlier count merged into the entry stays an intent of its own, even when it equals what the
+    // (possibly stale) mirror shows: the remote may differ, and the person counted it.
+    const alone = !o.repo.entryHasEarlierEdit(key, e.id, h.id);
+    if (alone && (h.from_quantity === prev || h.from_quantity === null)) dropQuiet(o, e);
+    else o.repo.updateIntent(e.id, { op: 'count', delta: null, quantity: checkCount(h.from_quantity ?? prev), ...base }, now);
   } else if (e.op === 'adjust') {
     const sum = (e.delta ?? 0) - change;
     if (sum === 0) dropQuiet(o, e);

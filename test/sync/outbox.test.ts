@@ -317,6 +317,14 @@ describe('failed entries', () => {
     expect(row(c.entryId)).toMatchObject({ state: 'pending', quantity: 21, attempts: 0 });
   });
 
+  it('undo of a count merged into an earlier one keeps the earlier count, even when it equals the mirror (found by the model-based test)', () => {
+    // The shelf was counted 12 (what the mirror says, but the remote may have sold one since), then 30 by mistake.
+    const first = outbox.count(termoPalermo, 12, { author: 'ana' });
+    expect(outbox.count(termoPalermo, 30, { author: 'ana' })).toMatchObject({ entryId: first.entryId, how: 'merged' });
+    expect(engine.undoLast('ana').how).toBe('withdrawn');
+    expect(active()).toMatchObject([{ id: first.entryId, op: 'count', quantity: 12 }]);
+  });
+
   it('an edit the person discarded is not undone again (its inverse would change the remote for nothing)', () => {
     const first = outbox.adjust(termoPalermo, 1, { author: 'ana', reason: 'received' });
     const a = outbox.adjust(termoPalermo, 4, { author: 'ana' });

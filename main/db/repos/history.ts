@@ -36,7 +36,13 @@ export function historyRepo(db: Db) {
   const lastOfCell = db.prepare<[string], HistoryRow>(
     "SELECT * FROM sync_cell_history WHERE cell = ? AND kind IN ('adjustment', 'count') ORDER BY id DESC LIMIT 1",
   );
+  // Whether an outbox entry carries an edit older than a given row of its cell (edits merged into it): the cell's index, not a scan.
+  const earlierOfEntry = db
+    .prepare<[string, number, number], number>('SELECT 1 FROM sync_cell_history WHERE cell = ? AND id < ? AND entry_id = ? LIMIT 1')
+    .pluck(true);
   return {
+    /** Whether entry `entryId` of `cell` holds an edit older than history row `before` (an earlier edit merged into it). */
+    entryHasEarlierEdit: (cell: string, entryId: number, before: number) => earlierOfEntry.get(cell, before, entryId) === 1,
     insert: (h: NewHistory) => Number(insert.run({ reason: null, undoes: null, link: null, ...h }).lastInsertRowid),
     /** `limit` rows of the cell, newest first, older than the row `before` when given. */
     of: (cell: string, limit: number, before?: number) => page.all(cell, before ?? Number.MAX_SAFE_INTEGER, limit),

@@ -506,6 +506,7 @@ export function syncRepo(db: Db) {
     historyById: history.byId,
     historyLinkedTo: history.linkedTo,
     lastEditOf: history.lastEditOf,
+    entryHasEarlierEdit: history.entryHasEarlierEdit,
 
     getState: (key: string) => getState.get(key)?.value,
     setState: (key: string, value: string) => setState.run(key, value),
