@@ -34,17 +34,20 @@ async function stepCheck(s: System, step: string): Promise<void> {
 
 /** An acknowledged stock edit into the model (an adjustment that cancelled the cell's queued one out takes that one's entry with it). */
 function record(
-  m: ReferenceModel,
+  s: System,
   op: Omit<Op, 'seq' | 'dropped' | 'undone' | 'expectConflict' | 'mayConflict' | 'entryId' | 'historyId' | 'from'>,
   a: QueueAnswer,
   expectConflict = false,
 ): Op {
+  const m = s.model;
   if (a.how === 'cancelled') {
     const tail = [...m.ops].reverse().find((o) => !o.dropped && o.entryId !== null && (o.cell === op.cell || o.to === op.cell));
     if (tail) for (const o of m.ops) if (o.entryId === tail.entryId) o.entryId = null;
   }
-  if (a.how === 'resolved') {
-    // A count typed on a cell in conflict resolved it: the conflicting count's undo goes with it.
+  if (a.how === 'resolved' && a.entryId !== null) {
+    // A count typed on a cell in conflict resolved it (the person saw the conflict and answered it):
+    // the conflicting count's undo goes with it.
+    s.conflictSeen.add(a.entryId);
     for (const o of m.ops) if (o.entryId === a.entryId && o.kind === 'count') for (const inv of m.ops) if (inv.undoes === o) m.drop(inv);
   }
   return m.add({ ...op, entryId: a.entryId, historyId: a.historyId, from: a.from ?? 0, expectConflict }, a.how !== 'resolved');
@@ -64,7 +67,7 @@ class Edit implements Step {
     const command: ChildCommand = this.op === 'adjust' ? { op: 'adjust', cell, ref, delta: this.value } : { op: 'count', cell, ref, quantity: this.value };
     const a = await s.child.call<QueueAnswer>(command);
     const change = this.op === 'adjust' ? { delta: this.value } : { quantity: this.value };
-    record(m, { kind: this.op, cell: keyOf(cell), ref, ...change }, a);
+    record(s, { kind: this.op, cell: keyOf(cell), ref, ...change }, a);
     await stepCheck(s, this.toString());
   }
   toString = () => `${this.op}(${this.cell}, ${this.value})`;
@@ -81,7 +84,7 @@ class Transfer implements Step {
     const to = { up: cell.up, store: other(cell.store) };
     const ref = s.nextRef();
     const a = await s.child.call<QueueAnswer>({ op: 'transfer', cell, to: to.store, units: this.units, ref });
-    record(m, { kind: 'transfer', cell: keyOf(cell), to: keyOf(to), delta: this.units, ref }, a);
+    record(s, { kind: 'transfer', cell: keyOf(cell), to: keyOf(to), delta: this.units, ref }, a);
     await stepCheck(s, this.toString());
   }
   toString = () => `transfer(${this.cell}, ${this.units})`;
@@ -120,7 +123,7 @@ class ApplySession implements Step {
       const quantity = Math.max(0, base + this.offset);
       const a = await s.child.call<QueueAnswer & { moved: boolean }>({ op: 'observed', cell, quantity, base, ref });
       if (a.moved !== (now !== base)) s.violation(`session count of ${keyOf(cell)}: moved ${a.moved}, but it showed ${base} when counted and ${now} at Apply`);
-      record(m, { kind: 'count', cell: keyOf(cell), quantity, ref }, a, a.moved);
+      record(s, { kind: 'count', cell: keyOf(cell), quantity, ref }, a, a.moved);
     }
     m.observed.clear();
     await stepCheck(s, this.toString());
@@ -140,7 +143,7 @@ class Import implements Step {
     const answers = await s.child.call<QueueAnswer[]>({ op: 'batch', edits });
     edits.forEach((e, i) =>
       record(
-        m,
+        s,
         e.delta !== undefined
           ? { kind: 'adjust', cell: keyOf(e.cell), delta: e.delta, ref: e.ref }
           : { kind: 'count', cell: keyOf(e.cell), quantity: e.quantity!, ref: e.ref },
@@ -195,7 +198,7 @@ class RaceSale implements Step {
       const hold = s.proxy.hold((method, path) => method === 'PUT' && path.includes(cell.up), 1);
       const ref = s.nextRef();
       const a = await s.child.call<QueueAnswer>({ op: 'count', cell, quantity: this.quantity, ref });
-      const op = record(m, { kind: 'count', cell: keyOf(cell), quantity: this.quantity, ref }, a, true);
+      const op = record(s, { kind: 'count', cell: keyOf(cell), quantity: this.quantity, ref }, a, true);
       await hold.arrived;
       await s.sell(cell, this.units);
       m.sale(keyOf(cell), this.units, op);
