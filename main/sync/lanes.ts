@@ -10,7 +10,11 @@ import type { EntryState, LaneEntry } from '../db/repos/sync.js';
  *   was based on, so the marketplace's compare-and-set keeps them apart). Except an entry waiting
  *   with a request outstanding (sent, outcome unknown): it holds the whole product, because
  *   another cell's 409 would re-read the product into the mirror while that request may have
- *   been applied, and the grid would count it twice. It goes first, under the same key.
+ *   been applied, and the grid would count it twice. It goes first, under the same key, even
+ *   before earlier entries of the lane that were never sent. An entry of unknown outcome (failed
+ *   after lost answers) holds the whole product the same way until the person acts: the mirror
+ *   must not take in its effect while nobody knows whether it was applied (a count's base counts
+ *   on it once, model.ts).
  * - A message entry that is failed, in conflict or waiting holds back the rest of its
  *   conversation (messages keep their order).
  * - A transfer touches two cells: it is held when either is held, and when it is held (in
@@ -34,7 +38,16 @@ function hold(held: Set<string> | null, r: LaneEntry): Set<string> | null {
 /** Whether any stock cell of `r` is held. */
 const isHeld = (held: Set<string> | null, r: LaneEntry): boolean => held !== null && r.cell !== null && (held.has(r.cell) || (!!r.cell2 && held.has(r.cell2)));
 
+/** A stock entry whose request may be at the marketplace while it is not in flight: it holds its whole product. */
+const outstanding = (r: LaneEntry) => r.cell !== null && r.on_wire === 1 && (r.state === 'pending' || r.state === 'failed');
+
 export function laneHead(rows: readonly LaneEntry[], now: number): LaneHead {
+  const first = rows.find(outstanding);
+  if (first && !rows.some((r) => r.state === 'in_flight')) {
+    // It goes first, alone (resent under its key), or nothing of the product goes until the person acts.
+    if (first.state === 'failed') return { type: 'idle' };
+    return first.next_attempt_at <= now ? { type: 'ready', row: first } : { type: 'wait', at: first.next_attempt_at };
+  }
   let held: Set<string> | null = null;
   let wait = Infinity;
   for (const r of rows) {
@@ -74,14 +87,15 @@ export const emptyLaneCounts = (): LaneCounts => ({ pending: 0, in_flight: 0, do
 export function laneCounts(rows: readonly LaneEntry[]): LaneCounts {
   const counts = emptyLaneCounts();
   let stuck: Set<string> | null = null;
-  let stuckLane = false;
+  // An entry of unknown outcome holds its whole product (laneHead): everything else of it waits for the person.
+  let stuckLane = rows.some((r) => outstanding(r) && r.state === 'failed');
   for (const r of rows) {
     counts[r.state]++;
     if (r.state === 'failed' && r.on_wire === 1) counts.unknown++;
     if (r.state === 'conflict' || r.state === 'failed') {
       if (r.cell === null) stuckLane = true;
       else stuck = hold(stuck, r);
-    } else if (r.state === 'pending' && (r.cell === null ? stuckLane : isHeld(stuck, r))) {
+    } else if (r.state === 'pending' && (r.cell === null || stuckLane ? stuckLane : isHeld(stuck, r))) {
       counts.blocked++;
       // A transfer stuck behind one of its cells holds the other one as well.
       stuck = hold(stuck, r);

@@ -49,6 +49,24 @@ describe('laneHead', () => {
   });
 });
 
+describe('a request that may be at the marketplace holds its whole product (found by the model-based test)', () => {
+  it('an entry waiting to be resent goes first, before earlier entries of other cells never sent', () => {
+    const earlier = stock('a', 'pending');
+    const resend = stock('b', 'pending', NOW - 1, 1);
+    expect(laneHead([earlier, resend], NOW)).toEqual({ type: 'ready', row: resend });
+    expect(laneHead([earlier, stock('b', 'pending', NOW + 50, 1)], NOW)).toEqual({ type: 'wait', at: NOW + 50 });
+  });
+
+  it('an entry of unknown outcome holds every cell of the product until the person acts, and they count as waiting for you', () => {
+    const rows = [stock('a', 'failed', 0, 1), stock('b', 'pending'), stock('b', 'pending')];
+    expect(laneHead(rows, NOW)).toEqual({ type: 'idle' });
+    expect(laneCounts(rows)).toMatchObject({ failed: 1, unknown: 1, blocked: 2 });
+    // Refused (nothing out there): only its own cell waits.
+    const refused = [stock('a', 'failed'), stock('b', 'pending')];
+    expect(laneHead(refused, NOW)).toEqual({ type: 'ready', row: refused[1] });
+  });
+});
+
 describe('laneCounts', () => {
   it('counts pending entries behind a conflict or a failure of their cell as blocked', () => {
     const counts = laneCounts([

@@ -358,9 +358,11 @@ export function syncRepo(db: Db) {
   const recoverInFlight = db.prepare<[number]>(`UPDATE sync_outbox SET state = 'pending', updated_at = ? WHERE state = 'in_flight'`);
   const setPayload = db.prepare<[string, number, number]>('UPDATE sync_outbox SET payload = ?, updated_at = ? WHERE id = ?');
   const pruneDone = db.prepare<[number]>(`DELETE FROM sync_outbox WHERE state = 'done' AND updated_at < ?`);
+  // A pull must not write their stock into the mirror: a request of theirs may have been applied,
+  // outcome unknown (on the wire, or failed after lost answers), and the grid would count it twice.
   const productsOnTheWire = db.prepare<[], { user_product_id: string }>(
     `SELECT DISTINCT user_product_id FROM sync_outbox
-      WHERE state IN ('pending', 'in_flight') AND kind = 'stock' AND sent_version IS NOT NULL`,
+      WHERE kind = 'stock' AND ((state IN ('pending', 'in_flight') AND sent_version IS NOT NULL) OR (state = 'failed' AND sent_at IS NOT NULL))`,
   );
   const counts = db.prepare<[], { state: EntryState; n: number }>(`SELECT state, count(*) AS n FROM sync_outbox GROUP BY state`);
 

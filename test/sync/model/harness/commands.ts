@@ -118,11 +118,11 @@ class ApplySession implements Step {
   check = (m: Readonly<ReferenceModel>) => m.observed.size > 0;
   async run(m: ReferenceModel, s: System) {
     for (const { cell, shown: base } of m.observed.values()) {
-      const [now] = await s.child.call<number[]>({ op: 'shown', cells: [cell] });
       const ref = s.nextRef();
       const quantity = Math.max(0, base + this.offset);
-      const a = await s.child.call<QueueAnswer & { moved: boolean }>({ op: 'observed', cell, quantity, base, ref });
-      if (a.moved !== (now !== base)) s.violation(`session count of ${keyOf(cell)}: moved ${a.moved}, but it showed ${base} when counted and ${now} at Apply`);
+      const a = await s.child.call<QueueAnswer & { moved: boolean; shownBefore: number }>({ op: 'observed', cell, quantity, base, ref });
+      if (a.moved !== (a.shownBefore !== base))
+        s.violation(`session count of ${keyOf(cell)}: moved ${a.moved}, but it showed ${base} when counted and ${a.shownBefore} at Apply`);
       record(s, { kind: 'count', cell: keyOf(cell), quantity, ref }, a, a.moved);
     }
     m.observed.clear();

@@ -56,8 +56,11 @@ async function run(c: ChildCommand): Promise<unknown> {
       return withFrom(engine.queueCount({ ...ref(c.cell), quantity: c.quantity, ref: c.ref, author }));
     case 'transfer':
       return withFrom(engine.queueTransfer({ ...ref(c.cell), toStoreId: c.to, units: c.units, ref: c.ref, author }));
-    case 'observed':
-      return withFrom(engine.queueObservedCounts([{ ...ref(c.cell), quantity: c.quantity, base: c.base, ref: c.ref, author }])[0]!);
+    case 'observed': {
+      // What the cell shows just before, in the same turn (nothing of the engine runs in between).
+      const shownBefore = cellView(replica.db, { userProductId: c.cell.up, type: 'seller_warehouse', storeKey: c.cell.store }).shown;
+      return { ...withFrom(engine.queueObservedCounts([{ ...ref(c.cell), quantity: c.quantity, base: c.base, ref: c.ref, author }])[0]!), shownBefore };
+    }
     case 'batch':
       return engine
         .queueStockBatch(
