@@ -40,10 +40,7 @@ function record(
   expectConflict = false,
 ): Op {
   const m = s.model;
-  if (a.how === 'cancelled') {
-    const tail = [...m.ops].reverse().find((o) => !o.dropped && o.entryId !== null && (o.cell === op.cell || o.to === op.cell));
-    if (tail) for (const o of m.ops) if (o.entryId === tail.entryId) o.entryId = null;
-  }
+  if (a.how === 'cancelled') m.cancelled(op.cell);
   if (a.how === 'resolved' && a.entryId !== null) {
     // A count typed on a cell in conflict resolved it (the person saw the conflict and answered it):
     // the conflicting count's undo goes with it.

@@ -80,6 +80,12 @@ export class ReferenceModel {
     return full;
   }
 
+  /** An adjustment cancelled the cell's queued one out (the entry went): their ops net to nothing, with no entry of their own. */
+  cancelled(cell: string): void {
+    const tail = [...this.ops].reverse().find((o) => !o.dropped && o.entryId !== null && (o.cell === cell || o.to === cell));
+    if (tail) for (const o of this.ops) if (o.entryId === tail.entryId) o.entryId = null;
+  }
+
   /** A sale made just before `before` reaches the remote (a race), or now. */
   sale(cell: string, units: number, before?: Op): void {
     const op: Op = {

@@ -198,6 +198,9 @@ export class System {
     });
     const row = h.refs[ref];
     // A count that resolved a conflict is a resolution (its row says so), not an edit undo takes back.
-    if (row) this.model.add({ ...op, ref, entryId: row.entry_id, historyId: row.id, from: row.from_quantity ?? 0 }, row.kind !== 'conflict_resolution');
+    if (!row) return;
+    // An adjustment whose row names no entry cancelled the cell's queued one out.
+    if (row.entry_id === null && op.kind === 'adjust') this.model.cancelled(op.cell);
+    this.model.add({ ...op, ref, entryId: row.entry_id, historyId: row.id, from: row.from_quantity ?? 0 }, row.kind !== 'conflict_resolution');
   }
 }
