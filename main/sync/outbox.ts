@@ -281,15 +281,16 @@ export class Outbox {
     const { mirror, entries, key } = this.cellState(c);
     const before = overlay(mirror, entries, key);
     const version = this.mirror.product(c.userProductId)?.version ?? null;
+    const moved = before !== base;
     const entryId = this.insertStock(c, {
       op: 'count',
       quantity: checkCount(quantity),
       base_version: version,
-      base_quantity: baseOverlay(mirror, entries, key),
+      // A conflict shows what the count was made against (keep mine re-bases it on the cell as it is).
+      base_quantity: moved ? base : baseOverlay(mirror, entries, key),
       reason: 'count',
       sealed: true,
     });
-    const moved = before !== base;
     if (moved) this.repo.markConflict(entryId, version ?? 0n, before, this.clock.now(), 'The cell changed after it was counted');
     const historyId = this.history(c, 'count', before, quantity, null, entryId, meta, moved ? `counted at ${base}; the cell changed since` : null);
     return { entryId, how: 'queued', shown: moved ? before : quantity, historyId, moved };

@@ -12,6 +12,9 @@ let app: BrowserApp;
 const opened: string[] = [];
 
 beforeAll(async () => {
+  // The demo brands link to example.com, which the app ships no longer trusting (issue 25): this
+  // install adds it, as a deployment adds its marketplace's web domain.
+  process.env.STOCKROOM_LINK_HOSTS = 'example.com';
   app = await startBrowserApp({ core: { host: { shell: 'browser', openExternal: async (url: string) => void opened.push(url) } } });
   await app.page.getByRole('tab', { name: 'Brands' }).click();
 }, 120_000);

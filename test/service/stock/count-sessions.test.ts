@@ -89,7 +89,7 @@ describe('count sessions on a replica', () => {
     });
   });
 
-  it('a cell that moved since it was counted keeps the base it was counted against (a conflict when it is sent)', async () => {
+  it('a cell that moved since it was counted is a conflict at Apply, the one the review announced', async () => {
     const s = countSessions.start(p, { storeId: demo.stores.palermo });
     countSessions.set(p, s.id, demo.userProducts.termo, 10);
     // A pull brings another workstation's sale: the mirror moves from 12 to 11 at version 2.
@@ -101,8 +101,10 @@ describe('count sessions on a replica', () => {
     expect(review.totals.moved).toBe(1);
 
     await countSessions.apply(p, s.id);
-    // Counted against 12 at version 1: the marketplace's 11 will not match, so the push declares a conflict.
-    expect(outbox()).toEqual([{ user_product_id: demo.userProducts.termo, op: 'count', quantity: 10, base_version: '1', base_quantity: 12, state: 'pending' }]);
+    // Counted against 12; the cell shows 11 now: the person chooses (keep the count of 10, or the marketplace's 11).
+    expect(outbox()).toEqual([
+      { user_product_id: demo.userProducts.termo, op: 'count', quantity: 10, base_version: '2', base_quantity: 12, state: 'conflict' },
+    ]);
   });
 
   it('applies all or nothing, once', async () => {
