@@ -173,7 +173,9 @@ export class System {
     const note = row.note ?? '';
     if (note.startsWith('undo: withdrawn') || note.startsWith('undo: refused') || note.startsWith('undo: transfer withdrawn')) {
       // Taken out of the outbox: removed (the row names no entry), or a count put back to what the cell showed before it.
-      if (target.kind === 'count' && note.startsWith('undo: withdrawn') && row.entry_id !== null) target.quantity = target.from!;
+      // An earlier count merged into the same entry is what the entry holds again: the undone one is gone.
+      const earlier = this.model.ops.some((o) => o !== target && o.seq < target.seq && !o.dropped && o.kind === 'count' && o.entryId === target.entryId);
+      if (target.kind === 'count' && note.startsWith('undo: withdrawn') && row.entry_id !== null && !earlier) target.quantity = target.from!;
       else this.model.drop(target);
       return;
     }
