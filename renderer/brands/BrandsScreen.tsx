@@ -19,11 +19,24 @@ export function BrandsScreen({ api }: { api: StockroomApi }) {
   useEffect(() => {
     void store.getState().load();
     void store.getState().loadAccounts();
-    const off = api.subscribe('session.changed', () => {
+    const offSession = api.subscribe('session.changed', () => {
       void store.getState().load(null);
       void store.getState().loadAccounts();
     });
-    return off;
+    // A pull ended: the replica's brands and their linked accounts may have arrived since they were
+    // read (the first pull of an account ends after this screen opened): read them again. Null at
+    // first, so a status naming a pull the screen may have missed reloads once.
+    let lastPullAt: number | null = null;
+    const offSync = api.subscribe('sync.status', (e) => {
+      if (e.status.lastPullAt === lastPullAt) return;
+      lastPullAt = e.status.lastPullAt;
+      void store.getState().load(undefined, true);
+      void store.getState().loadAccounts(true);
+    });
+    return () => {
+      offSession();
+      offSync();
+    };
   }, [store, api]);
   return <div className="brands">{open ? <Profile store={store} /> : <BrandList store={store} />}</div>;
 }

@@ -26,8 +26,9 @@ export interface BrandsState {
 }
 
 export interface BrandsActions {
-  load(userId?: number | null): Promise<void>;
-  loadAccounts(): Promise<void>;
+  /** `quiet`: read again without showing "loading" (a pull ended while the list was on screen). */
+  load(userId?: number | null, quiet?: boolean): Promise<void>;
+  loadAccounts(quiet?: boolean): Promise<void>;
   openProfile(officialStoreId: number): Promise<void>;
   close(): void;
   openLink(url: string): Promise<void>;
@@ -46,10 +47,11 @@ export function createBrandsStore(api: StockroomApi) {
     accounts: { status: 'idle' },
     names: {},
 
-    async loadAccounts() {
-      set({ accounts: { status: 'loading' } });
+    async loadAccounts(quiet = false) {
+      if (!quiet) set({ accounts: { status: 'loading' } });
       const r = await api.brands.accounts();
       if (!r.ok) {
+        if (quiet) return;
         set({ accounts: { status: 'error', error: r.error } });
         return;
       }
@@ -58,12 +60,13 @@ export function createBrandsStore(api: StockroomApi) {
       set({ accounts: { status: 'ready', value: r.value }, names });
     },
 
-    async load(userId) {
+    async load(userId, quiet = false) {
       const target = userId === undefined ? get().userId : userId;
       const n = ++seq;
-      set({ userId: target, list: { status: 'loading' } });
+      if (quiet) set({ userId: target });
+      else set({ userId: target, list: { status: 'loading' } });
       const r = await api.brands.list(target === null ? undefined : { userId: target });
-      if (n !== seq) return;
+      if (n !== seq || (quiet && !r.ok)) return;
       set({ list: r.ok ? { status: 'ready', value: r.value } : { status: 'error', error: r.error } });
       // An account typed in reads as a name once the marketplace tells it.
       if (!r.ok || target === null || target in get().names) return;

@@ -424,7 +424,7 @@ export function createInboxStore(api: StockroomApi) {
             // The outbox moved (a reply sent, failed, retried): the list's "queued" badges change.
             // Or a pull ended: the replica's conversations changed, and the first pull of an account
             // (its whole history) announces no message as new.
-            const outbox = `${e.status.pending}|${e.status.inFlight}|${e.status.failed}|${e.status.conflicts}`;
+            const outbox = `${e.status.pending}|${e.status.inFlight}|${e.status.failed}|${e.status.unknown}|${e.status.conflicts}`;
             const pulled = e.status.lastPullAt !== lastPullAt;
             if ((lastOutbox !== null && outbox !== lastOutbox) || pulled) void get().loadList();
             lastOutbox = outbox;

@@ -7,6 +7,7 @@ import { categoryName } from '../../../renderer/brands/categories.js';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { AURORA_ENTRY } from '../../support/brand-views.js';
 import { type Handlers, fakeApi, ok } from '../../support/fake-api.js';
+import { syncStatus } from '../../support/sync-status.js';
 
 /** Issue 15 §4: accounts are picked by name, categories and linked accounts read as names. */
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
@@ -90,6 +91,27 @@ describe('brands: the account picker', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Show brands' }));
     expect(await screen.findByRole('heading', { name: 'Brands of OTRA_TIENDA' })).toBeTruthy();
     expect(fake.callsTo('brands.accounts').at(-1)).toEqual({ include: [STRANGER] });
+  });
+});
+
+describe('brands: read again when a pull ends', () => {
+  it('the linked accounts the first pull brings appear in the picker without leaving the screen', async () => {
+    // Opened before the account's first pull ended: only the seller is in the replica yet.
+    let pulled = false;
+    const fake = setup({ accounts: () => ok(pulled ? accounts : accounts.slice(0, 1)) });
+    const select = await screen.findByRole<HTMLSelectElement>('combobox', { name: 'Account' });
+    await waitFor(() => expect(within(select).getAllByRole('option')).toHaveLength(2));
+    pulled = true;
+    await act(async () => fake.emit({ type: 'sync.status', status: syncStatus({ lastPullAt: 1_800_000_000_000 }) }));
+    await waitFor(() =>
+      expect(
+        within(select)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toContain('Aurora Oficial (MARCA_AURORA) · brand account'),
+    );
+    // The list was read again without showing "loading" in between.
+    expect(screen.queryByText(/Loading/)).toBeNull();
   });
 });
 
