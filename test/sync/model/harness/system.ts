@@ -201,6 +201,8 @@ export class System {
     const row = h.refs[ref];
     // A count that resolved a conflict is a resolution (its row says so), not an edit undo takes back.
     if (!row) return;
+    // A count that resolved a conflict (its row says so): the person saw that conflict and answered it.
+    if (row.kind === 'conflict_resolution' && row.entry_id !== null) this.conflictSeen.add(row.entry_id);
     // An adjustment whose row names no entry cancelled the cell's queued one out.
     if (row.entry_id === null && op.kind === 'adjust') this.model.cancelled(op.cell);
     this.model.add({ ...op, ref, entryId: row.entry_id, historyId: row.id, from: row.from_quantity ?? 0 }, row.kind !== 'conflict_resolution');
