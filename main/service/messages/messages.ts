@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: sending, listing and reading a conversation share the pack resolution,
+// the access rules of SPEC 7.5/7.6 and the moderation verdict; split apart, those checks would drift.
 import { hash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { GroupCommit } from '../../db/group-commit.js';
