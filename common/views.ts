@@ -165,6 +165,12 @@ export interface GridColumnView {
   label: string;
 }
 
+export interface OtherLocationView {
+  type: string;
+  storeId: string | null;
+  quantity: number;
+}
+
 export interface GridRowView {
   userProductId: string;
   title: string | null;
@@ -174,6 +180,11 @@ export interface GridRowView {
   /** Reorder points of this row's cells (column key → quantity at or under which the cell is low). */
   reorder?: Record<string, number>;
   cells: Record<string, CellView>;
+  /**
+   * Locations of kinds the app has no rules for (the marketplace adds kinds), with the type as the
+   * remote sent it: shown read-only as "other", never edited nor in the total. Absent when none.
+   */
+  others?: OtherLocationView[];
   /** Each cell's newest edit with its reason (column key → edit), when asked for (the exports). */
   lastChanges?: Record<string, HistoryEntryView>;
 }

@@ -1,4 +1,14 @@
-import type { CellLockView, CellView, GridColumnView, GridRowView, GridView, HistoryEntryView, LocateView, RowsView } from '../../preload/contract.js';
+import type {
+  CellLockView,
+  CellView,
+  GridColumnView,
+  GridRowView,
+  GridView,
+  HistoryEntryView,
+  LocateView,
+  OtherLocationView,
+  RowsView,
+} from '../../preload/contract.js';
 import { historyRepo } from '../db/repos/history.js';
 import type { Db } from '../db/open.js';
 import { type GridRepo, type GridSort, type ItemFacts, type ProductPosition, gridRepo } from '../db/repos/grid.js';
@@ -176,13 +186,26 @@ function enrichRows(db: Db, rows: GridRowView[], o: GridOptions): GridRowView[] 
   const conflicts = rows.flatMap((r) => Object.values(r.cells).flatMap((c) => (c.conflict ? [c.conflict.entryId] : [])));
   const times = conflictTimes(db, conflicts);
   const points = reorderPoints(db, rows);
+  const others = otherLocations(db, rows);
   return rows.map((r) => {
     const its = items.get(r.userProductId);
     const cells: Record<string, CellView> = {};
     for (const [key, c] of Object.entries(r.cells)) cells[key] = enrichCell(c, its, times, o);
     const reorder = points.get(r.userProductId);
-    return { ...r, itemIds: (its ?? []).map((i) => i.id), cells, ...(reorder ? { reorder } : {}) };
+    const other = others.get(r.userProductId);
+    return { ...r, itemIds: (its ?? []).map((i) => i.id), cells, ...(reorder ? { reorder } : {}), ...(other ? { others: other } : {}) };
   });
+}
+
+/** The locations of kinds without rules of these rows, by user product. */
+function otherLocations(db: Db, rows: GridRowView[]): Map<string, OtherLocationView[]> {
+  const out = new Map<string, OtherLocationView[]>();
+  for (const l of repoOf(db).otherLocationsOf(rows.map((r) => r.userProductId))) {
+    const list = out.get(l.user_product_id) ?? [];
+    list.push({ type: l.type, storeId: l.store_key === '' ? null : l.store_key, quantity: l.quantity });
+    out.set(l.user_product_id, list);
+  }
+  return out;
 }
 
 /** One cell as `stock.cell` answers it: the read model's view with its lock and conflict times. */

@@ -1,5 +1,5 @@
 import type { Db } from '../db/open.js';
-import type { RemoteLocation } from '../db/repos/mirror.js';
+import type { OtherLocation, RemoteLocation } from '../db/repos/mirror.js';
 import { type MessagesRepo, messagesRepo } from '../db/repos/messages.js';
 import type { Clock } from '../service/clock.js';
 import { resolvePack } from '../service/messages/orders.js';
@@ -16,6 +16,8 @@ export interface StockSnapshot {
   version: bigint;
   userId: number;
   locations: RemoteLocation[];
+  /** Locations of kinds the app has no rules for, kept as sent (migration 024). */
+  others: OtherLocation[];
 }
 
 const locKey = (type: string, storeKey: string) => `${type}|${storeKey}`;
@@ -31,10 +33,12 @@ export function applyStockSnapshot(outbox: Outbox, clock: Clock, userProductId: 
   // A product new to the mirror (most of a first pull) has no cells before and no history.
   if (!current) {
     outbox.mirror.replaceStock(userProductId, snap.userId, snap.version, snap.locations, false);
+    if (snap.others.length > 0) outbox.mirror.replaceOtherLocations(userProductId, snap.others, false);
     return true;
   }
   const before = new Map(outbox.mirror.cells(userProductId).map((c) => [locKey(c.type, c.store_key), c.quantity]));
   outbox.mirror.replaceStock(userProductId, snap.userId, snap.version, snap.locations);
+  outbox.mirror.replaceOtherLocations(userProductId, snap.others);
   for (const l of snap.locations) {
     if (l.type === 'platform_facility') continue;
     const storeKey = l.type === 'seller_warehouse' ? (l.store_id ?? '') : '';

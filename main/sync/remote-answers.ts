@@ -3,6 +3,7 @@ import { ServiceError } from '../service/errors.js';
 import type { BrandDetailView, BrandListEntryView, ItemView, MessageView, StoreView } from '../../common/views.js';
 import type { OrderView } from '../service/messages/orders.js';
 import type { User } from '../service/users/users.js';
+import type { OtherLocation } from '../db/repos/mirror.js';
 import { displayFileName } from '../../common/messages/file-names.js';
 
 /**
@@ -36,16 +37,38 @@ type RemoteLocationAnswer = z.infer<typeof remoteLocation>;
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const LOCATION_TYPES: ReadonlySet<unknown> = new Set(remoteLocation.shape.type.options);
 
-/**
- * A location of a kind this app does not know (the marketplace adds kinds): left out of the
- * snapshot rather than failing the answer. The mirror's cells are the places the app edits, each
- * with its own rules (SPEC 7.3); a kind without rules has no cell to show or edit.
- */
+/** Most locations of other kinds kept for one user product (a real product has a handful). */
+export const MAX_OTHER_LOCATIONS = 100;
+
 const isOtherKind = (l: unknown) => isObject(l) && typeof l.type === 'string' && !LOCATION_TYPES.has(l.type);
+
+/**
+ * A location of a kind this app does not know (the marketplace adds kinds): kept as sent, apart
+ * from the cells. The mirror's cells are the places the app edits, each with its own rules
+ * (SPEC 7.3); a kind without rules is shown read-only as "other" with its raw type.
+ */
+export const otherLocation = z.object({
+  type: openValue,
+  quantity,
+  store_id: z.string().min(1).max(100).optional(),
+  network_node_id: z.string().max(100).optional(),
+}) satisfies z.ZodType<OtherLocation>;
+
+/** The known kinds only (an answer whose other kinds this app does not keep: a PUT's). */
 const locations = z.preprocess((ls) => (Array.isArray(ls) ? ls.filter((l) => !isOtherKind(l)) : ls), z.array(remoteLocation));
 
+/** `locations` split into the known kinds and the others (`other_locations`, whatever the remote put there). */
+function splitLocations(body: unknown): unknown {
+  if (!isObject(body) || !Array.isArray(body.locations)) return body;
+  const ls: unknown[] = body.locations;
+  return { ...body, locations: ls.filter((l) => !isOtherKind(l)), other_locations: ls.filter(isOtherKind) };
+}
+
 /** GET /user-products/{id}/stock (SPEC 4.4); the version comes in `x-version`. */
-export const stockAnswer = z.object({ user_id: id, locations });
+export const stockAnswer = z.preprocess(
+  splitLocations,
+  z.object({ user_id: id, locations: z.array(remoteLocation), other_locations: z.array(otherLocation).max(MAX_OTHER_LOCATIONS) }),
+);
 
 /** The body of a seller_warehouse PUT's answer: the locations after the write. */
 export const sellerWarehouseAnswer = z.object({ locations });

@@ -98,7 +98,7 @@ export async function readStock(client: RemoteClient, userProductId: string, now
       .join('; ');
     return { type: 'retry', offline: false, status: res.status, error: `The stock answer is malformed (${why})` };
   }
-  return { version: BigInt(version), userId: body.data.user_id, locations: body.data.locations };
+  return { version: BigInt(version), userId: body.data.user_id, locations: body.data.locations, others: body.data.other_locations };
 }
 
 /** The key for a new request when the entry's key may have reached the remote; null when it never went out (it is kept). */

@@ -18,6 +18,14 @@ interface RowProps {
   w: StockWords;
 }
 
+/**
+ * Locations of kinds the app has no rules for, with the type as the marketplace sent it (`drone_hangar
+ * 9`, `pickup (store 12) 4`): shown, never edited.
+ */
+function otherList(row: GridRowView, w: StockWords): string {
+  return (row.others ?? []).map((l) => `${l.type}${l.storeId ? ` (${w.t('col.storeId', { id: l.storeId })})` : ''} ${w.formatNumber(l.quantity)}`).join(', ');
+}
+
 export const Row = memo(function Row({ index, top, row, columns, colItems, activeCol, editing, saving, width, w }: RowProps) {
   if (!row && activeCol === null) {
     // Not read yet: a fast scroll flies past most rows before their page is fetched. One cell that
@@ -46,7 +54,17 @@ export const Row = memo(function Row({ index, top, row, columns, colItems, activ
         {row ? (
           <>
             <span className="product-title">{row.title ?? row.userProductId}</span>
-            <span className="product-ids">{[...(row.itemIds ?? []), row.userProductId].join(' · ')}</span>
+            <span className="product-ids">
+              {[...(row.itemIds ?? []), row.userProductId].join(' · ')}
+              {row.others ? (
+                <>
+                  {' · '}
+                  <span className="product-other" title={otherList(row, w)}>
+                    {w.t('otherLocations', { list: otherList(row, w) })}
+                  </span>
+                </>
+              ) : null}
+            </span>
           </>
         ) : (
           <span className="product-loading">{w.t('loadingRows')}</span>

@@ -249,8 +249,9 @@ export async function startHostileRemote(initial: HostileMode = 'normal'): Promi
     }
     if ((m = /^\/items\/([^/]+)$/.exec(path))) return json(res, 200, item(decodeURIComponent(m[1]!)));
     if (/^\/user-products\/[^/]+\/stock$/.test(path)) {
-      res.writeHead(200, { 'content-type': 'application/json', 'x-version': '1' });
       const odd = mode === 'unknown-enums';
+      // The marketplace's answer after the odd one is a newer version, which replaces it.
+      res.writeHead(200, { 'content-type': 'application/json', 'x-version': odd ? '1' : '2' });
       return void res.end(
         JSON.stringify({ user_id: SELLER, locations: [{ type: 'selling_address', quantity: 3 }, ...(odd ? [{ type: 'drone_hangar', quantity: 9 }] : [])] }),
       );

@@ -21,6 +21,7 @@ import { dropMessagesByOrderMigration } from './020-drop-messages-by-order.js';
 import { otherLocationTypesMigration } from './021-other-location-types.js';
 import { outboxModelMigration } from './022-outbox-model.js';
 import { openRemoteValuesMigration } from './023-open-remote-values.js';
+import { remoteOtherLocationsMigration } from './024-remote-other-locations.js';
 
 export interface Migration {
   version: number;
@@ -59,4 +60,5 @@ export const migrations: Migration[] = [
   otherLocationTypesMigration,
   outboxModelMigration,
   openRemoteValuesMigration,
+  remoteOtherLocationsMigration,
 ];

@@ -48,6 +48,14 @@ export interface GridSort {
   dir: 'asc' | 'desc';
 }
 
+/** A location of a kind the app has no rules for, as the mirror keeps it (migration 024). */
+export interface OtherLocationRow {
+  user_product_id: string;
+  type: string;
+  store_key: string;
+  quantity: number;
+}
+
 export interface ReorderPointRow {
   user_product_id: string;
   cell_type: 'seller_warehouse' | 'selling_address';
@@ -122,6 +130,10 @@ export function gridRepo(db: Db) {
   const itemFacts = db.prepare<[string], ItemFacts>(
     'SELECT id, user_product_id, logistic_type, local_delivery, inventory_id, full_inbound_done FROM items WHERE user_product_id IN (SELECT value FROM json_each(?)) ORDER BY id',
   );
+  const otherLocations = db.prepare<[string], OtherLocationRow>(
+    `SELECT user_product_id, type, store_key, quantity FROM remote_other_locations
+      WHERE user_product_id IN (SELECT value FROM json_each(?)) ORDER BY user_product_id, position`,
+  );
   const conflictTimes = db.prepare<[string], ConflictTimes>('SELECT id, created_at, updated_at FROM sync_outbox WHERE id IN (SELECT value FROM json_each(?))');
   const productById = db.prepare<[string, number], { id: string }>('SELECT id FROM user_products WHERE id = ? AND user_id = ?');
   const productOfItem = db.prepare<[string, number], { id: string }>('SELECT user_product_id AS id FROM items WHERE id = ? AND seller_id = ?');
@@ -162,6 +174,8 @@ export function gridRepo(db: Db) {
     hasPendingSellingAddress: (sellerId: number) => pendingSellingAddress.get(sellerId) !== undefined,
     /** The items of these user products, by item id. */
     itemFacts: (userProductIds: string[]) => itemFacts.all(JSON.stringify(userProductIds)),
+    /** The locations of kinds the app has no rules for, of these user products, in the order the remote sent them. */
+    otherLocationsOf: (userProductIds: string[]) => otherLocations.all(JSON.stringify(userProductIds)),
     conflictTimes: (entryIds: number[]) => conflictTimes.all(JSON.stringify(entryIds)),
     /** The seller's user product with this id, or the one of an item id. */
     productById: (id: string, sellerId: number) => productById.get(id, sellerId)?.id,

@@ -15,6 +15,14 @@ export interface RemoteLocation {
   network_node_id?: string;
 }
 
+/** A location of a kind the app has no rules for, as the remote sent it (migration 024). */
+export interface OtherLocation {
+  type: string;
+  quantity: number;
+  store_id?: string;
+  network_node_id?: string;
+}
+
 export interface MirrorCell {
   type: LocationType;
   store_key: string;
@@ -82,6 +90,12 @@ export function mirrorRepo(db: Db) {
     'UPDATE stock_locations SET quantity = ? WHERE user_product_id = ? AND type = ? AND store_key = ?',
   );
   const deleteLocations = db.prepare<[string]>('DELETE FROM stock_locations WHERE user_product_id = ?');
+  const deleteOthers = db.prepare<[string]>('DELETE FROM remote_other_locations WHERE user_product_id = ?');
+  // A location repeated in the answer keeps its first position and the last quantity sent.
+  const insertOther = db.prepare<[string, string, string, string | null, number, number]>(
+    `INSERT INTO remote_other_locations (user_product_id, type, store_key, network_node_id, quantity, position) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (user_product_id, type, store_key) DO UPDATE SET quantity = excluded.quantity, network_node_id = excluded.network_node_id`,
+  );
   const upsertLocation = db.prepare<[UpsertLocationParams]>(UPSERT_LOCATION_SQL);
   // replaceStock's insert: the product has no locations left, so positions are counted in order
   // (UPSERT_LOCATION_SQL's max(position) + 1, without its lookup per row), and a snapshot's
@@ -203,6 +217,14 @@ export function mirrorRepo(db: Db) {
         }
         insertLocationsOf(rows.length).run(...values);
       }
+    },
+    /**
+     * Replaces a user product's locations of other kinds with a snapshot's (call inside the
+     * transaction of its replaceStock). `known: false`: the product is new, it has none to delete.
+     */
+    replaceOtherLocations(id: string, others: readonly OtherLocation[], known = true): void {
+      if (known) deleteOthers.run(id);
+      others.forEach((l, position) => insertOther.run(id, l.type, l.store_id ?? '', l.network_node_id ?? null, l.quantity, position));
     },
     /** Sets one cell's quantity (an UPDATE when the cell exists, else an insert at the end). */
     setCell: (id: string, type: LocationType, storeKey: string, node: string | null, quantity: number) => {

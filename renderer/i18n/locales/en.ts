@@ -441,6 +441,7 @@ export const en = {
   'stock.count.allSessions': 'All counts',
   'stock.loading': 'Loading the stock…',
   'stock.loadingRows': 'Loading rows…',
+  'stock.otherLocations': 'Other (read-only): {list}',
   'stock.empty': 'No products yet. Create a listing with stock per store to start.',
   'stock.emptyFiltered': 'No product matches these filters.',
   'stock.clearFilters': 'Clear filters',

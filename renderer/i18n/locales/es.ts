@@ -438,6 +438,7 @@ export const es: Dictionary = {
   'stock.count.allSessions': 'Todos los conteos',
   'stock.loading': 'Cargando el stock…',
   'stock.loadingRows': 'Cargando filas…',
+  'stock.otherLocations': 'Otro (solo lectura): {list}',
   'stock.empty': 'Todavía no hay productos. Creá una publicación con stock por depósito para empezar.',
   'stock.emptyFiltered': 'Ningún producto coincide con estos filtros.',
   'stock.clearFilters': 'Quitar filtros',

@@ -439,6 +439,7 @@ export const ptBR: Dictionary = {
   'stock.count.allSessions': 'Todas as contagens',
   'stock.loading': 'Carregando o estoque…',
   'stock.loadingRows': 'Carregando linhas…',
+  'stock.otherLocations': 'Outro (somente leitura): {list}',
   'stock.empty': 'Ainda não há produtos. Crie um anúncio com estoque por depósito para começar.',
   'stock.emptyFiltered': 'Nenhum produto corresponde a estes filtros.',
   'stock.clearFilters': 'Limpar filtros',

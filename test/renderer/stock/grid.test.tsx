@@ -54,6 +54,22 @@ describe('stock grid', () => {
     expect(within(row1).getAllByRole('gridcell').at(-1)!.textContent).toBe('17');
   });
 
+  it('shows a location of a kind the app has no rules for read-only, with the type as the marketplace sent it, outside the total', async () => {
+    const rows = sampleRows(5);
+    rows[1] = {
+      ...rows[1]!,
+      others: [
+        { type: 'drone_hangar', storeId: null, quantity: 9 },
+        { type: 'pickup', storeId: '77', quantity: 4 },
+      ],
+    };
+    renderStock(fakeStockroom(rows));
+    expect(await screen.findByText('Other (read-only): drone_hangar 9, pickup (store 77) 4')).toBeTruthy();
+    // Total: 1 + 11 + 5, as without them.
+    const row1 = screen.getAllByRole('row').find((r) => r.getAttribute('aria-rowindex') === '3')!;
+    expect(within(row1).getAllByRole('gridcell').at(-1)!.textContent).toBe('17');
+  });
+
   it('moves with arrows, Tab / Shift+Tab, Home / End, and PageUp / PageDown', async () => {
     const { user } = renderStock(fakeStockroom(sampleRows(60)));
     await user.click(await screen.findByRole('gridcell', { name: /^Depósito Palermo, Producto 0:/ }));

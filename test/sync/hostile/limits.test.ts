@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RelaxedWrites } from '../../../main/db/relaxed-writes.js';
+import { gridPage } from '../../../main/desktop/grid.js';
 import { systemClock } from '../../../main/service/clock.js';
 import { fileStorage } from '../../../main/service/messages/attachments/storage.js';
 import { RemoteClient, type ClientOptions, staticTokenProvider } from '../../../main/sync/client.js';
@@ -106,11 +107,21 @@ describe('the pull against a hostile marketplace', () => {
       moderation_status: UNKNOWN.moderation,
       moderation_reason: UNKNOWN.reason,
     });
-    // A location of a kind without rules is left out; the known one is mirrored.
+    // A location of a kind without rules is kept as sent, apart from the cells the app edits.
     expect(db.prepare('SELECT type, quantity FROM stock_locations').all()).toEqual([{ type: 'selling_address', quantity: 3 }]);
+    expect(db.prepare('SELECT type, store_key, quantity FROM remote_other_locations').all()).toEqual([{ type: 'drone_hangar', store_key: '', quantity: 9 }]);
+    // The grid shows it read-only, with the type as sent, beside the product's cells.
+    const [row] = gridPage(db, remote.sellerId, { limit: 10, offset: 0 }).rows;
+    expect(row?.others).toEqual([{ type: 'drone_hangar', storeId: null, quantity: 9 }]);
+    expect(Object.keys(row?.cells ?? {})).toEqual(['selling_address']);
     // The next pull (which used to fail for good on a CHECK) works.
     await expect(p.pull()).resolves.toMatchObject({ orders: 1 });
     expect(db.prepare('SELECT count(*) AS n FROM messages WHERE from_user_id = ?').get(BUYER)).toEqual({ n: 2 });
+    // A newer snapshot without that kind replaces it: the row shows none.
+    remote.set('normal');
+    await p.pull();
+    expect(db.prepare('SELECT count(*) AS n FROM remote_other_locations').get()).toEqual({ n: 0 });
+    expect(gridPage(db, remote.sellerId, { limit: 10, offset: 0 }).rows[0]).not.toHaveProperty('others');
   });
 
   it("the remote's attachment names follow the app's own rules", async () => {
