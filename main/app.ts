@@ -32,7 +32,7 @@ import { contentType } from './web/static.js';
 import { type Cipher, KeychainUnavailableError, plainCipher, safeStorageCipher } from './sync/auth/index.js';
 import { WINDOW_STATE_FILE, loadWindowState, restoreBounds, saveWindowState } from './window-state.js';
 import { UPDATE_FEED_ENV, electronUpdaterPort } from './updater-electron.js';
-import type { RevealTarget, StockroomEvent } from '../preload/contract.js';
+import type { RevealTarget, StockroomEvent } from '../common/contract/contract.js';
 import { BADGE_SIZE, badgeBitmap, badgeDescription } from './desktop/badge.js';
 import { abiMismatch, abiMismatchLine, electronSqliteBinding } from './desktop/native-binding.js';
 

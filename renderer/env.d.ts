@@ -1,4 +1,4 @@
-import type { StockroomApi } from '../preload/api.js';
+import type { StockroomApi } from '../common/contract/api.js';
 
 declare global {
   interface Window {

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { StockroomApi } from '../preload/api.js';
+import type { StockroomApi } from '../common/contract/api.js';
 import { createBrowserBridge } from './bridge/browser.js';
 import { takeToken } from './bridge/token.js';
 import { App } from './frame/App.js';

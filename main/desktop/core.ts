@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import type { Language, Result, RevealTarget, SessionView, SyncStatusView } from '../../preload/contract.js';
+import type { Language, Result, RevealTarget, SessionView, SyncStatusView } from '../../common/contract/contract.js';
 import { privateDir } from '../db/private-files.js';
 import { DEMO_FIXTURES, readFixtureFile } from '../fixtures/load.js';
 import type { FixtureFile } from '../fixtures/schema.js';
@@ -59,7 +59,7 @@ export interface CoreOptions {
  * The desktop core: one object per data folder that owns the settings, the open profile (database,
  * embedded service, sync engine), the credentials and the staged files, and exposes them as
  * `api` — plain async functions grouped by area, each taking one payload checked against its
- * schema in preload/contract.ts and answering `{ ok, value } | { ok: false, error }`. The IPC
+ * schema in common/contract/contract.ts and answering `{ ok, value } | { ok: false, error }`. The IPC
  * adapter (main/ipc) and the browser bridge (main/web) call `call(channel, payload)`; both get the
  * same validation and the same error mapping. No Electron import here.
  *

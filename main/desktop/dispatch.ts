@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ZodType } from 'zod';
-import { type Area, CHANNEL_NAMES, ERROR_CODES, type FnOf, type OutputOf, type ParsedOf, type Result, channelName, contract } from '../../preload/contract.js';
+import { type Area, CHANNEL_NAMES, ERROR_CODES, type FnOf, type OutputOf, type ParsedOf, type Result, channelName, contract } from '../../common/contract/contract.js';
 import { toApiError } from './errors.js';
 import type { AreaHandlers, Handlers } from './handlers/types.js';
 
@@ -16,7 +16,7 @@ type ChannelCall = (payload: unknown) => Promise<Result<unknown>>;
 
 /** The contract as the dispatch reads it: each function's schema parses into the payload its handler takes (checked here). */
 const SCHEMAS: { [A in Area]: { [F in FnOf<A>]: { input: ZodType<ParsedOf<A, F>> } } } = contract;
-/** The functions of each area (preload/channels.ts, checked against the contract in both directions). */
+/** The functions of each area (common/contract/channels.ts, checked against the contract in both directions). */
 const NAMES: { [A in Area]: readonly FnOf<A>[] } = CHANNEL_NAMES;
 
 /** Calls in progress, by a token that identifies each (so a call that switches profiles does not wait for itself). */

@@ -1,6 +1,6 @@
 import { ZodError } from 'zod';
 import { type ErrorCode, ERROR_CODES } from '../../common/errors.js';
-import type { ApiError } from '../../preload/contract.js';
+import type { ApiError } from '../../common/contract/contract.js';
 import { FixtureError } from '../fixtures/load.js';
 import { isServiceError } from '../service/errors.js';
 import { KeychainUnavailableError, NotSignedInError, OAuthError, RefreshFailedError, SessionExpiredError, SignInAbortedError } from '../sync/auth/index.js';

@@ -1,6 +1,6 @@
 import { userProductOfCell } from '../../common/cells.js';
 import type { EventEmitter } from 'node:events';
-import type { StockroomEvent } from '../../preload/contract.js';
+import type { StockroomEvent } from '../../common/contract/contract.js';
 import { cellKey } from '../service/stock/cells.js';
 import { invalidateGrid } from './grid.js';
 import type { Profile } from './profile.js';

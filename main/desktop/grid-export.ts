@@ -1,5 +1,5 @@
 /** The grid as an .xlsx workbook (`stock.exportXlsx`): read in pages in the main process, written by xlsx.ts. */
-import type { FileBytesView, GridColumnView, GridRowView } from '../../preload/contract.js';
+import type { FileBytesView, GridColumnView, GridRowView } from '../../common/contract/contract.js';
 import type { Db } from '../db/open.js';
 import { gridRepo } from '../db/repos/grid.js';
 import { type GridFilters, type GridOptions, gridPage } from './grid.js';

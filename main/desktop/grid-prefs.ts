@@ -1,6 +1,6 @@
 /** Reorder points and saved views of the grid (migration 015), over the profile's database. */
 import { z } from 'zod';
-import type { InputOf, SavedGridViewView } from '../../preload/contract.js';
+import type { InputOf, SavedGridViewView } from '../../common/contract/contract.js';
 import type { Db } from '../db/open.js';
 import { type GridPrefsRepo, gridPrefsRepo } from '../db/repos/grid-prefs.js';
 import { badRequest } from '../service/errors.js';

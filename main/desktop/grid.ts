@@ -8,7 +8,7 @@ import type {
   LocateView,
   OtherLocationView,
   RowsView,
-} from '../../preload/contract.js';
+} from '../../common/contract/contract.js';
 import { historyRepo } from '../db/repos/history.js';
 import type { Db } from '../db/open.js';
 import { type GridRepo, type GridSort, type ItemFacts, type ProductPosition, gridRepo } from '../db/repos/grid.js';

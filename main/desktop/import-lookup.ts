@@ -1,4 +1,4 @@
-import type { LookupRowView, LookupView } from '../../preload/contract.js';
+import type { LookupRowView, LookupView } from '../../common/contract/contract.js';
 import type { Db } from '../db/open.js';
 import type { ItemFacts } from '../db/repos/grid.js';
 import { gridColumns, lookupRows } from '../sync/read-model.js';

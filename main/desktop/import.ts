@@ -4,7 +4,7 @@
  * checks and the outbox), all of them in one SQLite transaction. A refusal anywhere undoes the
  * whole import and names the file's line; nothing is half-applied, a reload or a crash included.
  */
-import type { ImportResultView, ParsedOf } from '../../preload/contract.js';
+import type { ImportResultView, ParsedOf } from '../../common/contract/contract.js';
 import { isServiceError, ServiceError } from '../service/errors.js';
 import { BatchEditError } from '../service/stock/local-edits.js';
 import type { Profile } from './profile.js';

@@ -5,7 +5,7 @@ import { conversationOrders } from './conversation-orders.js';
 import { repoOf } from './grid.js';
 import type { MessagesRepo } from '../db/repos/messages.js';
 import { resolvePack, sendBlock } from '../service/messages/orders.js';
-import type { ConversationView, ConversationsView } from '../../preload/contract.js';
+import type { ConversationView, ConversationsView } from '../../common/contract/contract.js';
 
 /** The inbox's filters (issue 15 §2). */
 export type InboxFilter = 'all' | 'unread' | 'to_reply' | 'blocked' | 'with_attachments';

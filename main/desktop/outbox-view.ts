@@ -1,7 +1,7 @@
 import type { Db } from '../db/open.js';
 import { messageView, stockView } from '../sync/kinds/index.js';
 import { type OutboxViewRow, outboxViewRepo } from '../db/repos/outbox-view.js';
-import type { OutboxEntryView, QueuedMessageView } from '../../preload/contract.js';
+import type { OutboxEntryView, QueuedMessageView } from '../../common/contract/contract.js';
 import { phaseOf } from '../sync/model.js';
 
 /**

@@ -4,7 +4,7 @@ import { privateDir } from '../db/private-files.js';
 import { type AttachmentsRepo, attachmentsRepo } from '../db/repos/attachments.js';
 import { type MessagesRepo, messagesRepo } from '../db/repos/messages.js';
 import { type UsersRepo, usersRepo } from '../db/repos/users.js';
-import { ERROR_CODES } from '../../preload/contract.js';
+import { ERROR_CODES } from '../../common/contract/contract.js';
 import { type FixtureFile } from '../fixtures/schema.js';
 import { isEmptyDatabase, loadFixtures } from '../fixtures/load.js';
 import type { Principal } from '../service/auth/auth.js';

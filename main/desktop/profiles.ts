@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ERROR_CODES } from '../../preload/contract.js';
+import { ERROR_CODES } from '../../common/contract/contract.js';
 import type { FixtureFile } from '../fixtures/schema.js';
 import type { Clock } from '../service/clock.js';
 import { staticTokenProvider } from '../sync/auth/index.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { QuickReplyView } from '../../preload/contract.js';
+import type { QuickReplyView } from '../../common/contract/contract.js';
 import { DesktopError } from './errors.js';
 import { writeFileAtomic } from './settings.js';
 

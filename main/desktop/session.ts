@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SessionView, SettingsView } from '../../preload/contract.js';
+import type { SessionView, SettingsView } from '../../common/contract/contract.js';
 import type { FixtureFile } from '../fixtures/schema.js';
 import { type Cipher, CredentialStore, NotSignedInError, type Protection, TokenManager, protectionOf, signIn } from '../sync/auth/index.js';
 import { DesktopError } from './errors.js';

@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { Language, Mode } from '../../preload/contract.js';
+import type { Language, Mode } from '../../common/contract/contract.js';
 import type { Cipher } from '../sync/auth/index.js';
 
 /**

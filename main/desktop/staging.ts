@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import { stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { StagedFileView } from '../../preload/contract.js';
+import type { StagedFileView } from '../../common/contract/contract.js';
 import { privateDir } from '../db/private-files.js';
 import { desktopErrors } from './errors.js';
 

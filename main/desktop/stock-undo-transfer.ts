@@ -1,5 +1,5 @@
 import type { StockReason } from '../../common/stock-reasons.js';
-import type { TransferResultView, UndoResultView } from '../../preload/contract.js';
+import type { TransferResultView, UndoResultView } from '../../common/contract/contract.js';
 import type { Profile } from './profile.js';
 import type { HandlerContext } from './handlers/context.js';
 

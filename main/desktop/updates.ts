@@ -5,7 +5,7 @@
  * restart, and only once the outbox has nothing on its way to the marketplace.
  */
 import type { EventEmitter } from 'node:events';
-import type { SyncStatusView, UpdateView } from '../../preload/contract.js';
+import type { SyncStatusView, UpdateView } from '../../common/contract/contract.js';
 import type { CoreEvents } from './events.js';
 
 /** What the updater reports (electron-updater's events, reduced to what the policy reads). */

@@ -14,7 +14,7 @@ import type ExcelJS from 'exceljs';
  */
 let loaded: Promise<typeof ExcelJS> | undefined;
 const excel = (): Promise<typeof ExcelJS> => (loaded ??= import('exceljs').then((m) => m.default));
-import type { GridColumnView, GridRowView } from '../../preload/contract.js';
+import type { GridColumnView, GridRowView } from '../../common/contract/contract.js';
 import { LAST_CHANGE_HEADER, PENDING_HEADER, lastChangeNote, pendingNote } from '../../common/pending-note.js';
 import { Readable } from 'node:stream';
 import { badRequest, isServiceError } from '../service/errors.js';

@@ -1,4 +1,4 @@
-import { CHANNELS, ERROR_CODES, EVENT_CHANNEL, type Result, type StockroomEvent } from '../../preload/contract.js';
+import { CHANNELS, ERROR_CODES, EVENT_CHANNEL, type Result, type StockroomEvent } from '../../common/contract/contract.js';
 
 /** The part of Electron's IpcMainInvokeEvent this adapter reads. */
 export interface IpcEventLike {

@@ -2,11 +2,11 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits, answerClientError, applySocketLimits, serverOptions } from '../http/socket-limits.js';
 import type { AddressInfo } from 'node:net';
-import type { Result, StockroomEvent } from '../../preload/contract.js';
+import type { Result, StockroomEvent } from '../../common/contract/contract.js';
 // The zod-free constants: the server listens before the contract's schemas (and the core) load.
-import { CHANNEL_PREFIX, ERROR_CODES } from '../../preload/channels.js';
+import { CHANNEL_PREFIX, ERROR_CODES } from '../../common/contract/channels.js';
 import type { ErrorCode } from '../../common/errors.js';
-import { type BytesCodec, fromWire, toWire } from '../../preload/wire.js';
+import { type BytesCodec, fromWire, toWire } from '../../common/contract/wire.js';
 import { contentSecurityPolicy, pictureHosts } from '../security.js';
 import { contentType, rendererFile } from './static.js';
 

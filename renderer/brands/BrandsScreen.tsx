@@ -3,8 +3,8 @@
 import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { siteById } from '../../common/marketplace.js';
-import type { StockroomApi } from '../../preload/api.js';
-import type { ApiError, BrandAccountView, BrandDetailView, BrandListEntryView, PictureView } from '../../preload/contract.js';
+import type { StockroomApi } from '../../common/contract/api.js';
+import type { ApiError, BrandAccountView, BrandDetailView, BrandListEntryView, PictureView } from '../../common/contract/contract.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
 import { type I18n, useI18n } from '../i18n/index.js';
 import { categoryName } from './categories.js';

@@ -1,4 +1,4 @@
-import type { PictureView } from '../../preload/contract.js';
+import type { PictureView } from '../../common/contract/contract.js';
 
 /** Logo names in the order a card and a profile prefer them. */
 export const LOGO_NAMES = ['logo', 'small_logo', 'big_logo'] as const;

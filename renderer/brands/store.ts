@@ -5,8 +5,8 @@
  * 404 B00001) is a state of its own, not an error.
  */
 import { createStore } from 'zustand/vanilla';
-import type { StockroomApi } from '../../preload/api.js';
-import type { ApiError, BrandAccountView, BrandDetailView, BrandListEntryView, BrandListView } from '../../preload/contract.js';
+import type { StockroomApi } from '../../common/contract/api.js';
+import type { ApiError, BrandAccountView, BrandDetailView, BrandListEntryView, BrandListView } from '../../common/contract/contract.js';
 
 export type Load<T> = { status: 'idle' } | { status: 'loading' } | { status: 'ready'; value: T } | { status: 'error'; error: ApiError };
 

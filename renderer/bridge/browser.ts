@@ -1,13 +1,15 @@
 /**
  * The browser bridge: `window.stockroom` for a page served by `npm run web`, over the loopback
  * HTTP server instead of IPC. The same channel list and the same API object as the preload
- * (preload/api.ts); calls are `POST /bridge/<area>.<function>`, events arrive as server-sent events
+ * (common/contract/api.ts); calls are `POST /bridge/<area>.<function>`, events arrive as server-sent events
  * read from a fetch stream (so the same code runs in Node for the contract tests). Every request
  * carries the per-run token as a bearer token; cookies are never sent.
  */
-import { type StockroomApi, createApi } from '../../preload/api.js';
-import { CHANNEL_PREFIX, ERROR_CODES, type StockroomEvent } from '../../preload/contract.js';
-import { fromWire, toWire } from '../../preload/wire.js';
+import { type StockroomApi, createApi } from '../../common/contract/api.js';
+import { CHANNEL_PREFIX } from '../../common/contract/channels.js';
+import type { StockroomEvent } from '../../common/contract/contract.js';
+import { ERROR_CODES } from '../../common/errors.js';
+import { fromWire, toWire } from '../../common/contract/wire.js';
 
 export interface BrowserBridgeOptions {
   /** The web server's origin, e.g. `http://127.0.0.1:43117` (the page's own origin in a browser). */

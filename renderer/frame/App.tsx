@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { StockroomApi } from '../../preload/api.js';
-import type { SyncStatusView } from '../../preload/contract.js';
+import type { StockroomApi } from '../../common/contract/api.js';
+import type { SyncStatusView } from '../../common/contract/contract.js';
 import { useI18n, useI18nStore } from '../i18n/index.js';
 import { InboxScreen } from '../inbox/InboxScreen.js';
 import { BrandsScreen } from '../brands/BrandsScreen.js';

@@ -1,4 +1,4 @@
-import type { SyncStatusView } from '../../preload/contract.js';
+import type { SyncStatusView } from '../../common/contract/contract.js';
 import type { I18n } from '../i18n/index.js';
 
 /** Connection, last sync, pending, conflicts and progress: always on screen, words and icons, never colour alone. */

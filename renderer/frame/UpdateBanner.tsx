@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { StockroomApi } from '../../preload/api.js';
-import type { Language, UpdateView } from '../../preload/contract.js';
+import type { StockroomApi } from '../../common/contract/api.js';
+import type { Language, UpdateView } from '../../common/contract/contract.js';
 import { type I18n, interpolate } from '../i18n/index.js';
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { StockroomApi } from '../../preload/api.js';
+import type { StockroomApi } from '../../common/contract/api.js';
 import { windowTitle } from '../../common/window-title.js';
 
 /**

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { Language } from '../../preload/contract.js';
+import type { Language } from '../../common/contract/contract.js';
 import { LANGUAGES, useI18n } from './index.js';
 
 /**

@@ -12,7 +12,7 @@
  * - An empty message shows the sentence in every language; an unknown code reads as words.
  */
 import { type ErrorCode, isErrorCode } from '../../common/errors.js';
-import type { Language } from '../../preload/contract.js';
+import type { Language } from '../../common/contract/contract.js';
 import { translate, translateCode, useI18nStore } from './index.js';
 
 /** An error as data (an ApiError), or anything with a code and a message (a code the words may not know). */

@@ -16,7 +16,7 @@
  */
 import { type Formatters, IntlMessageFormat } from 'intl-messageformat';
 import { create } from 'zustand';
-import type { Language } from '../../preload/contract.js';
+import type { Language } from '../../common/contract/contract.js';
 import type { CodeKey, Dictionary, Key } from './dictionary.js';
 import { en } from './locales/en.js';
 import { es } from './locales/es.js';

@@ -1,5 +1,5 @@
 import { type KeyboardEvent, memo, useEffect, useState } from 'react';
-import type { ConversationView } from '../../preload/contract.js';
+import type { ConversationView } from '../../common/contract/contract.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';
 import { useInbox, useInboxActions } from './context.js';

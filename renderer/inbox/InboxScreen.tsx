@@ -1,6 +1,6 @@
 import { memo, useEffect, useState } from 'react';
-import type { StockroomApi } from '../../preload/api.js';
-import type { ConversationView } from '../../preload/contract.js';
+import type { StockroomApi } from '../../common/contract/api.js';
+import type { ConversationView } from '../../common/contract/contract.js';
 import { useI18n } from '../i18n/index.js';
 import { Composer } from './Composer.js';
 import { ConversationList } from './ConversationList.js';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ConversationOrderView, ConversationView } from '../../preload/contract.js';
+import type { ConversationOrderView, ConversationView } from '../../common/contract/contract.js';
 import { type I18n, useI18n } from '../i18n/index.js';
 import { buyerName } from './words.js';
 import './order-panel.css';

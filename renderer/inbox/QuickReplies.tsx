@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { ConversationView, QuickReplyView } from '../../preload/contract.js';
+import type { ConversationView, QuickReplyView } from '../../common/contract/contract.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';
 import { TEMPLATE_FIELDS, type TemplateValues, checkComposer, fillTemplate, templateValues } from './compose.js';

@@ -1,5 +1,5 @@
 import { memo, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
-import type { ApiError, AttachmentView, ConversationView, MessageView, QueuedMessageView } from '../../preload/contract.js';
+import type { ApiError, AttachmentView, ConversationView, MessageView, QueuedMessageView } from '../../common/contract/contract.js';
 import { displayFileName } from '../../common/messages/file-names.js';
 import { errorDetail, errorText, errorWords } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';

@@ -4,7 +4,7 @@
  * highlight), and the moderation findings that would get the message rejected. Pure: the
  * component and the tests call it with a text.
  */
-import type { ConversationView } from '../../preload/contract.js';
+import type { ConversationView } from '../../common/contract/contract.js';
 import { type Finding, type UnsupportedCharacter, findIssues, textLength, unsupportedCharacters } from './rules.js';
 
 export interface ComposerCheck {

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
-import type { StockroomApi } from '../../preload/api.js';
+import type { StockroomApi } from '../../common/contract/api.js';
 import type { InboxActions, InboxState, InboxStore } from './store.js';
 
 interface InboxContextValue {

@@ -5,8 +5,9 @@
  * a fake in the component tests). Every call's error is kept as data and shown in words.
  */
 import { createStore } from 'zustand/vanilla';
-import type { StockroomApi } from '../../preload/api.js';
-import { type ApiError, type ConversationView, ERROR_CODES, type QuickReplyView, type ThreadView } from '../../preload/contract.js';
+import type { StockroomApi } from '../../common/contract/api.js';
+import type { ApiError, ConversationView, QuickReplyView, ThreadView } from '../../common/contract/contract.js';
+import { ERROR_CODES } from '../../common/errors.js';
 import { errorText, errorWords } from '../i18n/errors.js';
 import { t } from '../i18n/index.js';
 import { type Refusal, admitFiles } from './files.js';

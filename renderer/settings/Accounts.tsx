@@ -1,6 +1,6 @@
 import { useStore } from 'zustand';
 import { siteById } from '../../common/marketplace.js';
-import type { AccountView, SettingsView } from '../../preload/contract.js';
+import type { AccountView, SettingsView } from '../../common/contract/contract.js';
 import { useI18n } from '../i18n/index.js';
 import { useWelcome } from '../welcome/store.js';
 import type { SettingsStore } from './store.js';

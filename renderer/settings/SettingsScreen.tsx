@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useStore } from 'zustand';
-import type { StockroomApi } from '../../preload/api.js';
-import type { Mode, SettingsView } from '../../preload/contract.js';
+import type { StockroomApi } from '../../common/contract/api.js';
+import type { Mode, SettingsView } from '../../common/contract/contract.js';
 import { LanguageSwitch } from '../i18n/LanguageSwitch.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';

@@ -4,8 +4,8 @@
  * sign-in action.
  */
 import { createStore } from 'zustand/vanilla';
-import type { StockroomApi } from '../../preload/api.js';
-import type { ApiError, InputOf, Language, SessionView, SettingsView } from '../../preload/contract.js';
+import type { StockroomApi } from '../../common/contract/api.js';
+import type { ApiError, InputOf, Language, SessionView, SettingsView } from '../../common/contract/contract.js';
 
 export type SettingsPatch = NonNullable<InputOf<'settings', 'update'>>;
 

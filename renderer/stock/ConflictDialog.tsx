@@ -9,7 +9,7 @@
  * later +2 → 22").
  */
 import { useEffect, useState } from 'react';
-import type { CellView } from '../../preload/contract.js';
+import type { CellView } from '../../common/contract/contract.js';
 import { type ErrorWords, errorWords } from '../i18n/errors.js';
 import { Modal } from './Modal.js';
 import { parseEdit } from './parse.js';

@@ -8,7 +8,7 @@
  * apply twice) and Discard (a check first, dropped only if it never arrived) do.
  */
 import { useId, useState } from 'react';
-import type { ApiError } from '../../preload/contract.js';
+import type { ApiError } from '../../common/contract/contract.js';
 import { type ErrorWords, errorOfStatus, errorWords } from '../i18n/errors.js';
 import { entryText } from './GridCell.js';
 import { Modal } from './Modal.js';

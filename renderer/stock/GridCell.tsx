@@ -1,6 +1,6 @@
 /** A cell of the stock grid: its value, its state or lock in words and as a badge, or its editor. */
 import { type ReactNode, memo, useLayoutEffect } from 'react';
-import type { CellView, GridColumnView, GridRowView } from '../../preload/contract.js';
+import type { CellView, GridColumnView, GridRowView } from '../../common/contract/contract.js';
 import { errorOfStatus, errorText } from '../i18n/errors.js';
 import { cellId } from './grid-layout.js';
 import { Editor } from './GridEditor.js';

@@ -4,7 +4,7 @@
  * columns in view, the order or the language.
  */
 import { memo } from 'react';
-import type { GridColumnView, GridSortView } from '../../preload/contract.js';
+import type { GridColumnView, GridSortView } from '../../common/contract/contract.js';
 import { LockIcon } from './icons.js';
 import { type StockStore, columnLabel } from './store.js';
 import type { StockWords } from './words.js';

@@ -1,6 +1,6 @@
 /** A row of the stock grid: the product, its cells in view, and its total. */
 import { memo } from 'react';
-import type { GridColumnView, GridRowView } from '../../preload/contract.js';
+import type { GridColumnView, GridRowView } from '../../common/contract/contract.js';
 import { Cell } from './GridCell.js';
 import { type Editing, atSellingAddress, rowTotal } from './store.js';
 import type { StockWords } from './words.js';

@@ -4,7 +4,7 @@
  * the Excel export. Views and reorder points are kept in the profile's database (migration 015).
  */
 import { useEffect, useState } from 'react';
-import type { SavedGridViewView } from '../../preload/contract.js';
+import type { SavedGridViewView } from '../../common/contract/contract.js';
 import { exportXlsx } from './csv-export.js';
 import { columnLabel, rowAt, useStock, useStockStore, visibleColumns } from './store.js';
 import { useStockWords } from './words.js';

@@ -1,6 +1,6 @@
 /** Who changed the focused cell, when, from what to what, and how (adjustment, count, synced, conflict resolution). */
 import { useEffect, useState } from 'react';
-import type { ApiError, HistoryEntryView } from '../../preload/contract.js';
+import type { ApiError, HistoryEntryView } from '../../common/contract/contract.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
 import { columnLabel, rowAt, useStock, useStockStore, visibleColumns } from './store.js';
 import { useStockWords } from './words.js';

@@ -6,7 +6,7 @@
  * none. A reload or a crash during Apply leaves all or none too.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { ApiError, GridColumnView, LookupView } from '../../preload/contract.js';
+import type { ApiError, GridColumnView, LookupView } from '../../common/contract/contract.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
 import {
   type Change,

@@ -4,7 +4,7 @@
  * are shown beside the field they are about: the stores list, one store's row, or a field.
  */
 import { type FormEvent, useEffect, useState } from 'react';
-import type { ApiError, Language, StoreView } from '../../preload/contract.js';
+import type { ApiError, Language, StoreView } from '../../common/contract/contract.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
 import { Modal } from './Modal.js';
 import { useStockStore } from './store.js';

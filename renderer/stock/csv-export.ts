@@ -3,7 +3,7 @@
  * the status bar) with the list separator of the person's language (`;` for es and pt-BR), or an
  * .xlsx workbook in the bulk editor's layout, made in the main process (stock.exportXlsx).
  */
-import type { GridColumnView, GridRowView } from '../../preload/contract.js';
+import type { GridColumnView, GridRowView } from '../../common/contract/contract.js';
 import { useI18nStore } from '../i18n/index.js';
 import { csvDelimiter, gridCsv } from './csv.js';
 import { queryPayload } from './page-cache.js';

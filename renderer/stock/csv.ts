@@ -20,7 +20,7 @@
 import Papa from 'papaparse';
 import { csvText } from '../../common/csv-cell.js';
 import { LAST_CHANGE_HEADER, PENDING_HEADER, lastChangeNote, pendingNote } from '../../common/pending-note.js';
-import type { GridColumnView, GridRowView, LookupCellView, LookupRowView, LookupView } from '../../preload/contract.js';
+import type { GridColumnView, GridRowView, LookupCellView, LookupRowView, LookupView } from '../../common/contract/contract.js';
 import { type Edit, afterEdit, parseEdit } from './parse.js';
 import { lockOf, rowTotal } from './store.js';
 import type { StockKey } from './words.js';

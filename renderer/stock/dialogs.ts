@@ -3,7 +3,7 @@
  * and listing dialogs, the history panel; a transfer between stores, a failed edit (Retry,
  * Discard, Edit), and undo of the person's last edit.
  */
-import type { GridColumnView, GridRowView } from '../../preload/contract.js';
+import type { GridColumnView, GridRowView } from '../../common/contract/contract.js';
 import { cellAt, columnLabel, findRow, visibleColumns } from './selectors.js';
 import type { CellAddress, StockKit, StockState } from './state.js';
 

@@ -9,7 +9,7 @@
  * local demo data), or before the mode is known, the cell says "saving" until the answer.
  */
 import { errorDetail, errorText } from '../i18n/errors.js';
-import type { ApiError, CellView, QueueResultView } from '../../preload/contract.js';
+import type { ApiError, CellView, QueueResultView } from '../../common/contract/contract.js';
 import { type Edit, afterEdit, parseEdit } from './parse.js';
 import { cellAt, cellKeyOf, columnLabel, lockOf, lockText, tr } from './selectors.js';
 import type { StockKit, StockState } from './state.js';

@@ -3,7 +3,7 @@
  * moves (never all at once), which pages stay in memory (those nearest the places recently asked
  * for), which are read again after a stock.changed event, and a fresh start when the query changes.
  */
-import type { CellView, GridColumnView } from '../../preload/contract.js';
+import type { CellView, GridColumnView } from '../../common/contract/contract.js';
 import { clamp, visibleColumns } from './selectors.js';
 import { PAGE_SIZE, type Requery, type StockKit, type StockQuery, type StockState } from './state.js';
 

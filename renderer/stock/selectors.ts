@@ -2,7 +2,7 @@
  * Reading the stock state: the rows and columns on screen, a row's total, why a cell is locked,
  * and their names in the current language. Pure functions of the state (or a part of it).
  */
-import type { GridColumnView, GridRowView, LookupCellView } from '../../preload/contract.js';
+import type { GridColumnView, GridRowView, LookupCellView } from '../../common/contract/contract.js';
 import { useI18nStore } from '../i18n/index.js';
 import { PAGE_SIZE, type StockState } from './state.js';
 import { type StockKey, stockText } from './words.js';

@@ -4,8 +4,8 @@
  * is given to read and change it.
  */
 import type { StoreApi } from 'zustand';
-import type { StockroomApi } from '../../preload/api.js';
-import type { ApiError, CellView, GridColumnView, GridRowView, GridSortView } from '../../preload/contract.js';
+import type { StockroomApi } from '../../common/contract/api.js';
+import type { ApiError, CellView, GridColumnView, GridRowView, GridSortView } from '../../common/contract/contract.js';
 import type { ErrorLike } from '../i18n/errors.js';
 import type { StockKey } from './words.js';
 import type { PICKABLE_REASONS } from '../../common/stock-reasons.js';

@@ -12,7 +12,7 @@
  */
 import { createContext, useContext } from 'react';
 import { createStore, useStore } from 'zustand';
-import type { StockroomApi } from '../../preload/api.js';
+import type { StockroomApi } from '../../common/contract/api.js';
 import { cursorActions } from './cursor.js';
 import { dialogActions } from './dialogs.js';
 import { editingActions } from './editing.js';

@@ -4,7 +4,7 @@
  * through the i18n helpers' Intl formatters; the entries are ICU messages (`{name}` arguments,
  * `{count, plural, …}`), and `code()` gives a code of the core its words.
  */
-import type { Language } from '../../preload/contract.js';
+import type { Language } from '../../common/contract/contract.js';
 import { type I18n, type Key, type Vars, translate, useI18n } from '../i18n/index.js';
 
 type WithoutStockPrefix<K> = K extends `stock.${infer Rest}` ? Rest : never;

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { siteById } from '../../common/marketplace.js';
-import type { StockroomApi } from '../../preload/api.js';
-import type { SessionView } from '../../preload/contract.js';
+import type { StockroomApi } from '../../common/contract/api.js';
+import type { SessionView } from '../../common/contract/contract.js';
 import { useI18n } from '../i18n/index.js';
 import { useWelcome } from './store.js';
 import './welcome.css';

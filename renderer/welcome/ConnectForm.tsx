@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { BUILT_IN_APPLICATION_ID, BUILT_IN_MARKETPLACE_URL, SITES } from '../../common/marketplace.js';
 import { remoteAddressProblem } from '../../common/remote-address.js';
-import type { SettingsView } from '../../preload/contract.js';
+import type { SettingsView } from '../../common/contract/contract.js';
 import { useI18n } from '../i18n/index.js';
 import { KeepSignedIn } from './KeepSignedIn.js';
 import type { ConnectForm as Form } from './store.js';

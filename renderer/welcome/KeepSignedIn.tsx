@@ -1,4 +1,4 @@
-import type { TokenProtection } from '../../preload/contract.js';
+import type { TokenProtection } from '../../common/contract/contract.js';
 import { useI18n } from '../i18n/index.js';
 
 /**

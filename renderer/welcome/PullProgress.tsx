@@ -1,4 +1,4 @@
-import type { PullProgressView } from '../../preload/contract.js';
+import type { PullProgressView } from '../../common/contract/contract.js';
 import { useI18n } from '../i18n/index.js';
 
 /** The first pull: one bar for the whole pull (a bar per step would empty itself seven times) and, in words, what is being read and how far. */

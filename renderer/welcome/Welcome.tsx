@@ -1,6 +1,6 @@
 import { useStore } from 'zustand';
 import { APP_NAME } from '../../common/window-title.js';
-import type { StockroomApi } from '../../preload/api.js';
+import type { StockroomApi } from '../../common/contract/api.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';
 import { LanguageSwitch } from '../i18n/LanguageSwitch.js';

@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { useStore } from 'zustand';
-import type { StockroomApi } from '../../preload/api.js';
+import type { StockroomApi } from '../../common/contract/api.js';
 import { useI18nStore } from '../i18n/index.js';
 import { useWelcome } from './store.js';
 import { Welcome } from './Welcome.js';

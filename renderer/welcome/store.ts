@@ -5,8 +5,8 @@
  * through the system browser, then online and the first pull.
  */
 import { create } from 'zustand';
-import type { StockroomApi } from '../../preload/api.js';
-import type { ApiError, PullProgressView, SettingsView } from '../../preload/contract.js';
+import type { StockroomApi } from '../../common/contract/api.js';
+import type { ApiError, PullProgressView, SettingsView } from '../../common/contract/contract.js';
 
 export interface ConnectForm {
   siteId: string;

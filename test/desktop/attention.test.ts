@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StockroomEvent } from '../../preload/contract.js';
+import type { StockroomEvent } from '../../common/contract/contract.js';
 import { openCore, until, value } from './helpers.js';
 
 type Opened = Awaited<ReturnType<typeof openCore>>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StockroomApi } from '../../preload/api.js';
-import type { StockroomEvent } from '../../preload/contract.js';
+import type { StockroomApi } from '../../common/contract/api.js';
+import type { StockroomEvent } from '../../common/contract/contract.js';
 import { demo } from '../support/fixtures.js';
 import { waitFor } from '../support/wait.js';
 import { failure, value } from './helpers.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DesktopCore } from '../../main/desktop/core.js';
-import type { StockroomEvent } from '../../preload/contract.js';
+import type { StockroomEvent } from '../../common/contract/contract.js';
 import { demo } from '../support/fixtures.js';
 import { demoRemote } from '../support/demo-remote.js';
 import { buyerSends, demoOrders } from '../support/messages.js';

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNELS, EVENT_CHANNEL } from '../../preload/contract.js';
+import { CHANNELS, EVENT_CHANNEL } from '../../common/contract/contract.js';
 import { APP_INDEX_URL, contentSecurityPolicy, windowOptions } from '../../main/security.js';
 import { LOCK_FILE } from '../../main/desktop/lock.js';
 import { fetchAnswer, headersAnswer, navigateAnswer, openWindowAnswer, permissionAnswer, type StandInRecord } from '../support/electron-stand-in/control.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CoreOptions, DesktopCore } from '../../main/desktop/core.js';
-import type { Result } from '../../preload/contract.js';
+import type { Result } from '../../common/contract/contract.js';
 
 /** A desktop core on a new temporary data folder (local-only on the demo data, as at a first start). */
 export async function openCore(options: Partial<CoreOptions> = {}): Promise<{ core: DesktopCore; dir: string; close(): Promise<void> }> {

@@ -14,7 +14,7 @@ import electronUpdater from 'electron-updater';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CoreOptions } from '../../main/desktop/core.js';
 import { electronUpdaterPort } from '../../main/updater-electron.js';
-import type { StockroomEvent, SyncStatusView, UpdateView } from '../../preload/contract.js';
+import type { StockroomEvent, SyncStatusView, UpdateView } from '../../common/contract/contract.js';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import { demo } from '../support/fixtures.js';
 import { type TestServer, startTestServer } from '../support/server.js';

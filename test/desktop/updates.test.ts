@@ -14,7 +14,7 @@ import {
   type UpdaterPort,
   sendsOutstanding,
 } from '../../main/desktop/updates.js';
-import type { StockroomEvent, UpdateView } from '../../preload/contract.js';
+import type { StockroomEvent, UpdateView } from '../../common/contract/contract.js';
 import { syncStatus } from '../support/sync-status.js';
 import { failure, openCore, value } from './helpers.js';
 

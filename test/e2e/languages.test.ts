@@ -9,7 +9,7 @@
 import { IntlMessageFormat } from 'intl-messageformat';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Language } from '../../preload/contract.js';
+import type { Language } from '../../common/contract/contract.js';
 import { type Key, en } from '../../renderer/i18n/locales/en.js';
 import { es } from '../../renderer/i18n/locales/es.js';
 import { ptBR } from '../../renderer/i18n/locales/pt-BR.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type IpcEventLike, type IpcHandler, forwardEvents, registerIpc } from '../../main/ipc/register.js';
 import { APP_INDEX_URL, appOrigins, isAllowedSenderUrl } from '../../main/security.js';
-import { createApi } from '../../preload/api.js';
-import { CHANNELS, EVENT_CHANNEL, type StockroomEvent } from '../../preload/contract.js';
+import { createApi } from '../../common/contract/api.js';
+import { CHANNELS, EVENT_CHANNEL, type StockroomEvent } from '../../common/contract/contract.js';
 import { type TransportUnderTest, contractSuite } from '../desktop/contract-suite.js';
 import { openCore, value } from '../desktop/helpers.js';
 import { demo } from '../support/fixtures.js';

@@ -1,4 +1,4 @@
-import type { BrandListEntryView } from '../../preload/contract.js';
+import type { BrandListEntryView } from '../../common/contract/contract.js';
 
 /**
  * The demo marketplace's Aurora Deportes official store (main/fixtures/demo.json, id 4021) in the

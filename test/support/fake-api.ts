@@ -1,6 +1,6 @@
 /**
  * The one test double of `window.stockroom` for the screens' component tests: the real typed API
- * object (preload/api.ts `createApi`) over a fake transport that records every call and answers
+ * object (common/contract/api.ts `createApi`) over a fake transport that records every call and answers
  * it per channel, and lets the test emit events. No DOM, no network; the e2e tests use the real
  * thing. Data builders live next to it: fake-stock.ts (the stock grid, with `fakeStockroom`) and
  * fake-inbox.ts (conversations, messages, threads).
@@ -12,8 +12,8 @@
  * No Node or DOM types here: the renderer's component tests compile this file too.
  */
 import { configure } from '@testing-library/react';
-import { type StockroomApi, createApi } from '../../preload/api.js';
-import type { Area, FnOf, InputOf, OutputOf, Result, StockroomEvent } from '../../preload/contract.js';
+import { type StockroomApi, createApi } from '../../common/contract/api.js';
+import type { Area, FnOf, InputOf, OutputOf, Result, StockroomEvent } from '../../common/contract/contract.js';
 import type { ErrorCode } from '../../common/errors.js';
 
 // The component tests share a busy machine with servers and browsers: give findBy / waitFor time.

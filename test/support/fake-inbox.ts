@@ -4,7 +4,7 @@
  *
  * No Node or DOM types here: the renderer's component tests compile this file too.
  */
-import type { ConversationView, MessageView, QueuedMessageView, ThreadView } from '../../preload/contract.js';
+import type { ConversationView, MessageView, QueuedMessageView, ThreadView } from '../../common/contract/contract.js';
 
 export const SELLER = 1780493260;
 export const BUYER = 1780493262;

@@ -4,7 +4,7 @@
  *
  * No Node or DOM types here: the renderer's component tests compile this file too.
  */
-import type { SettingsView } from '../../preload/contract.js';
+import type { SettingsView } from '../../common/contract/contract.js';
 
 export function settingsView(over: Partial<SettingsView> = {}): SettingsView {
   return {

@@ -15,7 +15,7 @@ import type {
   Result,
   SavedGridViewView,
   StoreView,
-} from '../../preload/contract.js';
+} from '../../common/contract/contract.js';
 import { type Answer, type FakeApi, fakeApi, ok } from './fake-api.js';
 
 export const COLUMNS: GridColumnView[] = [

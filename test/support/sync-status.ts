@@ -1,4 +1,4 @@
-import type { SyncStatusView } from '../../preload/contract.js';
+import type { SyncStatusView } from '../../common/contract/contract.js';
 
 /** A sync status as the core reports it: online, nothing queued, unless `s` says otherwise. */
 export const syncStatus = (s: Partial<SyncStatusView> = {}): SyncStatusView => ({

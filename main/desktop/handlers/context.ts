@@ -1,4 +1,4 @@
-import type { SessionView, SettingsView } from '../../../preload/contract.js';
+import type { SessionView, SettingsView } from '../../../common/contract/contract.js';
 import type { EventFeed } from '../events.js';
 import type { DesktopHost } from '../host.js';
 import type { Profile } from '../profile.js';

@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ConversationsView } from '../../../preload/contract.js';
+import type { ConversationsView } from '../../../common/contract/contract.js';
 import { ServiceError, badRequest } from '../../service/errors.js';
 import { MAX_ATTACHMENT_BYTES } from '../../service/messages/attachments/service.js';
 import { orderErrors, resolvePack } from '../../service/messages/orders.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { QueueResultView } from '../../../preload/contract.js';
+import type { QueueResultView } from '../../../common/contract/contract.js';
 import { remoteError } from '../../sync/client.js';
 import { listedItemAnswer, parseAnswer } from '../../sync/remote-answers.js';
 import { history as cellHistory, cellView } from '../../sync/read-model.js';

@@ -1,4 +1,4 @@
-import type { SyncStatusView } from '../../../preload/contract.js';
+import type { SyncStatusView } from '../../../common/contract/contract.js';
 import { desktopErrors } from '../errors.js';
 import type { HandlerContext } from './context.js';
 import type { AreaHandlers } from './types.js';

@@ -5,7 +5,7 @@
  * queued; Apply (one transaction for every line); the report as CSV.
  */
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import type { CountLineView, CountReviewView } from '../../../preload/contract.js';
+import type { CountLineView, CountReviewView } from '../../../common/contract/contract.js';
 import { download } from '../csv-export.js';
 import { useStock } from '../store.js';
 import { useStockWords } from '../words.js';

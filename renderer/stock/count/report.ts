@@ -1,6 +1,6 @@
 /** A count session's report as CSV: one row per counted line with its variance and what the apply did. */
 import { csvText } from '../../../common/csv-cell.js';
-import type { CountReviewView } from '../../../preload/contract.js';
+import type { CountReviewView } from '../../../common/contract/contract.js';
 
 export function reportCsv(r: CountReviewView): string {
   const head = ['user_product_id', 'title', 'store_id', 'expected', 'counted', 'difference', 'changed_since_counted', 'outcome'];

@@ -11,8 +11,8 @@
  * answers): the list, the undo and the running totals always follow the scans' order.
  */
 import { createStore } from 'zustand';
-import type { StockroomApi } from '../../../preload/api.js';
-import type { CountReviewView, CountSessionPageView, CountSessionView } from '../../../preload/contract.js';
+import type { StockroomApi } from '../../../common/contract/api.js';
+import type { CountReviewView, CountSessionPageView, CountSessionView } from '../../../common/contract/contract.js';
 import { type ErrorLike, errorWords } from '../../i18n/errors.js';
 import { tr } from '../selectors.js';
 import type { StockKey } from '../words.js';

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BrandAccountView, BrandDetailView, BrandListEntryView } from '../../../preload/contract.js';
+import type { BrandAccountView, BrandDetailView, BrandListEntryView } from '../../../common/contract/contract.js';
 import { BrandsScreen } from '../../../renderer/brands/BrandsScreen.js';
 import { categoryName } from '../../../renderer/brands/categories.js';
 import { useI18nStore } from '../../../renderer/i18n/index.js';

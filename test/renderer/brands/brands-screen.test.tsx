@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BrandDetailView, BrandListEntryView } from '../../../preload/contract.js';
+import type { BrandDetailView, BrandListEntryView } from '../../../common/contract/contract.js';
 import { BrandsScreen } from '../../../renderer/brands/BrandsScreen.js';
 import { initials, pictureUrl } from '../../../renderer/brands/pictures.js';
 import { useI18nStore } from '../../../renderer/i18n/index.js';

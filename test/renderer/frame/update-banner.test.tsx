@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { UpdateView } from '../../../preload/contract.js';
+import type { UpdateView } from '../../../common/contract/contract.js';
 import { UpdateBanner } from '../../../renderer/frame/UpdateBanner.js';
 import { i18nFor, useI18nStore } from '../../../renderer/i18n/index.js';
 import { fakeApi, ok } from '../../support/fake-api.js';

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_CODES, SERVICE_ERROR_CODES } from '../../../common/errors.js';
-import type { Language } from '../../../preload/contract.js';
+import type { Language } from '../../../common/contract/contract.js';
 import { codeOfStatus, errorDetail, errorText, errorWords } from '../../../renderer/i18n/errors.js';
 import { LANGUAGES, i18nFor, useI18nStore } from '../../../renderer/i18n/index.js';
 import { failureText, queuedError } from '../../../renderer/inbox/words.js';

@@ -10,7 +10,7 @@ import {
 } from '@formatjs/icu-messageformat-parser';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Language } from '../../../preload/contract.js';
+import type { Language } from '../../../common/contract/contract.js';
 import { LanguageSwitch } from '../../../renderer/i18n/LanguageSwitch.js';
 import {
   type CodeKey,

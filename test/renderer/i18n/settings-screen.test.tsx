@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionView, SettingsView } from '../../../preload/contract.js';
+import type { SessionView, SettingsView } from '../../../common/contract/contract.js';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { SettingsScreen } from '../../../renderer/settings/SettingsScreen.js';
 import { fail, fakeApi, ok } from '../../support/fake-api.js';

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConversationOrderView } from '../../../preload/contract.js';
+import type { ConversationOrderView } from '../../../common/contract/contract.js';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { InboxScreen } from '../../../renderer/inbox/InboxScreen.js';
 import { type Handlers, fakeApi, ok } from '../../support/fake-api.js';

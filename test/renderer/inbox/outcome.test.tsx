@@ -6,7 +6,7 @@
  */
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { QueuedMessageView } from '../../../preload/contract.js';
+import type { QueuedMessageView } from '../../../common/contract/contract.js';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { InboxScreen } from '../../../renderer/inbox/InboxScreen.js';
 import { fakeApi, ok } from '../../support/fake-api.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CountReviewView, GridColumnView, GridRowView } from '../../../preload/contract.js';
+import type { CountReviewView, GridColumnView, GridRowView } from '../../../common/contract/contract.js';
 import { reportCsv } from '../../../renderer/stock/count/report.js';
 import { gridCsv } from '../../../renderer/stock/csv.js';
 import { cellsAnySpreadsheetSees, risky } from '../../support/spreadsheet-cells.js';

@@ -2,7 +2,7 @@
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { GridColumnView } from '../../../preload/contract.js';
+import type { GridColumnView } from '../../../common/contract/contract.js';
 import { StatusBar } from '../../../renderer/frame/StatusBar.js';
 import { i18nFor, useI18nStore } from '../../../renderer/i18n/index.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';

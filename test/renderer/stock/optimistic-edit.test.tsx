@@ -7,7 +7,7 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Mode, QueueResultView, Result } from '../../../preload/contract.js';
+import type { Mode, QueueResultView, Result } from '../../../common/contract/contract.js';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { fail, ok } from '../../support/fake-api.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PAGES, PAGE_SIZE, createStockStore, rowAt } from '../../../renderer/stock/store.js';
-import type { GridColumnView } from '../../../preload/contract.js';
+import type { GridColumnView } from '../../../common/contract/contract.js';
 import { ok } from '../../support/fake-api.js';
 import { fakeStockroom, sampleRows } from '../../support/fake-stock.js';
 import { waitFor } from '../../support/wait.js';

@@ -2,7 +2,7 @@
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CountReviewView, CountSessionView } from '../../../../preload/contract.js';
+import type { CountReviewView, CountSessionView } from '../../../../common/contract/contract.js';
 import { useI18nStore } from '../../../../renderer/i18n/index.js';
 import { CountStoreContext } from '../../../../renderer/stock/count/context.js';
 import type { Beep } from '../../../../renderer/stock/count/sound.js';

@@ -3,14 +3,14 @@
  * one payload, and the type of its answer. The shapes themselves live in common/views.ts (main and
  * renderer share them). No Node and no Electron here: the main process validates with these
  * schemas (main/desktop/dispatch.ts), the preload and the browser bridge build the renderer's API
- * from the same list (preload/api.ts), and the renderer compiles against the types
+ * from the same list (common/contract/api.ts), and the renderer compiles against the types
  * (renderer/tsconfig.json includes this file and common/, never main/).
  */
 import { z } from 'zod';
 import { CHANNEL_PREFIX } from './channels.js';
-import { remoteAddressProblem } from '../common/remote-address.js';
-import { SITE_IDS } from '../common/marketplace.js';
-import { PICKABLE_REASONS } from '../common/stock-reasons.js';
+import { remoteAddressProblem } from '../remote-address.js';
+import { SITE_IDS } from '../marketplace.js';
+import { PICKABLE_REASONS } from '../stock-reasons.js';
 import type {
   AppInfoView,
   AttachmentBytesView,
@@ -44,14 +44,14 @@ import type {
   SyncStatusView,
   ThreadView,
   UpdateView,
-} from '../common/views.js';
-import type { CountLineView, CountReviewView, CountScanView, CountSessionPageView, CountSessionView } from '../common/count-views.js';
+} from '../views.js';
+import type { CountLineView, CountReviewView, CountScanView, CountSessionPageView, CountSessionView } from '../count-views.js';
 
 export { CHANNELS, CHANNEL_NAMES, CHANNEL_PREFIX, ERROR_CODES, EVENT_CHANNEL, channelName } from './channels.js';
 
 // The shapes live in common/views.ts (main and renderer share them); the contract names them.
-export type * from '../common/views.js';
-export type * from '../common/count-views.js';
+export type * from '../views.js';
+export type * from '../count-views.js';
 
 // ---------------------------------------------------------------- payload schemas
 

@@ -11,7 +11,7 @@ export const CHANNEL_PREFIX = 'stockroom:';
 export const EVENT_CHANNEL = 'stockroom:event';
 
 /** The desktop shell's own error codes; the whole closed set is common/errors.ts. */
-export { ERROR_CODES } from '../common/errors.js';
+export { ERROR_CODES } from '../errors.js';
 
 export const CHANNEL_NAMES = {
   app: ['info', 'openExternal'],
