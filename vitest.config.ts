@@ -22,6 +22,7 @@ const INTEGRATION = [
   'test/http/stock/concurrency.test.ts',
   'test/sync/auth/token-manager.test.ts',
   'test/sync/kill9.test.ts',
+  'test/web/second-instance.test.ts',
   // the sync engine against a real remote (the server, the fault proxy, a replica per test),
   // and the desktop core online; the multi-second ones: 10,000 edits through the fault proxy
   // against the server in a child process, a burst over seconds of 1 s OAuth tokens
@@ -68,6 +69,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           pool: 'threads',
+          // One generous wait for every findBy/waitFor of the component tests (test/support/dom-waits.ts).
+          setupFiles: ['test/support/dom-waits.ts'],
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
           exclude: [...configDefaults.exclude, ...E2E, ...INTEGRATION, ...ELECTRON],
         },

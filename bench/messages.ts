@@ -12,6 +12,7 @@ import { type LoadResult, runLoad } from './lib/load.js';
 import { type Row, concurrentOpsPerSecond, percentile } from './lib/report.js';
 import { startServer } from '../main/http/server.js';
 import { seedInbox } from './ui-inbox.js';
+import { benchModeration } from './moderation.js';
 import { DesktopCore } from '../main/desktop/core.js';
 
 const SELLER = 1780493260;
@@ -306,6 +307,7 @@ export async function benchMessages(): Promise<Row[]> {
         note: `of the median round; bare node:http p99 ${bareList.p99.toFixed(1)} ms`,
       },
       await benchInboxSearch(),
+      ...benchModeration(),
       transfer('upload 25 MB (fsynced before the answer)', uploads, `median of ${ROUNDS}; in-kernel copyFile ${mbps(median(kernelCopies)).toFixed(0)} MB/s`),
       transfer('download 25 MB (written to a file)', downloads, `median of ${ROUNDS}`),
       {

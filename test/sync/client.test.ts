@@ -93,11 +93,10 @@ describe('RemoteClient against a loopback server', () => {
   it('reports replays and times out a silent server as a transient failure', async () => {
     const client = new RemoteClient({ baseUrl: url, auth: provider(['fresh']), headersTimeoutMs: 150 });
     expect((await client.request('GET', '/replay')).replayed).toBe(true);
-    const started = Date.now();
+    // /hang never answers: only the client's own deadline ends this request (no clock asserted).
     const err = await client.request('GET', '/hang').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RemoteError);
     expect((err as RemoteError).kind).toBe('transient');
-    expect(Date.now() - started).toBeLessThan(2000);
     await client.close();
   });
 

@@ -190,6 +190,9 @@ export async function startBrowserApp(o: BrowserAppOptions = {}): Promise<Browse
       timezoneId: 'America/Argentina/Buenos_Aires',
     });
     cleanups.push(() => context.close());
+    // Every locator wait and action of the flows: generous, set once (a busy machine is slow, a
+    // wrong screen never arrives; the wait only bounds a test that is already failing).
+    context.setDefaultTimeout(60_000);
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));

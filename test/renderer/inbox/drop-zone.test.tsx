@@ -11,7 +11,6 @@ afterEach(resetRender);
 
 const PACK = 2000003000001;
 /** Reading files in jsdom is slow on a busy machine: wait up to 15 s for the staging to finish. */
-const SLOW = { timeout: 15_000 };
 
 function fileOf(name: string, size = 3, type = 'text/plain'): File {
   const f = new File(['x'.repeat(Math.min(size, 64))], name, { type });
@@ -56,12 +55,12 @@ describe('drop zone', () => {
     expect(fileRows().map((r) => r.querySelector('.name')!.textContent)).toEqual(['factura.pdf', 'foto.png']);
     expect(fileRows()[0]!.querySelector('progress')).toBeTruthy();
     expect(fileRows()[0]!.textContent).toContain('2 KB');
-    await waitFor(() => expect(fileRows().every((r) => r.getAttribute('data-state') === 'ready')).toBe(true), SLOW);
+    await waitFor(() => expect(fileRows().every((r) => r.getAttribute('data-state') === 'ready')).toBe(true));
     expect((fileRows()[0]!.querySelector('progress') as HTMLProgressElement).value).toBe(1);
     expect(fake.callsTo('messages.stageFile').map((p) => (p as { name: string }).name)).toEqual(['factura.pdf', 'foto.png']);
 
     fireEvent.click(screen.getByRole('button', { name: 'Remove factura.pdf' }));
-    await waitFor(() => expect(fake.callsTo('messages.discardFile')).toHaveLength(1), SLOW);
+    await waitFor(() => expect(fake.callsTo('messages.discardFile')).toHaveLength(1));
     expect(fileRows().map((r) => r.querySelector('.name')!.textContent)).toEqual(['foto.png']);
   });
 
@@ -69,14 +68,14 @@ describe('drop zone', () => {
     const { drop, fileRows, fake } = setup();
     fake.on({ messages: { send: () => ok({ status: 'queued', entryId: 3, warnings: [] }) } });
     drop([fileOf('factura.pdf', 100, 'application/pdf')], screen.getByRole('textbox', { name: 'Your reply' }));
-    await waitFor(() => expect(fileRows()[0]?.getAttribute('data-state')).toBe('ready'), SLOW);
+    await waitFor(() => expect(fileRows()[0]?.getAttribute('data-state')).toBe('ready'));
     fireEvent.change(screen.getByRole('textbox', { name: 'Your reply' }), { target: { value: 'Te paso la factura.' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
-    await waitFor(() => expect(fake.callsTo('messages.send')).toHaveLength(1), SLOW);
+    await waitFor(() => expect(fake.callsTo('messages.send')).toHaveLength(1));
     const sent = fake.callsTo('messages.send')[0] as { text: string; fileIds: string[] };
     expect(sent.text).toBe('Te paso la factura.');
     expect(sent.fileIds).toHaveLength(1);
-    await waitFor(() => expect(fileRows()).toHaveLength(0), SLOW);
+    await waitFor(() => expect(fileRows()).toHaveLength(0));
   });
 
   it('refuses the 26th file on drop and keeps the first 25', async () => {
@@ -90,7 +89,7 @@ describe('drop zone', () => {
     drop([fileOf('otra.jpg')]);
     expect(screen.getByRole('alert').textContent).toContain('otra.jpg: a message can carry at most 25 files.');
     expect(fileRows()).toHaveLength(25);
-    await waitFor(() => expect(fileRows().every((r) => r.getAttribute('data-state') === 'ready')).toBe(true), SLOW);
+    await waitFor(() => expect(fileRows().every((r) => r.getAttribute('data-state') === 'ready')).toBe(true));
   });
 
   it('refuses a file of 25 MB + 1 byte and accepts one of exactly 25 MB', () => {
@@ -128,7 +127,7 @@ describe('drop zone', () => {
     const { drop, fileRows, fake } = setup();
     fake.on({ messages: { stageFile: () => fail('internal_error', 'disk full', 500) } });
     drop([fileOf('factura.pdf')]);
-    await waitFor(() => expect(fileRows()[0]?.getAttribute('data-state')).toBe('failed'), SLOW);
+    await waitFor(() => expect(fileRows()[0]?.getAttribute('data-state')).toBe('failed'));
     expect(fileRows()[0]!.textContent).toContain('Failed: disk full');
     fireEvent.click(screen.getByRole('button', { name: 'Remove factura.pdf' }));
     expect(fileRows()).toHaveLength(0);
@@ -139,7 +138,7 @@ describe('drop zone', () => {
     const { fileRows } = setup();
     const input = screen.getByLabelText<HTMLInputElement>('Attach files');
     fireEvent.change(input, { target: { files: [fileOf('remito.pdf', 50, 'application/pdf')] } });
-    await waitFor(() => expect(fileRows()[0]?.getAttribute('data-state')).toBe('ready'), SLOW);
+    await waitFor(() => expect(fileRows()[0]?.getAttribute('data-state')).toBe('ready'));
   });
 
   it('ignores drops on a blocked conversation', () => {

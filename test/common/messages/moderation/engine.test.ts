@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ADVERSARIAL_TEXTS } from '../../../../bench/moderation.js';
 import { MODERATION_REASONS, REASON_PRIORITY, RULES, findIssues, moderate, type Finding } from '../../../../common/messages/moderation/index.js';
 
 const reasonOf = (text: string) => {
@@ -104,25 +105,12 @@ describe('findIssues', () => {
     });
   });
 
-  it('stays fast on adversarial 3500-character input', () => {
-    const inputs = [
-      '1 '.repeat(1750),
-      '1-'.repeat(1750),
-      'a.'.repeat(1750),
-      'a@'.repeat(1750),
-      '+1'.repeat(1750),
-      'cel ' + '1 '.repeat(1748),
-      'arroba '.repeat(500),
-      'a'.repeat(3500),
-      'cerrá el '.repeat(388),
-      '@a '.repeat(1166) + 'insta',
-      'ab.'.repeat(1166) + 'com',
-      'x (at) y (dot) '.repeat(233),
-    ];
-    for (const text of inputs) {
-      const started = performance.now();
-      findIssues(text, { identicalTextsInOtherPacks: 10 });
-      expect(performance.now() - started, text.slice(0, 20)).toBeLessThan(500);
+  it('answers on adversarial 3,500-character texts (how fast: bench/moderation.ts)', () => {
+    // Texts that make a careless regex backtrack; each still gets its findings. Their time is a
+    // figure of `npm run bench`, never an assertion here.
+    for (const text of ADVERSARIAL_TEXTS) {
+      locatedCorrectly(text, findIssues(text, { identicalTextsInOtherPacks: 10 }));
+      expect(['clean', 'rejected']).toContain(moderate(text).status);
     }
   });
 
