@@ -10,6 +10,7 @@ import { benchUi } from './ui.js';
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { type Row, benchJson, printTable, verdict } from './lib/report.js';
+import { shortCommit, writeDocsFigures } from './lib/docs-figures.js';
 
 function commitOf(): string | null {
   try {
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
   const table = printTable(rows);
   mkdirSync('test-output', { recursive: true });
   writeFileSync('test-output/bench.md', `${table}\n`);
+  if (!only) writeDocsFigures(table, { commit: shortCommit(), date: startedAt.slice(0, 10) });
   const json = benchJson(rows, { commit: commitOf(), startedAt, node: process.version, cpus: availableParallelism(), sections: ran });
   writeFileSync('test-output/bench.json', `${JSON.stringify(json, null, 2)}\n`);
   console.error('figures written to test-output/bench.md and test-output/bench.json');
