@@ -1,21 +1,16 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNeeded } from '../../main/desktop/launch.js';
+import { tempDirs } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
-const temps: string[] = [];
-const tmp = (prefix: string) => {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  temps.push(d);
-  return d;
-};
+const tmp = tempDirs('stockroom-package-', 'all');
 
 /**
  * The fuse wire as Electron's binaries carry it (read by @electron/fuses): a sentinel, the wire's
@@ -39,10 +34,6 @@ function ensureBuilt(): void {
 beforeAll(() => {
   ensureBuilt();
 }, 120_000);
-
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
-});
 
 describe('packaging (electron-builder --dir with a stand-in Electron)', () => {
   let executable: string;

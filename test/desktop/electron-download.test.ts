@@ -6,15 +6,15 @@
  * prebuilt binary. The bounds run on a clock the test moves when the mirror holds a request.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type Bounds, type Progress, fetchElectron } from '../../main/desktop/electron-prepare.js';
 import { bindingFile } from '../../main/desktop/native-binding.js';
 import { prepareSqlite } from '../../main/desktop/sqlite-electron.js';
+import { tempDirs } from '../support/temp-dir.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const electronDir = join(root, 'node_modules', 'electron');
@@ -22,12 +22,7 @@ const electronVersion = (JSON.parse(readFileSync(join(electronDir, 'package.json
 const sqliteDir = join(root, 'node_modules', 'better-sqlite3');
 const sqliteVersion = (JSON.parse(readFileSync(join(sqliteDir, 'package.json'), 'utf8')) as { version: string }).version;
 
-const temps: string[] = [];
-const tmp = (prefix = 'stockroom-prepare-') => {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  temps.push(d);
-  return d;
-};
+const tmp = tempDirs('stockroom-prepare-', 'all');
 const servers: Server[] = [];
 
 afterEach(async () => {
@@ -35,9 +30,6 @@ afterEach(async () => {
     s.closeAllConnections();
     await new Promise((r) => s.close(r));
   }
-});
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
 
 /** A mirror on loopback: what it was asked for, answered by `answer`. */

@@ -4,8 +4,7 @@
  * where Electron itself cannot run. Real Electron runs the e2e scenarios in test/electron
  * (`npm run test:electron`, .github/workflows/electron.yml).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, EVENT_CHANNEL } from '../../common/contract/contract.js';
@@ -16,9 +15,11 @@ import { type StandInApp, type StandInBuild, buildStandInApp, killStandInApps, s
 import { demo } from '../support/fixtures.js';
 import { buyerSends, demoOrders } from '../support/messages.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { tempDirs } from '../support/temp-dir.js';
 
 let build: StandInBuild;
-const dataDirs: string[] = [];
+// Registered before the afterAll below, so removed after it stopped the apps using them.
+const newDataDir = tempDirs('stockroom-stand-in-', 'all');
 
 beforeAll(async () => {
   build = await buildStandInApp();
@@ -28,14 +29,7 @@ afterAll(async () => {
   // What a failed test left running (a passing one quits or kills what it started).
   await killStandInApps();
   build?.remove();
-  for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
 });
-
-function newDataDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'stockroom-stand-in-'));
-  dataDirs.push(d);
-  return d;
-}
 
 /** Starts the app and waits until its window's page loaded and its preload exposed the API. */
 async function open(dataDir = newDataDir()): Promise<StandInApp> {

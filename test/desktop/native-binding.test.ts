@@ -1,8 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startCheckpointer } from '../../main/db/checkpointer.js';
 import { nativeBinding, openDatabase, useNativeBinding } from '../../main/db/open.js';
 import {
@@ -16,23 +15,16 @@ import {
   electronSqliteBinding,
   sqlitePackage,
 } from '../../main/desktop/native-binding.js';
+import { tempDirs } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 /** The Node build `npm install` made: what tests, serve and web load. */
 const nodeBuild = require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
-const temps: string[] = [];
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'stockroom-binding-'));
-  temps.push(d);
-  return d;
-};
+const tmp = tempDirs('stockroom-binding-', 'all');
 
 afterEach(() => useNativeBinding(undefined));
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
-});
 
 const target = { sqliteVersion: '12.11.1', electronVersion: '45.4.1', platform: 'win32', arch: 'arm64' };
 

@@ -1,21 +1,13 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SettingsStore, defaultSettings, languageOf } from '../../main/desktop/settings.js';
 import { defaultDataDir, downloadPath } from '../../main/desktop/paths.js';
 import { loadWindowState, restoreBounds, saveWindowState } from '../../main/window-state.js';
 import type { Cipher } from '../../main/sync/auth/index.js';
+import { tempDirs } from '../support/temp-dir.js';
 
-const dirs: string[] = [];
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'stockroom-settings-'));
-  dirs.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirs('stockroom-settings-');
 
 /** A cipher that really changes the bytes (XOR), so a plain token in the file would show. */
 const xor: Cipher = {

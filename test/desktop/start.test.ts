@@ -5,22 +5,16 @@
  * saying why and how to retry. The ELECTRON_OVERRIDE_DIST_PATH case is in test/build/package.test.ts.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { electronBinary } from '../../main/desktop/launch.js';
+import { tempDirs } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const temps: string[] = [];
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'stockroom-start-'));
-  temps.push(d);
-  return d;
-};
+const tmp = tempDirs('stockroom-start-', 'all');
 let child: ChildProcess | undefined;
 let server: Server | undefined;
 
@@ -30,9 +24,6 @@ afterEach(async () => {
   server?.closeAllConnections();
   await new Promise((r) => (server ? server.close(r) : r(undefined)));
   server = undefined;
-});
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
 
 /** A mirror that has no Electron: what it was asked for. */

@@ -7,8 +7,7 @@
  * downloaded AppImage replacing the running one, then started) happens only once the change on the
  * wire has reached the marketplace.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import electronUpdater from 'electron-updater';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -19,6 +18,7 @@ import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import { demo } from '../support/fixtures.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_RETRY } from '../support/sync-harness.js';
+import { tempDirs } from '../support/temp-dir.js';
 import { type ElectronStandIn, type Release, installElectronStandIn, startUpdateFeed } from '../support/update-feed.js';
 import { failure, openCore, until, value } from './helpers.js';
 
@@ -27,12 +27,8 @@ const engine = { pollIntervalMs: 0, pullOnStart: false, retry: FAST_RETRY };
 // Checks only when the test asks (the schedule is the policy tests' subject).
 const policy = { firstCheckAfterMs: 3600_000 };
 
-const dirs: string[] = [];
-const tmp = (prefix: string) => {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-};
+// Removed after the file's own afterAll below (registered first, so run last).
+const tmp = tempDirs('stockroom-updates-', 'all');
 
 /** The "new AppImage": a script that, started by the updater after the install, says it ran. */
 const newAppImage = (version: string) =>
@@ -55,7 +51,6 @@ afterAll(async () => {
   standIn.remove();
   await proxy.close();
   await remote.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 // What electron-updater reads from the environment: the running AppImage, the cache folder.

@@ -1,15 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DesktopCore } from '../../main/desktop/core.js';
 import { PULL_PHASES, type PullProgressView, type StockroomEvent } from '../../common/views.js';
 import { demo } from '../support/fixtures.js';
 import { browserThatApproves } from '../support/oauth.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_RETRY } from '../support/sync-harness.js';
+import { tempDirs } from '../support/temp-dir.js';
 import { until, value } from './helpers.js';
 
 const engine = { pollIntervalMs: 0, pullOnStart: false, retry: FAST_RETRY };
@@ -60,15 +60,7 @@ afterAll(async () => {
   await remote.close();
 });
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'stockroom-connect-'));
-  dirs.push(d);
-  return d;
-};
+const tmp = tempDirs('stockroom-connect-');
 
 async function connect(core: DesktopCore, baseUrl: string, extra: { keepSignedIn?: boolean } = {}) {
   const api = core.api;

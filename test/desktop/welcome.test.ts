@@ -1,21 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DesktopCore } from '../../main/desktop/core.js';
 import { SettingsStore } from '../../main/desktop/settings.js';
 import { type Cipher, type SafeStorageLike, plainCipher, safeStorageCipher } from '../../main/sync/auth/index.js';
+import { tempDirs } from '../support/temp-dir.js';
 import { failure, value } from './helpers.js';
 
-const dirs: string[] = [];
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'stockroom-welcome-'));
-  dirs.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirs('stockroom-welcome-');
 
 const open = (dataDir: string, extra: { welcome?: boolean; cipher?: Cipher } = {}) =>
   DesktopCore.open({
