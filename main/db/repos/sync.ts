@@ -103,7 +103,7 @@ export interface LaneEntry {
 
 /**
  * What pushing a stock entry reads of it: the intent, the request on the wire, and what settling
- * needs. A claim reads these 20 columns, not the row's 34 (a claim runs for every request sent).
+ * needs. A claim reads these 21 columns, not the row's 37 (a claim runs for every request sent).
  */
 export type StockClaim = Pick<
   OutboxRow,
@@ -144,7 +144,7 @@ export const claimedFields = (r: ClaimedFields): ClaimedFields => ({
   needs_read: r.needs_read,
 });
 
-/** The 21 columns a claim reads of its entry (`o`), in stockClaimOf's order. */
+/** The 21 columns a claim reads of its entry (`o`), in StockClaimTuple's order. */
 const STOCK_CLAIM_COLUMNS = `o.id, o.kind, o.idempotency_key, o.attempts, o.user_product_id, o.cell_type, o.store_key, o.cell, o.op, o.delta,
   o.quantity, o.base_quantity, CAST(o.sent_version AS TEXT), o.sent_quantity, o.sent_at, o.key_used, o.needs_read, o.cell2, o.store_key2, o.sent_quantity2,
   o.withdraw`;
@@ -168,43 +168,83 @@ export interface ClaimMirror {
   quantity2: number | undefined;
 }
 
-/** The first 21 values of a row of STOCK_CLAIM_COLUMNS read as an array. */
-function stockClaimOf(r: unknown[]): StockClaim {
+/** A row of STOCK_CLAIM_COLUMNS read as an array (raw), in its order; each value typed as OutboxRow types its column. */
+type StockClaimTuple = [
+  id: OutboxRow['id'],
+  kind: OutboxRow['kind'],
+  idempotency_key: OutboxRow['idempotency_key'],
+  attempts: OutboxRow['attempts'],
+  user_product_id: OutboxRow['user_product_id'],
+  cell_type: OutboxRow['cell_type'],
+  store_key: OutboxRow['store_key'],
+  cell: OutboxRow['cell'],
+  op: OutboxRow['op'],
+  delta: OutboxRow['delta'],
+  quantity: OutboxRow['quantity'],
+  base_quantity: OutboxRow['base_quantity'],
+  sent_version: OutboxRow['sent_version'],
+  sent_quantity: OutboxRow['sent_quantity'],
+  sent_at: OutboxRow['sent_at'],
+  key_used: OutboxRow['key_used'],
+  needs_read: OutboxRow['needs_read'],
+  cell2: OutboxRow['cell2'],
+  store_key2: OutboxRow['store_key2'],
+  sent_quantity2: OutboxRow['sent_quantity2'],
+  withdraw: OutboxRow['withdraw'],
+];
+
+/** A row of pendingStock read as an array: the claim's 21 columns, then the mirror's version (decimal text) and quantities. */
+type PendingStockTuple = [...StockClaimTuple, version: string | null, quantity: number | null, quantity2: number | null];
+
+/** A row of the lane queries read as an array (raw), in their SELECT's order. */
+type LaneTuple = [
+  id: LaneEntry['id'],
+  kind: LaneEntry['kind'],
+  state: LaneEntry['state'],
+  cell: LaneEntry['cell'],
+  cell2: OutboxRow['cell2'],
+  next_attempt_at: LaneEntry['next_attempt_at'],
+  on_wire: LaneEntry['on_wire'],
+  lane: OutboxRow['lane'],
+];
+
+/** The claim of a row of pendingStock (its first 21 values). */
+function stockClaimOf(r: PendingStockTuple): StockClaim {
   return {
-    id: r[0] as number,
-    kind: r[1] as EntryKind,
-    idempotency_key: r[2] as string,
-    attempts: r[3] as number,
-    user_product_id: r[4] as string | null,
-    cell_type: r[5] as EditableType | null,
-    store_key: r[6] as string | null,
-    cell: r[7] as string | null,
-    op: r[8] as StockOp | null,
-    delta: r[9] as number | null,
-    quantity: r[10] as number | null,
-    base_quantity: r[11] as number | null,
-    sent_version: r[12] as string | null,
-    sent_quantity: r[13] as number | null,
-    sent_at: r[14] as number | null,
-    key_used: r[15] as number,
-    needs_read: r[16] as number,
-    cell2: r[17] as string | null,
-    store_key2: r[18] as string | null,
-    sent_quantity2: r[19] as number | null,
-    withdraw: r[20] as number,
+    id: r[0],
+    kind: r[1],
+    idempotency_key: r[2],
+    attempts: r[3],
+    user_product_id: r[4],
+    cell_type: r[5],
+    store_key: r[6],
+    cell: r[7],
+    op: r[8],
+    delta: r[9],
+    quantity: r[10],
+    base_quantity: r[11],
+    sent_version: r[12],
+    sent_quantity: r[13],
+    sent_at: r[14],
+    key_used: r[15],
+    needs_read: r[16],
+    cell2: r[17],
+    store_key2: r[18],
+    sent_quantity2: r[19],
+    withdraw: r[20],
   };
 }
 
-/** A row of the lane queries read as an array (id, kind, state, cell, cell2, next_attempt_at, on_wire, lane). */
-const laneEntryOf = (r: unknown[]): LaneEntry & { lane: string } => ({
-  id: r[0] as number,
-  kind: r[1] as EntryKind,
-  state: r[2] as EntryState,
-  cell: r[3] as string | null,
-  cell2: r[4] as string | null,
-  next_attempt_at: r[5] as number,
-  on_wire: r[6] as number,
-  lane: r[7] as string,
+/** A row of the lane queries as the scheduler keeps it. */
+const laneEntryOf = (r: LaneTuple): LaneEntry & { lane: string } => ({
+  id: r[0],
+  kind: r[1],
+  state: r[2],
+  cell: r[3],
+  cell2: r[4],
+  next_attempt_at: r[5],
+  on_wire: r[6],
+  lane: r[7],
 });
 
 /** The outbox, the cell history and the small sync state (migration 007). */
@@ -226,12 +266,12 @@ export function syncRepo(db: Db) {
   const activeAll = db.prepare<[], OutboxRow>(`SELECT ${COLUMNS} FROM sync_outbox WHERE state <> 'done' ORDER BY id`);
   // Raw rows (laneEntryOf builds the objects): a start reads every active entry.
   const activeOfLane = db
-    .prepare<[string], unknown[]>(
+    .prepare<[string], LaneTuple>(
       `SELECT id, kind, state, cell, cell2, next_attempt_at, sent_at IS NOT NULL AS on_wire, lane FROM sync_outbox WHERE lane = ? AND state <> 'done' ORDER BY id`,
     )
     .raw(true);
   const activeLanes = db
-    .prepare<[], unknown[]>(
+    .prepare<[], LaneTuple>(
       `SELECT id, kind, state, cell, cell2, next_attempt_at, sent_at IS NOT NULL AS on_wire, lane FROM sync_outbox WHERE state <> 'done' ORDER BY id`,
     )
     .raw(true);
@@ -257,7 +297,7 @@ export function syncRepo(db: Db) {
   // builds a row object property by property, which costs more than the read itself for 23
   // columns; the object literal of stockClaimOf is built by V8 at once.
   const pendingStock = db
-    .prepare<[number], unknown[]>(
+    .prepare<[number], PendingStockTuple>(
       `SELECT ${STOCK_CLAIM_COLUMNS},
          CAST(p.version AS TEXT), l.quantity, l2.quantity
        FROM sync_outbox o
@@ -418,13 +458,13 @@ export function syncRepo(db: Db) {
     pendingStock: (id: number): { row: StockClaim; mirror: ClaimMirror } | undefined => {
       const r = pendingStock.get(id);
       if (r === undefined) return undefined;
-      const version = r[21] as string | null;
+      const version = r[21];
       return {
         row: stockClaimOf(r),
         mirror: {
           version: version === null ? null : BigInt(version),
-          quantity: (r[22] as number | null) ?? undefined,
-          quantity2: (r[23] as number | null) ?? undefined,
+          quantity: r[22] ?? undefined,
+          quantity2: r[23] ?? undefined,
         },
       };
     },
