@@ -1,4 +1,5 @@
 import type { ModerationStatus } from '../../../common/views.js';
+import { numberListColumn, parseColumn } from '../json-columns.js';
 import type { Db } from '../open.js';
 
 export type { ModerationStatus };
@@ -190,7 +191,7 @@ export function messagesRepo(db: Db) {
     if (order === undefined) {
       const [json, unnumbered] = packOrder.get({ pack, reader })!;
       // A message without seq cannot be found by it: such a pack is read with OFFSET instead.
-      order = unnumbered > 0 ? null : (JSON.parse(json) as number[]);
+      order = unnumbered > 0 ? null : parseColumn(numberListColumn, json, "messages.seq (a reader's order of a pack)");
       k.seqs.set(reader, order);
       remember(k, 8 * (order?.length ?? 0), 0);
     }
