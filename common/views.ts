@@ -4,6 +4,7 @@
  * imports nothing of Node, the DOM, Electron or the app's other folders (the lint zones check it).
  * Over 400 lines on purpose: a catalogue of plain shapes (no logic), read by name.
  */
+import type { EditableType, LocationType, SortDirection, StateFilter } from './stock-vocabulary.js';
 import type { EntryPhase, EntryState, OutboxKind } from './outbox.js';
 import type { ErrorCode } from './errors.js';
 import type { StockReason } from './stock-reasons.js';
@@ -27,7 +28,7 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiError };
 
 export type Mode = 'local-only' | 'online' | 'offline';
 export type Language = 'es' | 'pt-BR' | 'en';
-export type LocationType = 'seller_warehouse' | 'selling_address' | 'platform_facility';
+export type { EditableType, LocationType, SortDirection, StateFilter } from './stock-vocabulary.js';
 
 export interface SettingsView {
   mode: Mode;
@@ -300,7 +301,7 @@ export interface ImportResultView {
 /** The grid's order: a column key (a store id, `selling_address`, `platform_facility`), `product`, `title` or `total`. */
 export interface GridSortView {
   key: string;
-  dir: 'asc' | 'desc';
+  dir: SortDirection;
 }
 
 /** A saved view of the grid (`stock.views`): its store, filters and order. */
@@ -309,7 +310,7 @@ export interface SavedGridViewView {
   name: string;
   query: {
     search: string;
-    filter: 'all' | 'pending' | 'conflict' | 'failed';
+    filter: StateFilter;
     store: string | null;
     lowStock: number | null;
     belowReorder: boolean;
@@ -392,7 +393,7 @@ export interface OutboxEntryView {
   lastError: string | null;
   stock: {
     userProductId: string;
-    type: 'seller_warehouse' | 'selling_address';
+    type: EditableType;
     storeId: string | null;
     op: 'adjust' | 'count';
     delta: number | null;

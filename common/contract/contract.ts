@@ -10,7 +10,9 @@ import { z } from 'zod';
 import { CHANNEL_PREFIX } from './channels.js';
 import { remoteAddressProblem } from '../remote-address.js';
 import { SITE_IDS } from '../marketplace.js';
+import { ENTRY_STATES, OUTBOX_KINDS } from '../outbox.js';
 import { PICKABLE_REASONS } from '../stock-reasons.js';
+import { LOCATION_TYPES, SORT_DIRECTIONS, SORT_KEYS, STATE_FILTERS } from '../stock-vocabulary.js';
 import type {
   AppInfoView,
   AttachmentBytesView,
@@ -70,9 +72,12 @@ const userProductId = z.string().regex(/^[A-Z]{3}U?[0-9]{1,20}$/, 'expected a us
 const storeId = z.string().regex(/^[0-9A-Za-z_-]{1,64}$/, 'expected a store id');
 const cellRef = {
   userProductId,
-  type: z.enum(['seller_warehouse', 'selling_address', 'platform_facility']),
+  type: z.enum(LOCATION_TYPES),
   storeId: storeId.optional(),
 };
+const stateFilter = z.enum(STATE_FILTERS);
+/** The grid's order: a store's column (its id), or one of the fixed keys. */
+const gridSort = z.strictObject({ key: z.union([storeId, z.enum(SORT_KEYS)]), dir: z.enum(SORT_DIRECTIONS) });
 const entryId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 /** Grid filters: the products stocked in one store; the products with a seller-managed location at or under a quantity. */
 const gridFilters = {
@@ -81,20 +86,16 @@ const gridFilters = {
   /** Only the products with a cell at or under its reorder point. */
   belowReorder: z.boolean().optional(),
   /** The order: a column key, `product` (the default, by id), `title` or `total`. */
-  sort: z
-    .strictObject({ key: z.union([storeId, z.enum(['product', 'title', 'total', 'selling_address', 'platform_facility'])]), dir: z.enum(['asc', 'desc']) })
-    .optional(),
+  sort: gridSort.optional(),
 };
 /** A saved view's query (`stock.saveView`). */
 const savedQuery = z.strictObject({
   search: z.string().max(200),
-  filter: z.enum(['all', 'pending', 'conflict', 'failed']),
+  filter: stateFilter,
   store: storeId.nullable(),
   lowStock: z.number().int().min(0).max(1_000_000).nullable(),
   belowReorder: z.boolean(),
-  sort: z
-    .strictObject({ key: z.union([storeId, z.enum(['product', 'title', 'total', 'selling_address', 'platform_facility'])]), dir: z.enum(['asc', 'desc']) })
-    .nullable(),
+  sort: gridSort.nullable(),
 });
 /** Most changes one import applies in one transaction. */
 export const MAX_IMPORT_CHANGES = 50_000;
@@ -169,7 +170,7 @@ export const contract = {
           ...paging,
           /** Title words, a user product id or an item id (a barcode scan). */
           search: z.string().max(200).optional(),
-          filter: z.enum(['all', 'pending', 'conflict', 'failed']).optional(),
+          filter: stateFilter.optional(),
           ...gridFilters,
           /** Each cell's newest edit with its reason too (the exports' `Last change` note). */
           changes: z.boolean().optional(),
@@ -181,7 +182,7 @@ export const contract = {
     locate: op(
       z.strictObject({
         search: z.string().trim().min(1).max(200),
-        filter: z.enum(['all', 'pending', 'conflict', 'failed']).optional(),
+        filter: stateFilter.optional(),
         ...gridFilters,
       }),
       answer<LocateView>(),
@@ -244,10 +245,7 @@ export const contract = {
       answer<{ rows: string[][] }>(),
     ),
     /** The grid with these filters as an .xlsx workbook in the bulk editor's layout (item id, SKU, title, a column per store). */
-    exportXlsx: op(
-      z.strictObject({ search: z.string().max(200).optional(), filter: z.enum(['all', 'pending', 'conflict', 'failed']).optional(), ...gridFilters }),
-      answer<FileBytesView>(),
-    ),
+    exportXlsx: op(z.strictObject({ search: z.string().max(200).optional(), filter: stateFilter.optional(), ...gridFilters }), answer<FileBytesView>()),
     /** Sets (or with null removes) the reorder point of a cell: at or under it the cell is low. */
     setReorderPoint: op(z.strictObject({ ...cellRef, point: z.number().int().min(0).max(1_000_000).nullable() }), answer<{ point: number | null }>()),
     views: op(none, answer<SavedGridViewView[]>()),
@@ -285,9 +283,7 @@ export const contract = {
   },
   outbox: {
     list: op(
-      z
-        .strictObject({ kind: z.enum(['stock', 'message']).optional(), state: z.enum(['pending', 'in_flight', 'conflict', 'failed']).optional(), ...paging })
-        .optional(),
+      z.strictObject({ kind: z.enum(OUTBOX_KINDS).optional(), state: z.enum(ENTRY_STATES).exclude(['done']).optional(), ...paging }).optional(),
       answer<{ total: number; entries: OutboxEntryView[] }>(),
     ),
     retry: op(z.strictObject({ entryId }), answer<{ entryId: number }>()),

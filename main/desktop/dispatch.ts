@@ -1,6 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ZodType } from 'zod';
-import { type Area, CHANNEL_NAMES, ERROR_CODES, type FnOf, type OutputOf, type ParsedOf, type Result, channelName, contract } from '../../common/contract/contract.js';
+import {
+  type Area,
+  CHANNEL_NAMES,
+  ERROR_CODES,
+  type FnOf,
+  type OutputOf,
+  type ParsedOf,
+  type Result,
+  channelName,
+  contract,
+} from '../../common/contract/contract.js';
 import { toApiError } from './errors.js';
 import type { AreaHandlers, Handlers } from './handlers/types.js';
 

@@ -1,5 +1,6 @@
 /** Reorder points and saved views of the grid (migration 015), over the profile's database. */
 import { z } from 'zod';
+import { SORT_DIRECTIONS, STATE_FILTERS } from '../../common/stock-vocabulary.js';
 import type { InputOf, SavedGridViewView } from '../../common/contract/contract.js';
 import type { Db } from '../db/open.js';
 import { type GridPrefsRepo, gridPrefsRepo } from '../db/repos/grid-prefs.js';
@@ -15,11 +16,11 @@ function repoOf(db: Db): GridPrefsRepo {
 /** What a stored view must be to be shown (a row written by a later version is skipped, not trusted). */
 const storedQuery = z.strictObject({
   search: z.string().max(200),
-  filter: z.enum(['all', 'pending', 'conflict', 'failed']),
+  filter: z.enum(STATE_FILTERS),
   store: z.string().max(64).nullable(),
   lowStock: z.number().int().min(0).max(1_000_000).nullable(),
   belowReorder: z.boolean(),
-  sort: z.strictObject({ key: z.string().max(64), dir: z.enum(['asc', 'desc']) }).nullable(),
+  sort: z.strictObject({ key: z.string().max(64), dir: z.enum(SORT_DIRECTIONS) }).nullable(),
 });
 
 export function savedViews(db: Db): SavedGridViewView[] {

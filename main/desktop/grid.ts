@@ -16,7 +16,8 @@ import type { ItemRow } from '../db/repos/stock.js';
 import { sellingAddressErrors, sellingAddressRule } from '../service/stock/stock.js';
 import { gridRows } from '../sync/read-model.js';
 
-export type StateFilter = 'all' | 'pending' | 'conflict' | 'failed';
+export type { StateFilter } from '../../common/stock-vocabulary.js';
+import type { StateFilter } from '../../common/stock-vocabulary.js';
 
 export interface GridFilters {
   search?: string | undefined;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCATION_TYPES } from '../../common/stock-vocabulary.js';
 import { ServiceError } from '../service/errors.js';
 import type { BrandDetailView, BrandListEntryView, ItemView, MessageView, StoreView } from '../../common/views.js';
 import type { OrderView } from '../service/messages/orders.js';
@@ -27,7 +28,7 @@ const dateText = z.string().min(1);
 const openValue = z.string().min(1).max(100);
 
 export const remoteLocation = z.object({
-  type: z.enum(['seller_warehouse', 'selling_address', 'platform_facility']),
+  type: z.enum(LOCATION_TYPES),
   quantity,
   store_id: z.string().min(1).optional(),
   network_node_id: z.string().optional(),
@@ -35,12 +36,12 @@ export const remoteLocation = z.object({
 
 type RemoteLocationAnswer = z.infer<typeof remoteLocation>;
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-const LOCATION_TYPES: ReadonlySet<unknown> = new Set(remoteLocation.shape.type.options);
+const KNOWN_LOCATION_TYPES: ReadonlySet<unknown> = new Set(LOCATION_TYPES);
 
 /** Most locations of other kinds kept for one user product (a real product has a handful). */
 export const MAX_OTHER_LOCATIONS = 100;
 
-const isOtherKind = (l: unknown) => isObject(l) && typeof l.type === 'string' && !LOCATION_TYPES.has(l.type);
+const isOtherKind = (l: unknown) => isObject(l) && typeof l.type === 'string' && !KNOWN_LOCATION_TYPES.has(l.type);
 
 /**
  * A location of a kind this app does not know (the marketplace adds kinds): kept as sent, apart
@@ -77,7 +78,7 @@ export const sellerWarehouseAnswer = z.object({ locations });
 function locationOf(l: unknown): RemoteLocationAnswer | undefined {
   if (!isObject(l)) return undefined;
   const { type, quantity, store_id: store, network_node_id: node } = l;
-  if (!LOCATION_TYPES.has(type) || typeof quantity !== 'number' || !Number.isSafeInteger(quantity) || quantity < 0) return undefined;
+  if (!KNOWN_LOCATION_TYPES.has(type) || typeof quantity !== 'number' || !Number.isSafeInteger(quantity) || quantity < 0) return undefined;
   const out: RemoteLocationAnswer = { type: type as RemoteLocationAnswer['type'], quantity };
   if (store !== undefined) {
     if (typeof store !== 'string' || store.length === 0) return undefined;

@@ -17,7 +17,8 @@ import { EditTools } from './EditTools.js';
 import { FailedDialog } from './FailedDialog.js';
 import { TransferDialog } from './TransferDialog.js';
 import { ScanDetector, strokeOf, useScanCapture } from './scanner.js';
-import { type StateFilter, useStock, useStockStore } from './store.js';
+import { useStock, useStockStore } from './store.js';
+import { STATE_FILTERS, isStateFilter } from '../../common/stock-vocabulary.js';
 import { useStockWords } from './words.js';
 import './stock.css';
 
@@ -126,8 +127,14 @@ function Filters() {
       </label>
       <label>
         {w.t('filter.state')}{' '}
-        <select value={query.filter} onChange={(e) => void store.getState().setQuery({ filter: e.target.value as StateFilter })}>
-          {(['all', 'pending', 'conflict', 'failed'] as const).map((f) => (
+        <select
+          value={query.filter}
+          onChange={(e) => {
+            const filter = e.target.value;
+            if (isStateFilter(filter)) void store.getState().setQuery({ filter });
+          }}
+        >
+          {STATE_FILTERS.map((f) => (
             <option key={f} value={f}>
               {w.t(`filter.state.${f}`)}
             </option>

@@ -8,6 +8,7 @@
  * with the reason, so a refused edit never stays on screen as queued. Where edits do not queue (the
  * local demo data), or before the mode is known, the cell says "saving" until the answer.
  */
+import { isEditableType } from '../../common/stock-vocabulary.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
 import type { ApiError, CellView, QueueResultView } from '../../common/contract/contract.js';
 import { type Edit, afterEdit, parseEdit } from './parse.js';
@@ -60,6 +61,12 @@ export function editingActions({ set, get, api }: StockKit): Pick<StockState, 's
         return false;
       }
       const cell = at.row.cells[at.column.key];
+      const type = at.column.type;
+      // Only editable columns open an editor; this keeps the type honest without a cast.
+      if (!isEditableType(type)) {
+        s.cancelEdit();
+        return false;
+      }
       const edit: Edit = parseEdit(e.text);
       if (edit.kind === 'error') {
         if (edit.reason === 'empty') {
@@ -90,7 +97,7 @@ export function editingActions({ set, get, api }: StockKit): Pick<StockState, 's
       const key = cellKeyOf(at.row.userProductId, at.column.key);
       const ref = {
         userProductId: at.row.userProductId,
-        type: at.column.type as 'seller_warehouse' | 'selling_address',
+        type,
         ...(at.column.storeId ? { storeId: at.column.storeId } : {}),
       };
       // Queued at once where edits queue and the cell exists; otherwise "saving" until the answer.

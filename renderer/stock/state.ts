@@ -13,7 +13,8 @@ import type { PICKABLE_REASONS } from '../../common/stock-reasons.js';
 /** A reason the person picks for + / − adjustments (issue 14 §6). */
 export type PickableReason = (typeof PICKABLE_REASONS)[number];
 
-export type StateFilter = 'all' | 'pending' | 'conflict' | 'failed';
+export type { StateFilter } from '../../common/stock-vocabulary.js';
+import type { StateFilter } from '../../common/stock-vocabulary.js';
 
 export interface StockQuery {
   /** Title words, an item id, a user product id (narrows the rows). */

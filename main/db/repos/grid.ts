@@ -1,3 +1,4 @@
+import type { EditableType } from '../../../common/stock-vocabulary.js';
 import type { Db } from '../open.js';
 
 /** What the stock grid needs of an item: its ids and the facts behind the selling-address rules (SPEC 7.3). */
@@ -58,7 +59,7 @@ export interface OtherLocationRow {
 
 export interface ReorderPointRow {
   user_product_id: string;
-  cell_type: 'seller_warehouse' | 'selling_address';
+  cell_type: EditableType;
   store_key: string;
   point: number;
 }

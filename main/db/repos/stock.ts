@@ -1,6 +1,7 @@
 import type { Db } from '../open.js';
 
-export type LocationType = 'seller_warehouse' | 'selling_address' | 'platform_facility';
+export type { LocationType } from '../../../common/stock-vocabulary.js';
+import type { LocationType } from '../../../common/stock-vocabulary.js';
 
 export interface StoreRow {
   id: string;

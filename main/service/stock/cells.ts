@@ -6,7 +6,7 @@ import { MAX_QUANTITY } from './locations.js';
  * of it, defined once for every path that edits stock: the outbox of a replica, and the embedded
  * service where it is the marketplace itself.
  */
-export type EditableType = 'seller_warehouse' | 'selling_address';
+export type { EditableType } from '../../../common/stock-vocabulary.js';
 
 export { cellKey } from '../../../common/cells.js';
 

@@ -1,4 +1,5 @@
 import type { GroupCommit } from '../../db/group-commit.js';
+import { type EditableType, isEditableType } from '../../../common/stock-vocabulary.js';
 import type { HistoryRepo } from '../../db/repos/history.js';
 import type { LocationType, StockRepo } from '../../db/repos/stock.js';
 import type { Principal } from '../auth/auth.js';
@@ -63,8 +64,8 @@ export function localEditsService(deps: {
 }) {
   const { repo, stores, stock, writes, history, clock } = deps;
 
-  function editable(type: string): 'seller_warehouse' | 'selling_address' {
-    if (type === 'seller_warehouse' || type === 'selling_address') return type;
+  function editable(type: string): EditableType {
+    if (isEditableType(type)) return type;
     return stock.rejectType(type);
   }
 
