@@ -1,10 +1,11 @@
 import { request } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_TTL_MS, SWEEP_IDEMPOTENCY } from '../../main/service/idempotency/idempotency.js';
 import { fileForm, uploadPath } from '../support/attachments.js';
 import { demo } from '../support/fixtures.js';
 import { demoOrders, manualClock, packPath, sendBody, sendPath } from '../support/messages.js';
-import { type TestServer, errorBody, startTestServer } from '../support/server.js';
+import { errorBody, startTestServer } from '../support/server.js';
+import { serverWithSeller } from '../support/seller.js';
 
 const termo = demo.userProducts.termo;
 const mate = demo.userProducts.mate;
@@ -12,7 +13,6 @@ const swPath = (up: string = termo) => `/user-products/${up}/stock/type/seller_w
 const saPath = (up: string = mate) => `/user-products/${up}/stock/type/selling_address`;
 const swBody = (quantity: number, store: string = demo.stores.palermo) => ({ locations: [{ store_id: store, quantity }] });
 
-let server: TestServer;
 let clock: ReturnType<typeof manualClock>;
 /**
  * Jobs run when a test drains them, never on their own: the job runner's background poll reads
@@ -21,15 +21,13 @@ let clock: ReturnType<typeof manualClock>;
  * by a request still starts at once, as in production).
  */
 const JOBS_ONLY_WHEN_DRAINED = 3_600_000;
-beforeEach(async () => {
+const api = serverWithSeller(() => {
   clock = manualClock(Date.now());
-  server = await startTestServer(undefined, { clock, jobPollMs: JOBS_ONLY_WHEN_DRAINED });
+  return startTestServer(undefined, { clock, jobPollMs: JOBS_ONLY_WHEN_DRAINED });
 });
-afterEach(() => server.close());
-
-const seller = () => server.as(demo.seller.token);
+const { seller } = api;
 const putSw = (key: string | null, version: string, quantity: number, up: string = termo, token: string = demo.seller.token, store?: string) =>
-  server.as(token).put(swPath(up), swBody(quantity, store), { 'x-version': version, ...(key === null ? {} : { 'x-idempotency-key': key }) });
+  api.server.as(token).put(swPath(up), swBody(quantity, store), { 'x-version': version, ...(key === null ? {} : { 'x-idempotency-key': key }) });
 const readStock = async (up: string = termo) => {
   const res = await seller().get(`/user-products/${up}/stock`);
   return { version: res.headers.get('x-version'), locations: res.body.locations as { store_id?: string; quantity: number; type: string }[] };
@@ -73,7 +71,7 @@ describe('X-Idempotency-Key on PUT .../stock/type/seller_warehouse', () => {
   });
 
   it('a 400 is not stored', async () => {
-    const bad = await server
+    const bad = await api.server
       .as(demo.seller.token)
       .put(swPath(), { locations: [{ store_id: demo.stores.showroom, quantity: 1 }] }, { 'x-version': '1', 'x-idempotency-key': 'edit-4' });
     expect(bad.status).toBe(400);
@@ -134,7 +132,7 @@ describe('X-Idempotency-Key on PUT .../stock/type/seller_warehouse', () => {
       expect(errorBody(res).message).toMatch(/^Invalid X-Idempotency-Key header/);
     }
     // A header sent twice reaches the server joined ("a, b"): refused as well.
-    const twice = await request(`${server.url}${swPath()}`, {
+    const twice = await request(`${api.server.url}${swPath()}`, {
       method: 'PUT',
       headers: [
         'authorization',
@@ -158,7 +156,7 @@ describe('X-Idempotency-Key on PUT .../stock/type/seller_warehouse', () => {
 
   it('keys expire after 24 hours: the sweep job deletes them and the key is free again', async () => {
     expect((await putSw('edit-7', '1', 5)).status).toBe(200);
-    const count = () => (server.db.prepare('SELECT count(*) AS n FROM idempotency_keys').get() as { n: number }).n;
+    const count = () => (api.server.db.prepare('SELECT count(*) AS n FROM idempotency_keys').get() as { n: number }).n;
     expect(count()).toBe(1);
     clock.advance(IDEMPOTENCY_TTL_MS - 1000);
     expect((await putSw('edit-7', '1', 5)).headers.get('x-idempotent-replay')).toBe('true');
@@ -169,12 +167,12 @@ describe('X-Idempotency-Key on PUT .../stock/type/seller_warehouse', () => {
     expect(await palermoQty()).toBe(6);
     // The sweep is a durable job; it deletes what is older than 24 h and queues the next sweep.
     const sweeps = () =>
-      (server.db.prepare('SELECT state FROM jobs WHERE kind = ? ORDER BY id').all(SWEEP_IDEMPOTENCY) as { state: string }[]).map((j) => j.state);
+      (api.server.db.prepare('SELECT state FROM jobs WHERE kind = ? ORDER BY id').all(SWEEP_IDEMPOTENCY) as { state: string }[]).map((j) => j.state);
     clock.advance(IDEMPOTENCY_TTL_MS + 1000);
     // Due for two days of the manual clock, and still not run: only the drain below runs jobs.
     expect(sweeps()).toEqual(['pending']);
     expect(count()).toBe(1);
-    await server.service.jobs.drain();
+    await api.server.service.jobs.drain();
     // Expired keys are gone; every sweep before the last is done, and exactly one sweep is queued.
     expect(count()).toBe(0);
     const states = sweeps();
@@ -232,7 +230,7 @@ describe('X-Idempotency-Key on POST /messages/packs/...', () => {
 describe('X-Idempotency-Key on POST /messages/attachments', () => {
   const up = (key: string, text = 'factura') =>
     seller().raw<{ id: string }>('POST', uploadPath(), { raw: fileForm(text, 'factura.txt', 'text/plain'), headers: { 'x-idempotency-key': key } });
-  const rows = () => (server.db.prepare('SELECT count(*) AS n FROM attachments').get() as { n: number }).n;
+  const rows = () => (api.server.db.prepare('SELECT count(*) AS n FROM attachments').get() as { n: number }).n;
 
   it('a retried upload gets the same attachment id', async () => {
     const before = rows();

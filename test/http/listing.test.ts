@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demo } from '../support/fixtures.js';
 import { messagingFixtures } from '../support/messages.js';
-import { type TestServer, errorBody, startTestServer } from '../support/server.js';
+import { errorBody, startTestServer } from '../support/server.js';
+import { serverWithSeller } from '../support/seller.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(messagingFixtures());
-});
-afterAll(() => server.close());
-
-const seller = () => server.as(demo.seller.token);
+const api = serverWithSeller(() => startTestServer(messagingFixtures()), 'file');
+const { seller } = api;
 const itemsPath = (user: number | string = demo.seller.id, q = '') => `/users/${user}/items/search${q}`;
 
 describe('GET /users/{user_id}/items/search', () => {
@@ -50,7 +46,7 @@ describe('GET /users/{user_id}/items/search', () => {
   });
 
   it('only the seller lists its items (403), an unknown user is 404, a malformed id 400', async () => {
-    const other = await server.as(demo.other.token).get(itemsPath());
+    const other = await api.server.as(demo.other.token).get(itemsPath());
     expect(other.status).toBe(403);
     errorBody(other);
     const unknown = await seller().get(itemsPath(999999));
@@ -59,7 +55,7 @@ describe('GET /users/{user_id}/items/search', () => {
     const bad = await seller().get(itemsPath('12ab'));
     expect(bad.status).toBe(400);
     errorBody(bad);
-    expect((await server.as(null).get(itemsPath())).status).toBe(401);
+    expect((await api.server.as(null).get(itemsPath())).status).toBe(401);
   });
 
   it.each([
@@ -102,7 +98,7 @@ describe('GET /orders/search', () => {
   });
 
   it("lists the buyer's orders with buyer=", async () => {
-    const res = await server.as(demo.buyer.token).get(`/orders/search?buyer=${demo.buyer.id}&limit=100`);
+    const res = await api.server.as(demo.buyer.token).get(`/orders/search?buyer=${demo.buyer.id}&limit=100`);
     expect(res.status).toBe(200);
     expect(res.body.paging.total).toBe(15);
     expect(res.body.results.every((o: { buyer: { id: number } }) => o.buyer.id === demo.buyer.id)).toBe(true);
@@ -123,7 +119,7 @@ describe('GET /orders/search', () => {
     expect(bad.status).toBe(400);
     const limit = await seller().get(`/orders/search?seller=${demo.seller.id}&limit=0`);
     expect(errorBody(limit).message).toBe('The limit param must be greater than 0');
-    expect((await server.as(null).get(`/orders/search?seller=${demo.seller.id}`)).status).toBe(401);
+    expect((await api.server.as(null).get(`/orders/search?seller=${demo.seller.id}`)).status).toBe(401);
   });
 
   it('GET /orders/{id} still reads one order', async () => {

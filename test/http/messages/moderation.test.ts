@@ -1,21 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MODERATE_PENDING, MODERATION_START } from '../../../main/service/messages/messages.js';
 import { AUTOMATIC_MESSAGE_THRESHOLD } from '../../../common/messages/moderation/index.js';
 import { uploadId } from '../../support/attachments.js';
 import { demo } from '../../support/fixtures.js';
 import { buyerSends, demoOrders, extraOrders, manualClock, messagingFixtures, packPath, sellerSends } from '../../support/messages.js';
-import { type TestServer, errorBody, startTestServer } from '../../support/server.js';
+import { errorBody, startTestServer } from '../../support/server.js';
+import { serverWithSeller } from '../../support/seller.js';
 
-let server: TestServer;
 let clock: ReturnType<typeof manualClock>;
-beforeEach(async () => {
+const api = serverWithSeller(() => {
   clock = manualClock('2026-11-20T12:00:00.000Z');
-  server = await startTestServer(messagingFixtures(), { clock });
+  return startTestServer(messagingFixtures(), { clock });
 });
-afterEach(() => server.close());
-
-const seller = () => server.as(demo.seller.token);
-const buyer = () => server.as(demo.buyer.token);
+const { seller, buyer } = api;
 const HOUR = 3600_000;
 /** Packs the demo seller can write to. */
 const openPacks = [
@@ -99,8 +96,8 @@ describe(`non_moderated: messages created before ${MODERATION_START}`, () => {
 
 describe('messages with attachments stay pending until the durable job inspects them', () => {
   it('pending, invisible to the counterparty; the job makes it clean and available', async () => {
-    await server.service.jobs.stop();
-    const file = await uploadId(server, demo.seller.token, '%PDF-1.7\n%%EOF\n', 'factura.pdf', 'application/pdf');
+    await api.server.service.jobs.stop();
+    const file = await uploadId(api.server, demo.seller.token, '%PDF-1.7\n%%EOF\n', 'factura.pdf', 'application/pdf');
     const sent = await sellerSends(seller(), demoOrders.packed.pack, 'Te adjunto la factura', { attachments: [file] });
     expect(sent.status).toBe(201);
     expect(sent.body.message_moderation).toEqual({ status: 'pending', reason: null, source: 'online', moderation_date: null });
@@ -114,7 +111,7 @@ describe('messages with attachments stay pending until the durable job inspects 
     expect((await seller().get(`/messages/${sent.body.id}`)).body.moderation.status).toBe('pending');
 
     clock.advance(5000);
-    await server.service.jobs.drain();
+    await api.server.service.jobs.drain();
     const legacy = await buyer().get(`/messages/${sent.body.id}`);
     expect(legacy.status).toBe(200);
     expect(legacy.body).toMatchObject({
@@ -130,11 +127,11 @@ describe('messages with attachments stay pending until the durable job inspects 
   });
 
   it('the readable text of a text file is moderated too', async () => {
-    await server.service.jobs.stop();
-    const file = await uploadId(server, demo.buyer.token, 'Mi mail: martin.gomez@example.com\n', 'datos.txt', 'text/plain');
+    await api.server.service.jobs.stop();
+    const file = await uploadId(api.server, demo.buyer.token, 'Mi mail: martin.gomez@example.com\n', 'datos.txt', 'text/plain');
     const sent = await buyerSends(buyer(), demoOrders.packed.pack, 'Te paso los datos', { attachments: [file] });
     expect(sent.body.message_moderation.status).toBe('pending');
-    await server.service.jobs.drain();
+    await api.server.service.jobs.drain();
     const own = await buyer().get(`/messages/${sent.body.id}`, { 'x-format-new': 'true' });
     expect(own.body.messages[0].message_moderation).toMatchObject({ status: 'rejected', reason: 'PERSONAL_DATA', source: 'online' });
     expect(own.body.messages[0].message_date.available).toBeNull();
@@ -143,19 +140,19 @@ describe('messages with attachments stay pending until the durable job inspects 
 
   it('the message text is moderated by the job with the repetition count (AUTOMATIC_MESSAGE)', async () => {
     for (const pack of openPacks.slice(0, AUTOMATIC_MESSAGE_THRESHOLD)) await sellerSends(seller(), pack, template);
-    await server.service.jobs.stop();
-    const file = await uploadId(server, demo.seller.token, 'hola', 'nota.txt', 'text/plain');
+    await api.server.service.jobs.stop();
+    const file = await uploadId(api.server, demo.seller.token, 'hola', 'nota.txt', 'text/plain');
     const sent = await sellerSends(seller(), openPacks[AUTOMATIC_MESSAGE_THRESHOLD]!, template, { attachments: [file] });
-    await server.service.jobs.drain();
+    await api.server.service.jobs.drain();
     const own = await seller().get(`/messages/${sent.body.id}`, { 'x-format-new': 'true' });
     expect(own.body.messages[0].message_moderation).toMatchObject({ status: 'rejected', reason: 'AUTOMATIC_MESSAGE' });
   });
 
   it('a file flagged as a potential threat does not reject the message; the flag travels with the attachment', async () => {
-    await server.service.jobs.stop();
-    const file = await uploadId(server, demo.seller.token, 'MZ\x90\x00binary', 'instalador.exe', 'application/octet-stream');
+    await api.server.service.jobs.stop();
+    const file = await uploadId(api.server, demo.seller.token, 'MZ\x90\x00binary', 'instalador.exe', 'application/octet-stream');
     const sent = await sellerSends(seller(), demoOrders.packed.pack, 'Instalá el programa', { attachments: [file] });
-    await server.service.jobs.drain();
+    await api.server.service.jobs.drain();
     const legacy = await buyer().get(`/messages/${sent.body.id}`);
     expect(legacy.body.moderation.status).toBe('clean');
     expect(legacy.body.attachments[0].potential_security_threat).toBe(true);
@@ -163,23 +160,23 @@ describe('messages with attachments stay pending until the durable job inspects 
   });
 
   it('the job is idempotent: running it again changes nothing', async () => {
-    await server.service.jobs.stop();
-    const file = await uploadId(server, demo.seller.token, 'hola', 'nota.txt', 'text/plain');
+    await api.server.service.jobs.stop();
+    const file = await uploadId(api.server, demo.seller.token, 'hola', 'nota.txt', 'text/plain');
     const sent = await sellerSends(seller(), demoOrders.packed.pack, 'Va la nota', { attachments: [file] });
-    await server.service.jobs.drain();
-    const row = () => server.db.prepare('SELECT * FROM messages WHERE id = ?').get(sent.body.id);
+    await api.server.service.jobs.drain();
+    const row = () => api.server.db.prepare('SELECT * FROM messages WHERE id = ?').get(sent.body.id);
     const decided = row();
     clock.advance(60_000);
-    server.service.jobs.enqueue(MODERATE_PENDING, { message_id: sent.body.id });
-    server.service.jobs.enqueue(MODERATE_PENDING, { message_id: 'ffffffffffffffffffffffffffffffff' });
-    await server.service.jobs.drain();
+    api.server.service.jobs.enqueue(MODERATE_PENDING, { message_id: sent.body.id });
+    api.server.service.jobs.enqueue(MODERATE_PENDING, { message_id: 'ffffffffffffffffffffffffffffffff' });
+    await api.server.service.jobs.drain();
     expect(row()).toEqual(decided);
-    const failed = server.db.prepare("SELECT count(*) AS n FROM jobs WHERE state <> 'done' AND kind = ?").get(MODERATE_PENDING) as { n: number };
+    const failed = api.server.db.prepare("SELECT count(*) AS n FROM jobs WHERE state <> 'done' AND kind = ?").get(MODERATE_PENDING) as { n: number };
     expect(failed.n).toBe(0);
   });
 
   it('the attachment ids are checked: someone else’s upload or one already attached → 422', async () => {
-    const file = await uploadId(server, demo.seller.token, 'hola', 'nota.txt', 'text/plain');
+    const file = await uploadId(api.server, demo.seller.token, 'hola', 'nota.txt', 'text/plain');
     const foreign = await buyerSends(buyer(), demoOrders.packed.pack, 'hola', { attachments: [file] });
     expect(foreign.status).toBe(422);
     expect(errorBody(foreign).error).toBe('invalid_attachment');
@@ -189,7 +186,7 @@ describe('messages with attachments stay pending until the durable job inspects 
   });
 
   it('a refused send with valid attachments leaves them unattached (usable again)', async () => {
-    const file = await uploadId(server, demo.seller.token, 'hola', 'nota.txt', 'text/plain');
+    const file = await uploadId(api.server, demo.seller.token, 'hola', 'nota.txt', 'text/plain');
     const blocked = await sellerSends(seller(), demoOrders.cancelled.pack, 'hola', { attachments: [file] });
     expect(blocked.status).toBe(403);
     const ok = await sellerSends(seller(), demoOrders.packed.pack, 'hola', { attachments: [file] });

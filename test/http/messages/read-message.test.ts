@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demo } from '../../support/fixtures.js';
 import { demoMessages, demoOrders, messageFixture, messageId, messagingFixtures } from '../../support/messages.js';
-import { type TestServer, errorBody, startTestServer } from '../../support/server.js';
+import { errorBody, startTestServer } from '../../support/server.js';
+import { serverWithSeller } from '../../support/seller.js';
 
 const withFiles = messageId(0xf1);
 const pendingId = messageId(0xf2);
@@ -22,37 +23,35 @@ const tool = {
   creation_date: '2026-11-18T16:00:00Z',
 };
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(
-    messagingFixtures({
-      messages: [
-        messageFixture({
-          id: withFiles,
-          order_id: demoOrders.packed.id,
-          from_user_id: demo.seller.id,
-          to_user_id: demo.buyer.id,
-          text: 'Te adjunto la factura',
-          date_created: '2026-11-18T16:00:00Z',
-          moderation: { status: 'clean', source: 'online', date: '2026-11-18T16:00:05Z' },
-          attachments: [invoice, tool],
-        }),
-        messageFixture({
-          id: pendingId,
-          order_id: demoOrders.packed.id,
-          text: 'Mirá la foto',
-          date_created: '2026-11-18T17:00:00Z',
-          moderation: { status: 'pending' },
-        }),
-      ],
-    }),
-  );
-});
-afterAll(() => server.close());
-
-const seller = () => server.as(demo.seller.token);
-const buyer = () => server.as(demo.buyer.token);
-const snapshot = () => JSON.stringify(server.db.prepare('SELECT * FROM messages ORDER BY id').all());
+const api = serverWithSeller(
+  () =>
+    startTestServer(
+      messagingFixtures({
+        messages: [
+          messageFixture({
+            id: withFiles,
+            order_id: demoOrders.packed.id,
+            from_user_id: demo.seller.id,
+            to_user_id: demo.buyer.id,
+            text: 'Te adjunto la factura',
+            date_created: '2026-11-18T16:00:00Z',
+            moderation: { status: 'clean', source: 'online', date: '2026-11-18T16:00:05Z' },
+            attachments: [invoice, tool],
+          }),
+          messageFixture({
+            id: pendingId,
+            order_id: demoOrders.packed.id,
+            text: 'Mirá la foto',
+            date_created: '2026-11-18T17:00:00Z',
+            moderation: { status: 'pending' },
+          }),
+        ],
+      }),
+    ),
+  'file',
+);
+const { seller, buyer } = api;
+const snapshot = () => JSON.stringify(api.server.db.prepare('SELECT * FROM messages ORDER BY id').all());
 const asAttachment = (a: typeof invoice) => ({ ...a, creation_date: '2026-11-18T16:00:00.000Z' });
 
 describe('GET /messages/{message_id}: legacy shape (default)', () => {
@@ -170,13 +169,13 @@ describe('GET /messages/{message_id}: errors of SPEC 7.5', () => {
   });
 
   it('403 "Access denied for user <user_id> to message with id <message_id>" for a user outside the message', async () => {
-    const res = await server.as(demo.other.token).get(`/messages/${demoMessages.buyerQuestion}`);
+    const res = await api.server.as(demo.other.token).get(`/messages/${demoMessages.buyerQuestion}`);
     expect(res.status).toBe(403);
     expect(errorBody(res).message).toBe(`Access denied for user ${demo.other.id} to message with id ${demoMessages.buyerQuestion}`);
   });
 
   it('401 without a token', async () => {
-    expect((await server.as(null).get(`/messages/${demoMessages.buyerQuestion}`)).status).toBe(401);
+    expect((await api.server.as(null).get(`/messages/${demoMessages.buyerQuestion}`)).status).toBe(401);
   });
 
   it('the recipient gets 404 for a rejected or pending message; the sender reads it with its moderation', async () => {

@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FixtureFile } from '../../../main/fixtures/schema.js';
 import { demo } from '../../support/fixtures.js';
 import { buyerSends, demoOrders, extraOrders, messagingFixtures, packPath, sellerSends, sendBody, sendPath } from '../../support/messages.js';
-import { type ApiResponse, type TestServer, errorBody, startTestServer } from '../../support/server.js';
+import { type ApiResponse, errorBody, startTestServer } from '../../support/server.js';
+import { serverWithSeller } from '../../support/seller.js';
 
 const OTHER_APP = 777001;
 const fixtures = (): FixtureFile => {
@@ -11,16 +12,10 @@ const fixtures = (): FixtureFile => {
   return f;
 };
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startTestServer(fixtures());
-});
-afterEach(() => server.close());
-
-const seller = () => server.as(demo.seller.token);
-const buyer = () => server.as(demo.buyer.token);
+const api = serverWithSeller(() => startTestServer(fixtures()));
+const { seller, buyer } = api;
 const snapshot = () =>
-  JSON.stringify(server.db.prepare('SELECT * FROM messages ORDER BY id').all()) + JSON.stringify(server.db.prepare('SELECT * FROM jobs').all());
+  JSON.stringify(api.server.db.prepare('SELECT * FROM messages ORDER BY id').all()) + JSON.stringify(api.server.db.prepare('SELECT * FROM jobs').all());
 const pack = demoOrders.packed.pack;
 const toBuyer = (text: string, more: Record<string, unknown> = {}) => sendBody(demo.seller.id, demo.buyer.id, text, more);
 
@@ -145,17 +140,17 @@ describe('POST /messages/packs/{pack_id}/sellers/{user_id}: success', () => {
 
 describe('authentication and application (SPEC 5)', () => {
   it('400 "Access token is required" without a token, whatever the body', async () => {
-    const anonymous = server.as(null);
+    const anonymous = api.server.as(null);
     expectError(await anonymous.post(sendPath(pack), toBuyer('hola')), 400, 'Access token is required');
     const badJson = await anonymous.raw('POST', sendPath(pack), { raw: '{"from":', headers: { 'content-type': 'application/json' } });
     expectError(badJson, 400, 'Access token is required');
     expectError(await anonymous.post(sendPath(pack, { app: null })), 400, 'Access token is required');
-    const basic = await server.as(null).post(sendPath(pack), toBuyer('hola'), { authorization: 'Basic dXNlcjpwYXNz' });
+    const basic = await api.server.as(null).post(sendPath(pack), toBuyer('hola'), { authorization: 'Basic dXNlcjpwYXNz' });
     expectError(basic, 400, 'Access token is required');
   });
 
   it('401 for an unknown token', async () => {
-    const res = await server.as('APP_USR-unknown').post(sendPath(pack), toBuyer('hola'));
+    const res = await api.server.as('APP_USR-unknown').post(sendPath(pack), toBuyer('hola'));
     expect(res.status).toBe(401);
     expect(errorBody(res).error).toBe('invalid_token');
   });
@@ -303,7 +298,7 @@ describe('access rows of SPEC 7.6', () => {
   });
 
   it('403 "Access denied ..." for a user outside the order, naming to.resource_id when given', async () => {
-    const other = server.as(demo.other.token);
+    const other = api.server.as(demo.other.token);
     expectError(
       await other.post(sendPath(pack), sendBody(demo.other.id, demo.buyer.id, 'hola')),
       403,
@@ -400,7 +395,7 @@ describe('order of checks (the first failing check answers)', () => {
   const cases: { name: string; send: () => Promise<ApiResponse>; status: number; message: string }[] = [
     {
       name: 'no token beats no application and a bad body',
-      send: () => server.as(null).post(sendPath(pack, { app: null }), {}),
+      send: () => api.server.as(null).post(sendPath(pack, { app: null }), {}),
       status: 400,
       message: 'Access token is required',
     },
@@ -443,7 +438,7 @@ describe('order of checks (the first failing check answers)', () => {
     {
       name: 'to.resource beats access',
       send: () =>
-        server
+        api.server
           .as(demo.other.token)
           .post(sendPath(pack), sendBody(demo.other.id, demo.buyer.id, 'x', { to: { user_id: String(demo.buyer.id), site_id: 'MLA' } })),
       status: 400,

@@ -1,14 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demo } from '../../support/fixtures.js';
-import { type Client, type TestServer, errorBody, startTestServer } from '../../support/server.js';
+import { type Client, errorBody } from '../../support/server.js';
+import { serverWithSeller } from '../../support/seller.js';
 
-let server: TestServer;
-let seller: Client;
-beforeEach(async () => {
-  server = await startTestServer();
-  seller = server.as(demo.seller.token);
-});
-afterEach(() => server.close());
+const api = serverWithSeller();
+const { seller } = api;
 
 const validItem = () => ({
   title: 'Termo acero 1.5L',
@@ -22,8 +18,8 @@ const validItem = () => ({
     { store_id: demo.stores.avellaneda, network_node_id: 'ARBA02A', quantity: 4 },
   ],
 });
-const create = (body: unknown, client: Client = seller) => client.post('/items/multiwarehouse', body);
-const counts = () => server.db.prepare('SELECT (SELECT count(*) FROM items) AS items, (SELECT count(*) FROM user_products) AS ups').get();
+const create = (body: unknown, client: Client = seller()) => client.post('/items/multiwarehouse', body);
+const counts = () => api.server.db.prepare('SELECT (SELECT count(*) FROM items) AS items, (SELECT count(*) FROM user_products) AS ups').get();
 
 describe('POST /items/multiwarehouse (SPEC 4.3, 7.1)', () => {
   it('creates the item and its user product, answering 201 with the fields of 2.4', async () => {
@@ -48,13 +44,13 @@ describe('POST /items/multiwarehouse (SPEC 4.3, 7.1)', () => {
 
   it('after creation the stock is read through the user product (rule 4.3.3)', async () => {
     const { body: item } = await create(validItem());
-    const stock = await seller.get(`/user-products/${item.user_product_id}/stock`);
+    const stock = await seller().get(`/user-products/${item.user_product_id}/stock`);
     expect(stock.headers.get('x-version')).toBe('1');
     expect(stock.body.locations).toEqual([
       { type: 'seller_warehouse', quantity: 10, store_id: '64712', network_node_id: 'ARBA01P' },
       { type: 'seller_warehouse', quantity: 4, store_id: '64713', network_node_id: 'ARBA02A' },
     ]);
-    const read = await seller.get(`/items/${item.id}`);
+    const read = await seller().get(`/items/${item.id}`);
     expect(read.body.stock_locations).toBeUndefined();
     expect(read.body.user_product_id).toBe(item.user_product_id);
   });
@@ -69,7 +65,7 @@ describe('POST /items/multiwarehouse (SPEC 4.3, 7.1)', () => {
   it('keeps further attributes of the ordinary publishing flow', async () => {
     const res = await create({ ...validItem(), condition: 'new', pictures: [{ source: 'https://example.com/a.jpg' }] });
     expect(res.status).toBe(201);
-    const row = server.db.prepare('SELECT attributes FROM items WHERE id = ?').get(res.body.id) as { attributes: string };
+    const row = api.server.db.prepare('SELECT attributes FROM items WHERE id = ?').get(res.body.id) as { attributes: string };
     expect(JSON.parse(row.attributes)).toMatchObject({ condition: 'new' });
   });
 
@@ -79,14 +75,14 @@ describe('POST /items/multiwarehouse (SPEC 4.3, 7.1)', () => {
       pictures: [{ source: 'file:///etc/passwd' }, { source: 'https://example.com/a.jpg' }, { source: 'http://example.com/b.jpg' }],
     });
     expect(res.status).toBe(201);
-    const read = await seller.get(`/items/${res.body.id}`);
+    const read = await seller().get(`/items/${res.body.id}`);
     expect(read.body.pictures).toEqual([
       { id: `${res.body.id}-2`, url: 'https://example.com/a.jpg', secure_url: 'https://example.com/a.jpg' },
       { id: `${res.body.id}-3`, url: 'http://example.com/b.jpg', secure_url: null },
     ]);
     expect(read.body.thumbnail).toBe('https://example.com/a.jpg');
     const bare = await create(validItem());
-    expect((await seller.get(`/items/${bare.body.id}`)).body).toMatchObject({ pictures: [], thumbnail: null });
+    expect((await seller().get(`/items/${bare.body.id}`)).body).toMatchObject({ pictures: [], thumbnail: null });
   });
 
   it('400 The fields [stock_locations] are required for requested call', async () => {
@@ -148,7 +144,7 @@ describe('POST /items/multiwarehouse (SPEC 4.3, 7.1)', () => {
   });
 
   it('a seller without warehouse_management gets 403 (the multi-origin flow is not enabled)', async () => {
-    const res = await create(validItem(), server.as(demo.buyer.token));
+    const res = await create(validItem(), api.server.as(demo.buyer.token));
     expect(errorBody(res)).toMatchObject({ status: 403, error: 'forbidden' });
     expect(res.body.message).toContain('warehouse_management');
   });

@@ -1,26 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demo } from '../../support/fixtures.js';
-import { type Client, type TestServer, errorBody, startTestServer } from '../../support/server.js';
+import { errorBody } from '../../support/server.js';
+import { serverWithSeller } from '../../support/seller.js';
 
-let server: TestServer;
-let seller: Client;
-beforeEach(async () => {
-  server = await startTestServer();
-  seller = server.as(demo.seller.token);
-});
-afterEach(() => server.close());
+const api = serverWithSeller();
+const { seller } = api;
 
 const stockPath = (id: string) => `/user-products/${id}/stock`;
 const putPath = (id: string) => `/user-products/${id}/stock/type/seller_warehouse`;
 
 async function readStock(id: string = demo.userProducts.termo) {
-  const res = await seller.get(stockPath(id));
+  const res = await seller().get(stockPath(id));
   return { version: res.headers.get('x-version'), body: res.body };
 }
 
 describe('GET /user-products/{id}/stock (SPEC 4.4)', () => {
   it('returns every location and the version in x-version', async () => {
-    const res = await seller.get(stockPath(demo.userProducts.termo));
+    const res = await seller().get(stockPath(demo.userProducts.termo));
     expect(res.status).toBe(200);
     expect(res.headers.get('x-version')).toBe('1');
     expect(res.body).toEqual({
@@ -47,20 +43,20 @@ describe('GET /user-products/{id}/stock (SPEC 4.4)', () => {
   });
 
   it("answers 403 for another seller's user product without its data", async () => {
-    const res = await seller.get(stockPath(demo.userProducts.otherSellers));
+    const res = await seller().get(stockPath(demo.userProducts.otherSellers));
     expect(errorBody(res)).toMatchObject({ status: 403, error: 'forbidden' });
     expect(res.body.locations).toBeUndefined();
   });
 
   it('answers 404 for an unknown user product and 400 for a malformed id', async () => {
-    expect(errorBody(await seller.get(stockPath('MLAU999999999'))).status).toBe(404);
-    expect(errorBody(await seller.get(stockPath('MLAU%20%3B--'))).status).toBe(400);
+    expect(errorBody(await seller().get(stockPath('MLAU999999999'))).status).toBe(404);
+    expect(errorBody(await seller().get(stockPath('MLAU%20%3B--'))).status).toBe(400);
   });
 });
 
 describe('PUT .../stock/type/seller_warehouse (SPEC 4.5, 7.2)', () => {
   const put = (body: unknown, version: string | null = '1', id: string = demo.userProducts.termo) =>
-    seller.put(putPath(id), body, version === null ? {} : { 'x-version': version });
+    seller().put(putPath(id), body, version === null ? {} : { 'x-version': version });
 
   it('sets the sent quantities, answers the seller_warehouse locations and the next version', async () => {
     const res = await put({ locations: [{ store_id: '64712', network_node_id: 'ARBA01P', quantity: 7 }] });
@@ -211,24 +207,24 @@ describe('PUT .../stock/type/seller_warehouse (SPEC 4.5, 7.2)', () => {
     const everythingWrong = { 'x-version': 'abc', 'x-idempotency-key': 'with space' };
     for (const type of ['seller_warehouse', 'selling_address']) {
       const path = `/user-products/MLAU%20%3B--/stock/type/${type}`;
-      const anonymous = await server.as(null).put(path, { nope: true }, everythingWrong);
+      const anonymous = await api.server.as(null).put(path, { nope: true }, everythingWrong);
       expect(errorBody(anonymous), type).toMatchObject({ status: 401, error: 'unauthorized' });
-      const unknown = await server.as('NOT-A-TOKEN').put(path, { nope: true }, everythingWrong);
+      const unknown = await api.server.as('NOT-A-TOKEN').put(path, { nope: true }, everythingWrong);
       expect(errorBody(unknown), type).toMatchObject({ status: 401, error: 'invalid_token' });
-      const badKey = await seller.put(path, { nope: true }, everythingWrong);
+      const badKey = await seller().put(path, { nope: true }, everythingWrong);
       expect(errorBody(badKey).message, type).toMatch(/^Invalid X-Idempotency-Key header/);
     }
     // Another seller's product: 403 before the version header and the body are looked at.
-    const foreign = await seller.put(putPath(demo.userProducts.otherSellers), { nope: true }, { 'x-version': 'abc' });
+    const foreign = await seller().put(putPath(demo.userProducts.otherSellers), { nope: true }, { 'x-version': 'abc' });
     expect(errorBody(foreign)).toMatchObject({ status: 403, error: 'forbidden' });
     expect((await readStock()).version).toBe('1');
   });
 
   it('platform_facility is never writable, and unknown types are refused', async () => {
-    const pf = await seller.put(`/user-products/${demo.userProducts.termo}/stock/type/platform_facility`, { quantity: 1 }, { 'x-version': '1' });
+    const pf = await seller().put(`/user-products/${demo.userProducts.termo}/stock/type/platform_facility`, { quantity: 1 }, { 'x-version': '1' });
     expect(errorBody(pf)).toMatchObject({ status: 400 });
     expect(pf.body.message).toContain('platform_facility');
-    const other = await seller.put(`/user-products/${demo.userProducts.termo}/stock/type/shelf`, { quantity: 1 }, { 'x-version': '1' });
+    const other = await seller().put(`/user-products/${demo.userProducts.termo}/stock/type/shelf`, { quantity: 1 }, { 'x-version': '1' });
     expect(errorBody(other).status).toBe(400);
     expect((await readStock()).version).toBe('1');
   });

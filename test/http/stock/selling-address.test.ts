@@ -1,19 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demo } from '../../support/fixtures.js';
-import { type Client, type TestServer, errorBody, startTestServer } from '../../support/server.js';
+import { errorBody } from '../../support/server.js';
+import { serverWithSeller } from '../../support/seller.js';
 
-let server: TestServer;
-let seller: Client;
-beforeEach(async () => {
-  server = await startTestServer();
-  seller = server.as(demo.seller.token);
-});
-afterEach(() => server.close());
+const api = serverWithSeller();
+const { seller } = api;
 
 const put = (id: string, body: unknown, version: string | null) =>
-  seller.put(`/user-products/${id}/stock/type/selling_address`, body, version === null ? {} : { 'x-version': version });
+  seller().put(`/user-products/${id}/stock/type/selling_address`, body, version === null ? {} : { 'x-version': version });
 const read = async (id: string) => {
-  const res = await seller.get(`/user-products/${id}/stock`);
+  const res = await seller().get(`/user-products/${id}/stock`);
   return { version: res.headers.get('x-version'), locations: res.body.locations };
 };
 
@@ -32,10 +28,10 @@ describe('PUT .../stock/type/selling_address (SPEC 4.6, 7.3)', () => {
 
   it('reaches every item of the user product through a durable job', async () => {
     await put(demo.userProducts.mate, { quantity: 11 }, '4');
-    const pending = server.db.prepare("SELECT kind, state FROM jobs WHERE kind = 'stock.propagate_selling_address'").all();
+    const pending = api.server.db.prepare("SELECT kind, state FROM jobs WHERE kind = 'stock.propagate_selling_address'").all();
     expect(pending.length).toBeGreaterThan(0);
-    await server.service.jobs.drain();
-    const item = await seller.get(`/items/${demo.items.mate}`);
+    await api.server.service.jobs.drain();
+    const item = await seller().get(`/items/${demo.items.mate}`);
     expect(item.body.available_quantity).toBe(11);
   });
 
@@ -50,7 +46,7 @@ describe('PUT .../stock/type/selling_address (SPEC 4.6, 7.3)', () => {
   });
 
   it('400 when no items are associated', async () => {
-    server.db.prepare('DELETE FROM items WHERE user_product_id = ?').run(demo.userProducts.mate);
+    api.server.db.prepare('DELETE FROM items WHERE user_product_id = ?').run(demo.userProducts.mate);
     const res = await put(demo.userProducts.mate, { quantity: 1 }, '4');
     expect(errorBody(res).message).toBe('You cannot modify selling address stock if associated items are fulfillment only or no items are associated.');
   });
@@ -89,7 +85,7 @@ describe('PUT .../stock/type/selling_address (SPEC 4.6, 7.3)', () => {
   });
 
   it('a brand seller with a cross-docking item edits plain selling-address stock', async () => {
-    const brand = server.as(demo.brand.token);
+    const brand = api.server.as(demo.brand.token);
     const res = await brand.put('/user-products/MLAU300000001/stock/type/selling_address', { quantity: 20 }, { 'x-version': '1' });
     expect(res.status).toBe(204);
   });
@@ -97,29 +93,29 @@ describe('PUT .../stock/type/selling_address (SPEC 4.6, 7.3)', () => {
 
 describe('legacy PUT /items/{id} with available_quantity (SPEC 4.6)', () => {
   it('sets the same selling-address stock and bumps the version', async () => {
-    const res = await seller.put(`/items/${demo.items.mate}`, { available_quantity: 13 });
+    const res = await seller().put(`/items/${demo.items.mate}`, { available_quantity: 13 });
     expect(res.status).toBe(200);
     const after = await read(demo.userProducts.mate);
     expect(after.version).toBe('5');
     expect(after.locations[0]).toEqual({ type: 'selling_address', quantity: 13 });
-    await server.service.jobs.drain();
-    expect((await seller.get(`/items/${demo.items.mate}`)).body.available_quantity).toBe(13);
+    await api.server.service.jobs.drain();
+    expect((await seller().get(`/items/${demo.items.mate}`)).body.available_quantity).toBe(13);
     // A PUT with the version read before the legacy call is now stale.
     expect((await put(demo.userProducts.mate, { quantity: 1 }, '4')).status).toBe(409);
   });
 
   it('applies the rules of 7.3', async () => {
-    const res = await seller.put(`/items/${demo.items.bombilla}`, { available_quantity: 1 });
+    const res = await seller().put(`/items/${demo.items.bombilla}`, { available_quantity: 1 });
     expect(errorBody(res).message).toBe('You cannot modify selling address stock in items without inventory id.');
   });
 
   it('rejects available_quantity on a multi-warehouse item', async () => {
-    const res = await seller.put(`/items/${demo.items.termo}`, { available_quantity: 1 });
+    const res = await seller().put(`/items/${demo.items.termo}`, { available_quantity: 1 });
     expect(errorBody(res)).toMatchObject({ status: 400, message: 'The fields [available_quantity] are invalid for requested call' });
   });
 
   it("refuses another seller's item and unknown fields", async () => {
-    expect(errorBody(await server.as(demo.other.token).put(`/items/${demo.items.mate}`, { available_quantity: 1 })).status).toBe(403);
-    expect(errorBody(await seller.put(`/items/${demo.items.mate}`, { title: 'x' })).message).toBe('The fields [title] are invalid for requested call');
+    expect(errorBody(await api.server.as(demo.other.token).put(`/items/${demo.items.mate}`, { available_quantity: 1 })).status).toBe(403);
+    expect(errorBody(await seller().put(`/items/${demo.items.mate}`, { title: 'x' })).message).toBe('The fields [title] are invalid for requested call');
   });
 });
