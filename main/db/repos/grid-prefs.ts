@@ -1,3 +1,4 @@
+import type { EditableType } from '../../../common/stock-vocabulary.js';
 import type { Db } from '../open.js';
 
 export interface GridViewRow {
@@ -24,7 +25,7 @@ export function gridPrefsRepo(db: Db) {
   const deleteView = db.prepare<[number]>('DELETE FROM grid_views WHERE id = ?');
   return {
     /** Sets a cell's reorder point, or removes it (null). */
-    setReorderPoint(cell: { userProductId: string; type: 'seller_warehouse' | 'selling_address'; storeKey: string }, point: number | null): void {
+    setReorderPoint(cell: { userProductId: string; type: EditableType; storeKey: string }, point: number | null): void {
       if (point === null) clearPoint.run(cell.userProductId, cell.type, cell.storeKey);
       else setPoint.run(cell.userProductId, cell.type, cell.storeKey, point);
     },

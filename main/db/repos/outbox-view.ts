@@ -1,3 +1,4 @@
+import type { EditableType } from '../../../common/stock-vocabulary.js';
 import type { EntryState, OutboxKind } from '../../../common/outbox.js';
 import type { Db } from '../open.js';
 
@@ -12,7 +13,7 @@ export interface OutboxViewRow {
   created_at: number;
   updated_at: number;
   user_product_id: string | null;
-  cell_type: 'seller_warehouse' | 'selling_address' | null;
+  cell_type: EditableType | null;
   store_key: string | null;
   op: 'adjust' | 'count' | null;
   delta: number | null;

@@ -12,7 +12,8 @@ export type { HistoryKind, HistoryRow, NewHistory };
 export type { EntryState };
 export type EntryKind = OutboxKind;
 export type StockOp = 'adjust' | 'count';
-export type EditableType = 'seller_warehouse' | 'selling_address';
+export type { EditableType } from '../../../common/stock-vocabulary.js';
+import type { EditableType } from '../../../common/stock-vocabulary.js';
 
 /**
  * One outbox row (migration 007). Versions are 64-bit: they are read as decimal text and handled
