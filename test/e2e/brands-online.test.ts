@@ -5,17 +5,12 @@
  * other stores, and a brand account nobody here is linked to, exist only on the remote. Before the
  * fix these lookups answered "U00002 - The user '…' was not found" from the mirror.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureFile } from '../../main/fixtures/schema.js';
 import { addBrandSeller, brandEntry, demo, demoFixtures } from '../support/fixtures.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { FAST_RETRY } from '../support/sync-harness.js';
-import { type BrowserApp, startBrowserApp } from './support/browser.js';
-import { connectAsDemoSeller } from './support/remote.js';
+import { remoteMarketplaceAndApp } from './support/remote.js';
 
 const SHARED_STORE = 4030;
-let remote: TestServer;
-let app: BrowserApp;
 let stranger: { id: number; officialStoreIds: number[] };
 
 function fixtures(): FixtureFile {
@@ -25,22 +20,15 @@ function fixtures(): FixtureFile {
   return f;
 }
 
+const online = remoteMarketplaceAndApp({ fixtures, connectAsDemoSeller: { start: 'account' } });
 beforeAll(async () => {
-  remote = await startTestServer(fixtures());
-  app = await startBrowserApp({ core: { engine: { retry: FAST_RETRY } } });
-  await connectAsDemoSeller(app, remote.url, { start: 'account' });
-  await app.page.reload();
-  await app.page.getByRole('tab', { name: 'Brands' }).click();
-}, 120_000);
-
-afterAll(async () => {
-  await app?.close();
-  await remote?.close();
+  await online.app.page.reload();
+  await online.app.page.getByRole('tab', { name: 'Brands' }).click();
 });
 
 describe('brands in Chromium, online', () => {
   it('lists the seller’s own store, and offers the linked accounts by name', async () => {
-    const page = app.page;
+    const page = online.app.page;
     await page.getByRole('button', { name: 'Open the profile of Norte y Aurora' }).waitFor({ timeout: 30_000 });
     const picker = page.getByRole('combobox', { name: 'Account' });
     await picker.getByRole('option', { name: 'Aurora Oficial (MARCA_AURORA) · brand account' }).waitFor({ state: 'attached', timeout: 20_000 });
@@ -51,7 +39,7 @@ describe('brands in Chromium, online', () => {
   });
 
   it('picking the brand account reads its brands from the marketplace, profile included', async () => {
-    const page = app.page;
+    const page = online.app.page;
     await page.getByRole('combobox', { name: 'Account' }).selectOption({ label: 'Aurora Oficial (MARCA_AURORA) · brand account' });
     await page.getByRole('heading', { name: 'Brands of Aurora Oficial (MARCA_AURORA)' }).waitFor();
     // 4021 and 4022 are not in the replica: only the marketplace knows them.
@@ -64,12 +52,12 @@ describe('brands in Chromium, online', () => {
     const text = (await profile.textContent()) ?? '';
     expect(text).toContain('Bebés (main)');
     expect(text).not.toMatch(/MLA1384|1780493261/);
-    await app.screenshot('brands-online-profile');
+    await online.app.screenshot('brands-online-profile');
     await profile.getByRole('button', { name: /Back to the brands/ }).click();
   });
 
   it('another account, typed in, is looked up on the marketplace and then reads as a name', async () => {
-    const page = app.page;
+    const page = online.app.page;
     await page.getByRole('combobox', { name: 'Account' }).selectOption({ label: 'Another account…' });
     await page.getByRole('textbox', { name: 'Account (user id)' }).fill(String(stranger.id));
     await page.getByRole('button', { name: 'Show brands' }).click();
@@ -77,13 +65,13 @@ describe('brands in Chromium, online', () => {
     expect(await page.getByRole('button', { name: /Open the profile of/ }).count()).toBe(1);
     expect(await page.getByText(/U00002/).count()).toBe(0);
     // No network here: the logos cannot load (their initials stand in); nothing else may fail.
-    expect(app.errors.filter((e) => !e.includes('example.com'))).toEqual([]);
+    expect(online.app.errors.filter((e) => !e.includes('example.com'))).toEqual([]);
   });
 
   it('offline, the mirror answers what it holds', async () => {
-    const r = await app.core.api.settings.update({ mode: 'offline' });
+    const r = await online.app.core.api.settings.update({ mode: 'offline' });
     expect(r.ok).toBe(true);
-    const list = await app.core.api.brands.list({ userId: demo.brand.id });
+    const list = await online.app.core.api.brands.list({ userId: demo.brand.id });
     expect(list.ok && list.value.list?.brands.map((b) => b.official_store_id)).toEqual([SHARED_STORE]);
   });
 });

@@ -7,11 +7,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/fixtures.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { FAST_RETRY } from '../support/sync-harness.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
-import { connectAsDemoSeller } from './support/remote.js';
+import { connectAsDemoSeller, remoteMarketplaceAndApp, remoteTermoQuantity } from './support/remote.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
 const SCANNER_DELAY_MS = 5;
@@ -77,21 +75,9 @@ describe('scan-count mode on the local demo data', () => {
 });
 
 describe('a count session against a remote marketplace', () => {
-  let remote: TestServer;
-  let app: BrowserApp;
-  beforeAll(async () => {
-    remote = await startTestServer();
-    app = await startBrowserApp({ core: { engine: { pollIntervalMs: 0, retry: FAST_RETRY } } });
-  }, 120_000);
-  afterAll(async () => {
-    await app?.close();
-    await remote?.close();
-  });
+  const online = remoteMarketplaceAndApp({ engine: { pollIntervalMs: 0 } });
 
-  const remoteQuantity = async (storeId: string) => {
-    const res = await remote.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
-    return (res.body as { locations: { store_id?: string; quantity: number }[] }).locations.find((l) => l.store_id === storeId)!.quantity;
-  };
+  const remoteQuantity = (storeId: string) => remoteTermoQuantity(online.remote, storeId);
 
   async function countSession(page: Page, store: string, counted: string) {
     await page.getByRole('tab', { name: 'Count sessions' }).click();
@@ -104,11 +90,11 @@ describe('a count session against a remote marketplace', () => {
   }
 
   it('reviews the variances, then applies them as counts at their bases: one synced, one a conflict because the cell moved', async () => {
-    const { page } = app;
-    const api = app.core.api;
-    await connectAsDemoSeller(app, remote.url);
+    const { page } = online.app;
+    const api = online.app.core.api;
+    await connectAsDemoSeller(online.app, online.remote.url);
     await waitFor(async () => {
-      const c = await termoCell(app, demo.stores.avellaneda);
+      const c = await termoCell(online.app, demo.stores.avellaneda);
       return c.ok && c.value.shown === 30 && c.value.state === 'synced';
     }, 'the replica pulled');
     await page.getByRole('tab', { name: 'Stock' }).click();
@@ -122,17 +108,17 @@ describe('a count session against a remote marketplace', () => {
     // Nothing is queued before the apply.
     const before = await api.outbox.list();
     expect(before.ok && before.value.total).toBe(0);
-    await app.screenshot('count-review');
+    await online.app.screenshot('count-review');
     await page.getByRole('button', { name: 'Apply 1 difference' }).click();
     await waitFor(async () => (await remoteQuantity(demo.stores.avellaneda)) === 28, 'the count on the remote');
-    await waitFor(async () => (await termoCell(app, demo.stores.avellaneda)).ok && (await shown(app, demo.stores.avellaneda)) === 28, 'the cell');
+    await waitFor(async () => (await termoCell(online.app, demo.stores.avellaneda)).ok && (await shown(online.app, demo.stores.avellaneda)) === 28, 'the cell');
     await page.getByRole('heading', { name: 'Count report' }).waitFor();
 
     // Palermo: counted 9 (12 expected), then another workstation sells one (12 → 11) and the pull brings it.
     await page.getByRole('button', { name: 'All counts' }).click();
     await countSession(page, 'Depósito Palermo', '9');
-    const read = await remote.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
-    const put = await remote.as(demo.seller.token).put(
+    const read = await online.remote.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
+    const put = await online.remote.as(demo.seller.token).put(
       `/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`,
       {
         locations: [
@@ -144,19 +130,19 @@ describe('a count session against a remote marketplace', () => {
     );
     expect(put.status).toBe(200);
     expect((await api.sync.pullNow()).ok).toBe(true);
-    await waitFor(async () => (await shown(app, demo.stores.palermo)) === 11, 'the pulled sale');
+    await waitFor(async () => (await shown(online.app, demo.stores.palermo)) === 11, 'the pulled sale');
     await page.getByRole('button', { name: 'Review the differences' }).click();
     await waitFor(async () => (await variances.getByRole('row').nth(1).textContent()) === `${TERMO}912-3changed since counted (now 11) `, 'the moved row');
     await page.getByRole('button', { name: 'Apply 1 difference' }).click();
 
     // Counted against 12: the marketplace's 11 does not match, so the count waits as a conflict for the person.
     await waitFor(async () => {
-      const c = await termoCell(app, demo.stores.palermo);
+      const c = await termoCell(online.app, demo.stores.palermo);
       return c.ok && c.value.state === 'conflict' ? c.value : null;
     }, 'the conflict').then((c) => expect(c.conflict).toMatchObject({ base: { quantity: 12 }, local: 9, remote: { quantity: 11 } }));
     const conflicts = await api.outbox.list({ state: 'conflict' });
     expect(conflicts.ok && conflicts.value.entries.map((e) => e.stock)).toEqual([expect.objectContaining({ op: 'count', quantity: 9 })]);
     expect(await remoteQuantity(demo.stores.palermo)).toBe(11);
-    await app.screenshot('count-conflict');
+    await online.app.screenshot('count-conflict');
   });
 });

@@ -4,28 +4,16 @@
  * pulled, then the app works offline: replies are queued; back online they are sent, or fail with
  * the marketplace's reason and a retry.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demo } from '../support/fixtures.js';
 import { demoOrders } from '../support/messages.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { FAST_RETRY } from '../support/sync-harness.js';
-import { type BrowserApp, startBrowserApp } from './support/browser.js';
+import { remoteMarketplaceAndApp } from './support/remote.js';
 
-let remote: TestServer;
-let app: BrowserApp;
-
-beforeAll(async () => {
-  remote = await startTestServer();
-  app = await startBrowserApp({ core: { engine: { retry: FAST_RETRY } } });
-}, 120_000);
-
-afterAll(async () => {
-  await app?.close();
-  await remote?.close();
-});
+// Not connected: the first test connects through the Settings screen.
+const online = remoteMarketplaceAndApp();
 
 async function chooseMode(label: RegExp) {
-  const page = app.page;
+  const page = online.app.page;
   await page.getByRole('tab', { name: 'Settings' }).click();
   await page.getByRole('radio', { name: label }).check();
   await page.getByRole('button', { name: 'Save settings' }).click();
@@ -33,15 +21,15 @@ async function chooseMode(label: RegExp) {
 }
 
 const remoteTexts = async (pack: number) => {
-  const res = await remote.as(demo.seller.token).get(`/messages/packs/${pack}/sellers/${demo.seller.id}?mark_as_read=false`);
+  const res = await online.remote.as(demo.seller.token).get(`/messages/packs/${pack}/sellers/${demo.seller.id}?mark_as_read=false`);
   return (res.body as { messages: { text: string }[] }).messages.map((m) => m.text);
 };
 
 describe('sending offline in Chromium', () => {
   it('connects to the marketplace from the settings screen and pulls the conversations', async () => {
-    const page = app.page;
+    const page = online.app.page;
     await page.getByRole('tab', { name: 'Settings' }).click();
-    await page.getByRole('textbox', { name: 'Marketplace address' }).fill(remote.url);
+    await page.getByRole('textbox', { name: 'Marketplace address' }).fill(online.remote.url);
     await page.getByRole('textbox', { name: 'Application id' }).fill(String(demo.app));
     await page.getByRole('textbox', { name: 'Your user id' }).fill(String(demo.seller.id));
     await page.getByLabel('Access token').fill(demo.seller.token);
@@ -60,10 +48,10 @@ describe('sending offline in Chromium', () => {
   });
 
   it('queues replies while offline, sends them back online, and shows a refusal with its reason and a retry', async () => {
-    const page = app.page;
+    const page = online.app.page;
     await chooseMode(/Offline/);
     // Meanwhile the marketplace cancels an order the replica still thinks is open.
-    remote.db.prepare("UPDATE orders SET status = 'cancelled' WHERE id = ?").run(demoOrders.delivered.id);
+    online.remote.db.prepare("UPDATE orders SET status = 'cancelled' WHERE id = ?").run(demoOrders.delivered.id);
 
     await page.getByRole('tab', { name: /Inbox/ }).click();
     const nav = page.getByRole('navigation', { name: 'Conversations' });
@@ -73,7 +61,7 @@ describe('sending offline in Chromium', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByRole('status').getByText('Queued: it is sent when the app is online.').waitFor();
     await messages.getByRole('listitem').filter({ hasText: 'Sale mañana por la mañana.' }).getByText('Queued: it is sent when the app is online').waitFor();
-    await app.screenshot('inbox-offline-queued');
+    await online.app.screenshot('inbox-offline-queued');
 
     await nav.getByRole('button', { name: /Order 2000009000002/ }).click();
     await page.getByRole('textbox', { name: 'Your reply' }).fill('¿Te llegó bien?');
@@ -89,7 +77,7 @@ describe('sending offline in Chromium', () => {
       .getByText('Not sent: The order was cancelled: messages can no longer be sent in this conversation.')
       .waitFor({ timeout: 20_000 });
     await refused.getByRole('button', { name: 'Retry' }).waitFor();
-    await app.screenshot('inbox-offline-failed');
+    await online.app.screenshot('inbox-offline-failed');
     await refused.getByRole('button', { name: 'Retry' }).click();
     await refused
       .getByRole('alert')
@@ -102,6 +90,6 @@ describe('sending offline in Chromium', () => {
     const sent = messages.getByRole('listitem').filter({ hasText: 'Sale mañana por la mañana.' });
     await sent.getByText('Delivered').waitFor({ timeout: 20_000 });
     expect(await remoteTexts(demoOrders.packed.pack)).toContain('Sale mañana por la mañana.');
-    expect(app.errors).toEqual([]);
+    expect(online.app.errors).toEqual([]);
   });
 });

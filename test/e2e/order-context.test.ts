@@ -5,30 +5,15 @@
  * name and the product in the list, and product, quantity, status, shipping and buyer in the side
  * panel.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoOrders } from '../support/messages.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { FAST_RETRY } from '../support/sync-harness.js';
-import { type BrowserApp, startBrowserApp } from './support/browser.js';
-import { connectAsDemoSeller } from './support/remote.js';
+import { remoteMarketplaceAndApp } from './support/remote.js';
 
-let remote: TestServer;
-let app: BrowserApp;
-
-beforeAll(async () => {
-  remote = await startTestServer();
-  app = await startBrowserApp({ core: { engine: { retry: FAST_RETRY } } });
-  await connectAsDemoSeller(app, remote.url, { start: 'account' });
-}, 120_000);
-
-afterAll(async () => {
-  await app?.close();
-  await remote?.close();
-});
+const online = remoteMarketplaceAndApp({ connectAsDemoSeller: { start: 'account' } });
 
 describe('order context in Chromium, online', () => {
   it('the list shows the buyer by name and the product, read from the remote', async () => {
-    const page = app.page;
+    const page = online.app.page;
     await page.reload();
     await page.getByRole('tab', { name: /Inbox/ }).click();
     const nav = page.getByRole('navigation', { name: 'Conversations' });
@@ -40,7 +25,7 @@ describe('order context in Chromium, online', () => {
   });
 
   it('the side panel shows product, quantity, status, shipping and buyer', async () => {
-    const page = app.page;
+    const page = online.app.page;
     const nav = page.getByRole('navigation', { name: 'Conversations' });
     await nav.getByRole('button', { name: /Order 2000009000004/ }).click();
     const panel = page.getByRole('complementary', { name: 'Order' });
@@ -54,7 +39,7 @@ describe('order context in Chromium, online', () => {
     expect(await panel.locator('.order-buyer').textContent()).toBe('Martín Gómez (COMPRADOR_TEST)');
     // No picture on the remote's item: its initial stands in, never a broken image.
     expect(await order.locator('.order-picture.none').textContent()).toBe('B');
-    await app.screenshot('order-context-panel');
+    await online.app.screenshot('order-context-panel');
 
     await nav.getByRole('button', { name: /Order 2000009000003/ }).click();
     const cancelled = panel.getByRole('region', { name: `Order ${demoOrders.cancelled.id}` });
@@ -63,6 +48,6 @@ describe('order context in Chromium, online', () => {
     expect(cancelledText).toContain('Cancelled');
     expect(cancelledText).toContain('Collection (picked up from your warehouse) · no shipment');
     expect(cancelledText).toContain('Mate de calabaza con bombilla');
-    expect(app.errors).toEqual([]);
+    expect(online.app.errors).toEqual([]);
   });
 });

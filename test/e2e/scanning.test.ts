@@ -8,11 +8,9 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/fixtures.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { FAST_RETRY } from '../support/sync-harness.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
-import { connectAsDemoSeller } from './support/remote.js';
+import { connectAsDemoSeller, remoteMarketplaceAndApp, remoteTermoQuantity } from './support/remote.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
 /** A scanner's keys: well under the detector's 35 ms apart; a person's: well over. */
@@ -130,30 +128,18 @@ describe('scanning on the local demo data', () => {
 });
 
 describe('the conflict dialog against a remote marketplace', () => {
-  let remote: TestServer;
-  let app: BrowserApp;
-  beforeAll(async () => {
-    remote = await startTestServer();
-    app = await startBrowserApp({ core: { engine: { pollIntervalMs: 0, retry: FAST_RETRY } } });
-  }, 120_000);
-  afterAll(async () => {
-    await app?.close();
-    await remote?.close();
-  });
+  const online = remoteMarketplaceAndApp({ engine: { pollIntervalMs: 0 } });
 
-  const remoteQuantity = async () => {
-    const res = await remote.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
-    return (res.body as { locations: { store_id?: string; quantity: number }[] }).locations.find((l) => l.store_id === demo.stores.palermo)!.quantity;
-  };
+  const remoteQuantity = () => remoteTermoQuantity(online.remote, demo.stores.palermo);
   const palermoState = async () => {
-    const c = await termoCell(app, demo.stores.palermo);
+    const c = await termoCell(online.app, demo.stores.palermo);
     return c.ok ? { shown: c.value.shown, state: c.value.state } : null;
   };
 
   it('a stray Enter and a scan resolve nothing; only a chosen button does', async () => {
-    const { page } = app;
-    const api = app.core.api;
-    await connectAsDemoSeller(app, remote.url);
+    const { page } = online.app;
+    const api = online.app.core.api;
+    await connectAsDemoSeller(online.app, online.remote.url);
     await waitFor(async () => (await palermoState())?.state === 'synced', 'the replica pulled');
 
     // A count made offline while the marketplace changed the same cell.
@@ -161,8 +147,8 @@ describe('the conflict dialog against a remote marketplace', () => {
     expect((await api.stock.count({ userProductId: demo.userProducts.termo, type: 'seller_warehouse', storeId: demo.stores.palermo, quantity: 40 })).ok).toBe(
       true,
     );
-    const read = await remote.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
-    const put = await remote
+    const read = await online.remote.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
+    const put = await online.remote
       .as(demo.seller.token)
       .put(
         `/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`,
@@ -185,7 +171,7 @@ describe('the conflict dialog against a remote marketplace', () => {
     await waitFor(async () => (await notice(page))?.startsWith('Scanned 7790003456784: Yerba mate 1kg'), 'the scan looked up behind the dialog');
     expect(await dialog.isVisible()).toBe(true);
     expect(await focusedRole(page)).toBe('dialog');
-    await app.screenshot('scan-conflict-dialog');
+    await online.app.screenshot('scan-conflict-dialog');
 
     // The explicit choice is the only resolution: the marketplace's 31, not my 40 (which a stray Enter on "Keep my count" would have sent).
     await dialog.getByRole('button', { name: 'Use marketplace (31)' }).click();
@@ -193,9 +179,9 @@ describe('the conflict dialog against a remote marketplace', () => {
       const s = await palermoState();
       return s?.state === 'synced' && s.shown === 31;
     }, 'the chosen resolution');
-    const resolutions = (await termoHistory(app, demo.stores.palermo)).filter((h) => h.kind === 'conflict_resolution');
+    const resolutions = (await termoHistory(online.app, demo.stores.palermo)).filter((h) => h.kind === 'conflict_resolution');
     expect(resolutions.map((h) => h.to_quantity)).toEqual([31]);
     expect(await remoteQuantity()).toBe(31);
-    expect(app.errors).toEqual([]);
+    expect(online.app.errors).toEqual([]);
   });
 });

@@ -7,10 +7,9 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/fixtures.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { FAST_RETRY } from '../support/sync-harness.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
+import { remoteMarketplaceAndApp, remoteTermoQuantity } from './support/remote.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
 const cell = (page: Page, column: string, product = TERMO) => page.getByRole('gridcell', { name: new RegExp(`^${column}, ${product}:`) });
@@ -151,21 +150,9 @@ describe('stock screens on the local demo data', () => {
 });
 
 describe('stock screens against a remote marketplace', () => {
-  let remote: TestServer;
-  let app: BrowserApp;
-  beforeAll(async () => {
-    remote = await startTestServer();
-    app = await startBrowserApp({ core: { engine: { pollIntervalMs: 0, retry: FAST_RETRY } } });
-  }, 120_000);
-  afterAll(async () => {
-    await app?.close();
-    await remote?.close();
-  });
+  const online = remoteMarketplaceAndApp({ engine: { pollIntervalMs: 0 } });
 
-  const remoteQuantity = async () => {
-    const res = await remote.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
-    return (res.body as { locations: { store_id?: string; quantity: number }[] }).locations.find((l) => l.store_id === demo.stores.palermo)!.quantity;
-  };
+  const remoteQuantity = () => remoteTermoQuantity(online.remote, demo.stores.palermo);
   const label = (page: Page) => cell(page, 'Depósito Palermo').getAttribute('aria-label');
 
   /** Settings → a mode, saved, then back to the Stock tab. */
@@ -178,10 +165,10 @@ describe('stock screens against a remote marketplace', () => {
   }
 
   it('an edit made offline is pending, then synced on the remote once online; a conflict is resolved in the dialog', async () => {
-    const { page } = app;
+    const { page } = online.app;
     // Settings → online with the remote's base URL, a fixture token and its user id (main/desktop/settings.ts).
     await page.getByRole('tab', { name: 'Settings' }).click();
-    await page.getByRole('textbox', { name: 'Marketplace address' }).fill(remote.url);
+    await page.getByRole('textbox', { name: 'Marketplace address' }).fill(online.remote.url);
     await page.getByRole('textbox', { name: 'Application id' }).fill(String(demo.app));
     await page.getByRole('textbox', { name: 'Your user id' }).fill(String(demo.seller.id));
     await page.getByLabel('Access token').fill(demo.seller.token);
@@ -201,13 +188,13 @@ describe('stock screens against a remote marketplace', () => {
     await expect(cell(page, 'Depósito Palermo').textContent()).resolves.toBe('17~ queued');
     await page.locator('.status-bar').getByText('1 pending').waitFor();
     expect(await remoteQuantity()).toBe(12);
-    await app.screenshot('stock-pending');
+    await online.app.screenshot('stock-pending');
 
     // Online: pushed to the remote, the cell turns synced.
     await chooseMode(page, /^Online/);
     await waitFor(async () => (await remoteQuantity()) === 17, 'the adjustment on the remote');
     await waitFor(async () => (await label(page)) === `Depósito Palermo, ${TERMO}: 17, synced`, 'the synced cell');
-    await app.screenshot('stock-synced');
+    await online.app.screenshot('stock-synced');
 
     // A count made offline while the marketplace changed the same cell underneath.
     await chooseMode(page, /^Offline/);
@@ -216,8 +203,8 @@ describe('stock screens against a remote marketplace', () => {
     await page.keyboard.type('40');
     await page.keyboard.press('Enter');
     await waitFor(async () => (await label(page)) === `Depósito Palermo, ${TERMO}: 40, queued`, 'the pending count');
-    const read = await remote.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
-    const put = await remote
+    const read = await online.remote.as(demo.seller.token).get(`/user-products/${demo.userProducts.termo}/stock`);
+    const put = await online.remote
       .as(demo.seller.token)
       .put(
         `/user-products/${demo.userProducts.termo}/stock/type/seller_warehouse`,
@@ -228,7 +215,7 @@ describe('stock screens against a remote marketplace', () => {
     await chooseMode(page, /^Online/);
     await waitFor(async () => (await label(page))?.startsWith(`Depósito Palermo, ${TERMO}: 40, conflict`), 'the conflict');
     await expect(cell(page, 'Depósito Palermo').textContent()).resolves.toBe('40! conflict');
-    await app.screenshot('stock-conflict');
+    await online.app.screenshot('stock-conflict');
 
     // The status bar's conflicts count filters the grid to conflicts.
     await page
@@ -248,7 +235,7 @@ describe('stock screens against a remote marketplace', () => {
         ),
       'the conflict in words',
     );
-    await app.screenshot('stock-conflict-dialog');
+    await online.app.screenshot('stock-conflict-dialog');
     await dialog.getByRole('button', { name: 'Keep my count (40)' }).click();
     await waitFor(async () => (await remoteQuantity()) === 40, 'my count on the remote');
     await page.getByRole('combobox', { name: 'Show' }).selectOption('all');
@@ -258,7 +245,7 @@ describe('stock screens against a remote marketplace', () => {
     const panel = page.getByRole('complementary', { name: `History of Depósito Palermo, ${TERMO}` });
     await panel.getByText('conflict resolution').waitFor();
     await panel.getByText('synced from the marketplace').first().waitFor();
-    await app.screenshot('stock-history-remote');
-    expect(app.errors).toEqual([]);
+    await online.app.screenshot('stock-history-remote');
+    expect(online.app.errors).toEqual([]);
   });
 });
