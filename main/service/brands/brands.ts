@@ -1,4 +1,5 @@
 import type { Db } from '../../db/open.js';
+import { anyJsonColumn, stringListColumn, parseColumn } from '../../db/json-columns.js';
 import type { BrandRow, BrandsRepo, NewBrand } from '../../db/repos/brands.js';
 import type { BrandDetailView, BrandListEntryView, BrandListView, PictureView } from '../../../common/views.js';
 import type { UserRow, UsersRepo } from '../../db/repos/users.js';
@@ -112,7 +113,7 @@ export function brandsService(db: Db, repo: BrandsRepo, users: UsersRepo) {
       status: b.status,
       fantasy_name: b.fantasy_name,
       date_created: b.date_created,
-      return_policy: b.return_policy === null ? null : (JSON.parse(b.return_policy) as unknown),
+      return_policy: b.return_policy === null ? null : parseColumn(anyJsonColumn, b.return_policy, 'brands.return_policy'),
       landing_permalink: b.landing_permalink,
       pictures: pictures(id),
       tags: repo.tagsOf(id),
@@ -133,7 +134,7 @@ export function brandsService(db: Db, repo: BrandsRepo, users: UsersRepo) {
       fantasy_name: b.fantasy_name,
       users: repo.usersOf(id).map((u) => ({
         cust_id: u.cust_id,
-        tags: JSON.parse(u.tags) as string[],
+        tags: parseColumn(stringListColumn, u.tags, 'users.tags'),
         site_id: u.site_id,
         user_type: u.user_type,
       })),
@@ -191,7 +192,7 @@ export function brandsService(db: Db, repo: BrandsRepo, users: UsersRepo) {
         const first = rows[0];
         if (!first) throw brandErrors.noBrands(rawUserId, user.site_id);
         const tags: string[] = [];
-        for (const r of rows) for (const t of JSON.parse(r.link_tags) as string[]) if (!tags.includes(t)) tags.push(t);
+        for (const r of rows) for (const t of parseColumn(stringListColumn, r.link_tags, 'brand_users.tags')) if (!tags.includes(t)) tags.push(t);
         return {
           status: first.link_status,
           cust_id: user.id,

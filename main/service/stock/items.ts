@@ -1,4 +1,5 @@
 import type { ItemPictureView, ItemView } from '../../../common/views.js';
+import { stringListColumn, parseColumn } from '../../db/json-columns.js';
 import { z } from 'zod';
 import type { GroupCommit } from '../../db/group-commit.js';
 import type { ItemRow, NewLocation, StockRepo } from '../../db/repos/stock.js';
@@ -135,7 +136,7 @@ export function toItemView(r: ItemRow): ItemView {
     base_price: r.base_price,
     currency_id: r.currency_id,
     listing_type_id: r.listing_type_id,
-    channels: JSON.parse(r.channels) as string[],
+    channels: parseColumn(stringListColumn, r.channels, 'items.channels'),
     available_quantity: r.available_quantity,
     date_created: r.date_created,
   };
@@ -274,7 +275,7 @@ export function itemsService(writes: GroupCommit, repo: StockRepo, users: UsersR
     async createMultiwarehouse(principal: Principal, body: unknown): Promise<ItemView> {
       const seller = users.byId(principal.userId);
       if (!seller) throw new ServiceError(404, 'not_found', `The user '${principal.userId}' was not found`);
-      const tags = JSON.parse(seller.tags) as string[];
+      const tags = parseColumn(stringListColumn, seller.tags, 'users.tags');
       if (!tags.includes('warehouse_management')) {
         throw forbidden(`User ${seller.id} is not a multi-warehouse seller: the tag warehouse_management is required to create items with stock_locations`);
       }

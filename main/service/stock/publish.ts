@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stringListColumn, parseColumn } from '../../db/json-columns.js';
 import type { GroupCommit } from '../../db/group-commit.js';
 import type { StockRepo } from '../../db/repos/stock.js';
 import type { UsersRepo } from '../../db/repos/users.js';
@@ -49,7 +50,7 @@ export function publishService(writes: GroupCommit, repo: StockRepo, users: User
     async create(principal: Principal, body: unknown): Promise<ItemView> {
       const seller = users.byId(principal.userId);
       if (!seller) throw new ServiceError(404, 'not_found', `The user '${principal.userId}' was not found`);
-      const tags = JSON.parse(seller.tags) as string[];
+      const tags = parseColumn(stringListColumn, seller.tags, 'users.tags');
       // Only a seller's account lists: a buyer's ('normal' alone) is refused before the body is read.
       if (!tags.some((t) => SELLER_TAGS.has(t))) throw publishErrors.notASeller(principal.userId);
       const obj = requireObject(body);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonObjectColumn, stringListColumn, parseColumn } from '../../db/json-columns.js';
 import type { StockRepo, StockStoreRow, StoreRow } from '../../db/repos/stock.js';
 import type { UsersRepo } from '../../db/repos/users.js';
 import type { StoreView } from '../../../common/views.js';
@@ -15,8 +16,8 @@ export const toStore = (r: StoreRow): Store => ({
   user_id: r.user_id,
   description: r.description,
   status: r.status,
-  location: JSON.parse(r.location) as Record<string, unknown>,
-  tags: JSON.parse(r.tags) as string[],
+  location: parseColumn(jsonObjectColumn, r.location, 'stores.location'),
+  tags: parseColumn(stringListColumn, r.tags, 'stores.tags'),
   network_node_id: r.network_node_id,
 });
 
@@ -44,7 +45,7 @@ export const storeErrors = {
 };
 
 export function isStockLocation(store: Pick<StoreRow, 'tags'>): boolean {
-  return (JSON.parse(store.tags) as string[]).includes('stock_location');
+  return parseColumn(stringListColumn, store.tags, 'stores.tags').includes('stock_location');
 }
 
 /** The store rows of SPEC 7.1/7.2 for `store` (read by id `storeId`) as a stock location of `sellerId`. */

@@ -1,4 +1,5 @@
 import type { UserRow, UsersRepo } from '../../db/repos/users.js';
+import { stringListColumn, parseColumn } from '../../db/json-columns.js';
 import type { Principal } from '../auth/auth.js';
 import { ServiceError } from '../errors.js';
 import { parseUserId } from '../params.js';
@@ -25,7 +26,7 @@ export const toUser = (r: UserRow): User => ({
   gender: r.gender,
   country_id: r.country_id,
   site_id: r.site_id,
-  tags: JSON.parse(r.tags) as string[],
+  tags: parseColumn(stringListColumn, r.tags, 'users.tags'),
 });
 
 export const userNotFound = (id: number | string) => new ServiceError(404, 'not_found', `The user '${id}' was not found`);
