@@ -16,13 +16,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { openDatabase } from '../main/db/open.js';
 import { DB_FILE, remoteProfileDir } from '../main/desktop/profile.js';
 import { SettingsStore } from '../main/desktop/settings.js';
 import { plainCipher } from '../main/sync/auth/index.js';
 import { requireBrowser } from '../scripts/browser.js';
 import { startBrowserApp } from '../test/e2e/support/browser.js';
+import { scan } from '../test/e2e/support/scanner.js';
 import { BENCH_APP, BENCH_SELLER, BENCH_TOKEN, productId, seedWarehouse } from './lib/seed.js';
 import { type Row, percentile, printTable } from './lib/report.js';
 import { benchInbox } from './ui-inbox.js';
@@ -38,8 +39,6 @@ const ROWS_PER_FRAME = 20;
 const WHEEL_ROWS_PER_FRAME = 5;
 const EDITS = 60;
 const SCANS = 30;
-/** A scanner's keys: well under the scan detector's 35 ms apart (as test/e2e/scanning.test.ts types them). */
-const SCANNER_GAP_MS = 5;
 /** An address nothing answers on: the replica is offline and never calls it. */
 const BASE_URL = 'http://127.0.0.1:9';
 
@@ -213,36 +212,10 @@ async function editToPending(page: Page, row: number, col: number): Promise<numb
   return page.evaluate('window.__pending') as Promise<number>;
 }
 
-const cdpSessions = new WeakMap<Page, CDPSession>();
-
-/**
- * Types `code` and Enter as a scanner does, as test/e2e/scanning.test.ts does: real key events
- * through the browser's input pipeline, each stamped SCANNER_GAP_MS after the one before (CDP
- * gives the device's time), so a busy machine delivers them later but with the scanner's timing.
- */
-async function scanKeys(page: Page, code: string): Promise<void> {
-  let cdp = cdpSessions.get(page);
-  if (!cdp) cdpSessions.set(page, (cdp = await page.context().newCDPSession(page)));
-  let at = Date.now() / 1000;
-  for (const ch of [...code, 'Enter']) {
-    at += SCANNER_GAP_MS / 1000;
-    const enter = ch === 'Enter';
-    const upper = ch.toUpperCase();
-    const key = {
-      key: ch,
-      code: enter ? 'Enter' : /\d/.test(ch) ? `Digit${ch}` : /[A-Z]/i.test(ch) ? `Key${upper}` : '',
-      windowsVirtualKeyCode: enter ? 13 : upper.charCodeAt(0),
-      timestamp: at,
-    };
-    await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', ...key, text: enter ? '\r' : ch });
-    await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...key });
-  }
-}
-
 /** Scans product `i`'s item id (seedReplica's); the time (ms) from the Enter key to its cell being focused. */
 async function scanToFocus(page: Page, i: number): Promise<number> {
   await page.evaluate(WATCH_SCAN(`${SEED_KINDS[i % SEED_KINDS.length]} ${i + 1}`));
-  await scanKeys(page, seedItemId(i));
+  await scan(page, seedItemId(i));
   return page.evaluate('window.__focused') as Promise<number>;
 }
 

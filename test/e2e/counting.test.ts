@@ -10,20 +10,15 @@ import { demo } from '../support/fixtures.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
 import { connectAsDemoSeller, remoteMarketplaceAndApp, remoteTermoQuantity } from './support/remote.js';
+import { scan } from './support/scanner.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
-const SCANNER_DELAY_MS = 5;
 const termoCell = (app: BrowserApp, storeId: string) => app.core.api.stock.cell({ userProductId: demo.userProducts.termo, type: 'seller_warehouse', storeId });
 const shown = async (app: BrowserApp, storeId: string) => {
   const r = await termoCell(app, storeId);
   return r.ok ? r.value.shown : null;
 };
 const status = (page: Page) => page.locator('.count-area [role=status]').first();
-
-async function scan(page: Page, code: string) {
-  await page.keyboard.type(code, { delay: SCANNER_DELAY_MS });
-  await page.keyboard.press('Enter');
-}
 
 describe('scan-count mode on the local demo data', () => {
   let app: BrowserApp;

@@ -5,44 +5,18 @@
  * only take the grid to the product and name it; a count typed at a person's speed still saves.
  * The conflict dialog runs against a second real server playing the marketplace.
  */
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/fixtures.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
 import { connectAsDemoSeller, remoteMarketplaceAndApp, remoteTermoQuantity } from './support/remote.js';
+import { scan } from './support/scanner.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
-/** A scanner's keys: well under the detector's 35 ms apart; a person's: well over. */
-const SCANNER_GAP_MS = 5;
+/** A person's keys: well over the scan detector's 35 ms apart (a scanner's are well under, support/scanner.ts). */
 const PERSON_DELAY_MS = 90;
 
-const cdpSessions = new WeakMap<Page, CDPSession>();
-
-/**
- * Types `code` and Enter as a scanner does: real key events through the browser's input pipeline,
- * each stamped SCANNER_GAP_MS after the one before (the time a keyboard event carries is the
- * device's, which CDP lets the test give). A busy machine delivers them later, but with the
- * scanner's own timing: the test does not depend on how fast the CI box is.
- */
-async function scan(page: Page, code: string) {
-  let cdp = cdpSessions.get(page);
-  if (!cdp) cdpSessions.set(page, (cdp = await page.context().newCDPSession(page)));
-  let at = Date.now() / 1000;
-  for (const ch of [...code, 'Enter']) {
-    at += SCANNER_GAP_MS / 1000;
-    const enter = ch === 'Enter';
-    const upper = ch.toUpperCase();
-    const key = {
-      key: ch,
-      code: enter ? 'Enter' : /\d/.test(ch) ? `Digit${ch}` : /[A-Z]/i.test(ch) ? `Key${upper}` : '',
-      windowsVirtualKeyCode: enter ? 13 : upper.charCodeAt(0),
-      timestamp: at,
-    };
-    await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', ...key, text: enter ? '\r' : ch });
-    await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...key });
-  }
-}
 const cell = (page: Page, column: string, product = TERMO) => page.getByRole('gridcell', { name: new RegExp(`^${column}, ${product}:`) });
 const focusedLabel = (page: Page) => page.evaluate<string | null>(`document.activeElement?.getAttribute('aria-label') ?? null`);
 const focusedRole = (page: Page) => page.evaluate<string | null>(`document.activeElement?.getAttribute('role') ?? null`);
