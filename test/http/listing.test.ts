@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { demo } from '../support/fixtures.js';
+import { multiwarehouseListing } from '../support/http-bodies.js';
 import { messagingFixtures } from '../support/messages.js';
 import { errorBody, startTestServer } from '../support/server.js';
 import { serverWithSeller } from '../support/seller.js';
@@ -31,14 +32,7 @@ describe('GET /users/{user_id}/items/search', () => {
   });
 
   it('includes items created afterwards', async () => {
-    const created = await seller().post('/items/multiwarehouse', {
-      title: 'Termo nuevo',
-      category_id: 'MLA1902',
-      price: 100,
-      currency_id: 'ARS',
-      listing_type_id: 'gold_special',
-      stock_locations: [{ store_id: demo.stores.palermo, quantity: 1 }],
-    });
+    const created = await seller().post('/items/multiwarehouse', multiwarehouseListing('Termo nuevo'));
     expect(created.status).toBe(201);
     const res = await seller().get(itemsPath(demo.seller.id, '?limit=100'));
     expect(res.body.paging.total).toBe(6);

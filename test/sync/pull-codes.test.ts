@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { locate } from '../../main/desktop/grid.js';
 import type { SyncEngine } from '../../main/sync/engine.js';
 import { demo } from '../support/fixtures.js';
+import { multiwarehouseListing } from '../support/http-bodies.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { type Replica, newEngine, newReplica } from '../support/sync-harness.js';
 
@@ -43,19 +44,16 @@ describe('codes in the replica', () => {
 
   it('a listing made on the marketplace later brings its attributes', async () => {
     await engine.pullNow();
-    const created = await server.as(demo.seller.token).post('/items/multiwarehouse', {
-      title: 'Termo 500 ml',
-      category_id: 'MLA1902',
-      price: 19999,
-      currency_id: 'ARS',
-      listing_type_id: 'gold_special',
-      stock_locations: [{ store_id: demo.stores.palermo, quantity: 3 }],
-      attributes: [
-        { id: 'GTIN', value_name: '7790001239997' },
-        { id: 'SELLER_SKU', value_name: 'TERM-500' },
-      ],
-      seller_custom_field: 'NORTE-T500',
-    });
+    const created = await server.as(demo.seller.token).post(
+      '/items/multiwarehouse',
+      multiwarehouseListing('Termo 500 ml', {
+        attributes: [
+          { id: 'GTIN', value_name: '7790001239997' },
+          { id: 'SELLER_SKU', value_name: 'TERM-500' },
+        ],
+        seller_custom_field: 'NORTE-T500',
+      }),
+    );
     expect(created.status).toBe(201);
     expect(find('7790001239997').userProductId).toBeNull();
     const report = await engine.pullNow();

@@ -8,6 +8,7 @@ import { gridPage, locate } from '../../../main/desktop/grid.js';
 import { loadFixtures, parseFixtures } from '../../../main/fixtures/load.js';
 import { type Service, createService } from '../../../main/service/index.js';
 import { demo, demoFixtures } from '../../support/fixtures.js';
+import { multiwarehouseListing } from '../../support/http-bodies.js';
 
 /**
  * Codes a barcode scan finds a product by (issue 14 §2): the GTIN and SELLER_SKU attributes,
@@ -34,15 +35,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const listing = (extra: Record<string, unknown>) => ({
-  title: 'Termo 500 ml',
-  category_id: 'MLA1902',
-  price: 19999,
-  currency_id: 'ARS',
-  listing_type_id: 'gold_special',
-  stock_locations: [{ store_id: demo.stores.palermo, quantity: 3 }],
-  ...extra,
-});
+const listing = (extra: Record<string, unknown>) => multiwarehouseListing('Termo 500 ml', extra);
 
 describe('normalizeCode', () => {
   it('pads EAN-8, UPC-A, EAN-13 and GTIN-14 to 14 digits and upper-cases the rest', () => {
