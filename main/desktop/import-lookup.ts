@@ -1,4 +1,5 @@
 import type { LookupRowView, LookupView } from '../../common/contract/contract.js';
+import { isEditableType } from '../../common/stock-vocabulary.js';
 import type { Db } from '../db/open.js';
 import type { ItemFacts } from '../db/repos/grid.js';
 import { gridColumns, lookupRows } from '../sync/read-model.js';
@@ -24,7 +25,7 @@ export function importLookup(db: Db, sellerId: number, ids: string[], columns: s
       const cells: LookupRowView['cells'] = {};
       for (const [key, c] of Object.entries(r.cells)) {
         const lock = lockOf(c, items.get(r.userProductId), o);
-        cells[key] = { type: c.type, shown: c.shown, editable: c.type !== 'platform_facility' && lock === null, lock };
+        cells[key] = { type: c.type, shown: c.shown, editable: isEditableType(c.type) && lock === null, lock };
       }
       return { ...r, cells };
     });

@@ -15,6 +15,7 @@ import type ExcelJS from 'exceljs';
 let loaded: Promise<typeof ExcelJS> | undefined;
 const excel = (): Promise<typeof ExcelJS> => (loaded ??= import('exceljs').then((m) => m.default));
 import type { GridColumnView, GridRowView } from '../../common/contract/contract.js';
+import { locationColumnHeader } from '../../common/grid-columns.js';
 import { LAST_CHANGE_HEADER, PENDING_HEADER, lastChangeNote, pendingNote } from '../../common/pending-note.js';
 import { Readable } from 'node:stream';
 import { badRequest, isServiceError } from '../service/errors.js';
@@ -107,7 +108,7 @@ export async function readWorkbook(bytes: Uint8Array): Promise<string[][]> {
   return rows;
 }
 
-export const columnHeader = (c: Pick<GridColumnView, 'label' | 'key'>) => `${c.label} [${c.key}]`;
+export const columnHeader = locationColumnHeader;
 
 /** The grid as a workbook: one sheet, a frozen header row, quantities as numbers. */
 export async function gridWorkbook(columns: GridColumnView[], rows: GridRowView[], skus: Map<string, string>): Promise<Uint8Array> {

@@ -5,6 +5,7 @@
  */
 import { memo } from 'react';
 import type { GridColumnView, GridSortView } from '../../common/contract/contract.js';
+import { PRODUCT_COLUMN, TOTAL_COLUMN, columnEditable, locationSortKey, showsStoreId } from './columns.js';
 import { LockIcon } from './icons.js';
 import { type StockStore, columnLabel } from './store.js';
 import type { StockWords } from './words.js';
@@ -61,9 +62,9 @@ interface HeaderProps {
 export const GridHeader = memo(function GridHeader({ store, w, columns, colItems, sort, width }: HeaderProps) {
   return (
     <div role="row" aria-rowindex={1} className="grid-row header-row" style={{ width }}>
-      <div role="columnheader" className="grid-cell product-cell" aria-colindex={1} aria-sort={ariaSort(sort, 'title')}>
-        {w.t('col.product')}
-        <SortButton store={store} w={w} sortKey="title" label={w.t('col.product')} sort={sort} />
+      <div role="columnheader" className="grid-cell product-cell" aria-colindex={1} aria-sort={ariaSort(sort, PRODUCT_COLUMN.sortKey)}>
+        {w.t(PRODUCT_COLUMN.labelKey)}
+        <SortButton store={store} w={w} sortKey={PRODUCT_COLUMN.sortKey} label={w.t(PRODUCT_COLUMN.labelKey)} sort={sort} />
       </div>
       {colItems.map((c) => {
         const column = columns[c.index]!;
@@ -73,27 +74,27 @@ export const GridHeader = memo(function GridHeader({ store, w, columns, colItems
             key={column.key}
             className="grid-cell data-cell"
             aria-colindex={c.index + 2}
-            aria-sort={ariaSort(sort, column.key)}
+            aria-sort={ariaSort(sort, locationSortKey(column))}
             data-type={column.type}
             title={columnLabel(column, w.t)}
             style={{ left: c.start }}
           >
             <span className="column-name">
-              {column.type === 'platform_facility' ? (
+              {!columnEditable(column) ? (
                 <>
                   <LockIcon />{' '}
                 </>
               ) : null}
               {columnLabel(column, w.t)}
             </span>
-            {column.type === 'seller_warehouse' ? <span className="column-id">{w.t('col.storeId', { id: column.key })}</span> : null}
-            <SortButton store={store} w={w} sortKey={column.key} label={columnLabel(column, w.t)} sort={sort} />
+            {showsStoreId(column) ? <span className="column-id">{w.t('col.storeId', { id: column.key })}</span> : null}
+            <SortButton store={store} w={w} sortKey={locationSortKey(column)} label={columnLabel(column, w.t)} sort={sort} />
           </div>
         );
       })}
-      <div role="columnheader" className="grid-cell total-cell" aria-colindex={columns.length + 2} aria-sort={ariaSort(sort, 'total')}>
-        {w.t('col.total')}
-        <SortButton store={store} w={w} sortKey="total" label={w.t('col.total')} sort={sort} />
+      <div role="columnheader" className="grid-cell total-cell" aria-colindex={columns.length + 2} aria-sort={ariaSort(sort, TOTAL_COLUMN.sortKey)}>
+        {w.t(TOTAL_COLUMN.labelKey)}
+        <SortButton store={store} w={w} sortKey={TOTAL_COLUMN.sortKey} label={w.t(TOTAL_COLUMN.labelKey)} sort={sort} />
       </div>
     </div>
   );

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { ApiError, HistoryEntryView } from '../../common/contract/contract.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
+import { columnEditable } from './columns.js';
 import { columnLabel, rowAt, useStock, useStockStore, visibleColumns } from './store.js';
 import { useStockWords } from './words.js';
 
@@ -33,7 +34,7 @@ export function HistoryPanel() {
   const [error, setError] = useState<ApiError | null>(null);
 
   const userProductId = row?.userProductId;
-  const editable = column && column.type !== 'platform_facility';
+  const editable = column && columnEditable(column);
   useEffect(() => {
     if (!userProductId || !column || !editable) {
       setEntries(null);

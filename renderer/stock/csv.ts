@@ -19,6 +19,8 @@
  */
 import Papa from 'papaparse';
 import { csvText } from '../../common/csv-cell.js';
+import { KEY_IN_HEADER, LOCATION_COLUMNS, locationColumnHeader } from '../../common/grid-columns.js';
+import { isLocationType } from '../../common/stock-vocabulary.js';
 import { LAST_CHANGE_HEADER, PENDING_HEADER, lastChangeNote, pendingNote } from '../../common/pending-note.js';
 import type { GridColumnView, GridRowView, LookupCellView, LookupRowView, LookupView } from '../../common/contract/contract.js';
 import { type Edit, afterEdit, parseEdit } from './parse.js';
@@ -96,8 +98,7 @@ const WIDE_NOT_LOCATIONS = [
 const ID_HEADERS = ['user_product_id', 'item_id', 'id', 'product_id', 'sku'];
 
 /** The header of a location column in the export: `Depósito Palermo [64712]`. */
-export const columnHeader = (c: GridColumnView) => `${c.label} [${c.key}]`;
-const KEY_IN_HEADER = /\[([^\]]+)\]\s*$/;
+export const columnHeader = locationColumnHeader;
 
 /** The delimiters a CSV import recognises (Papa Parse guesses among them from the first lines). */
 export const CSV_DELIMITERS = [',', ';', '\t', '|'];
@@ -168,7 +169,7 @@ export function planRows(rows: string[][]): Plan | { error: Reason } {
     if (WIDE_NOT_LOCATIONS.includes(n)) return;
     const key = KEY_IN_HEADER.exec(h.trim())?.[1]?.trim() ?? h.trim();
     if (key === '') return;
-    locations.push({ index, key, readOnly: key === 'platform_facility' });
+    locations.push({ index, key, readOnly: isLocationType(key) && !LOCATION_COLUMNS[key].editable });
   });
   if (locations.length === 0) return { error: { key: 'csv.err.header' } };
   rows.slice(1).forEach((r, i) => {
@@ -211,8 +212,7 @@ function columnFor(columns: GridColumnView[], store: string): GridColumnView | u
     columns.find((c) => c.key === s) ??
     columns.find((c) => c.key === n) ??
     columns.find((c) => norm(c.label) === n) ??
-    (['selling_address', 'domicilio_de_venta', 'endereço_de_venda'].includes(n) ? columns.find((c) => c.type === 'selling_address') : undefined) ??
-    (['platform_facility', 'full'].includes(n) ? columns.find((c) => c.type === 'platform_facility') : undefined)
+    columns.find((c) => LOCATION_COLUMNS[c.type].aliases.includes(n))
   );
 }
 

@@ -4,6 +4,7 @@
  * Discard, Edit), and undo of the person's last edit.
  */
 import type { GridColumnView, GridRowView } from '../../common/contract/contract.js';
+import { columnEditable } from './columns.js';
 import { cellAt, columnLabel, findRow, visibleColumns } from './selectors.js';
 import type { CellAddress, StockKit, StockState } from './state.js';
 
@@ -191,7 +192,7 @@ export function dialogActions({ set, get, api }: StockKit): Pick<StockState, Act
         if (found)
           await refreshCells(
             r.value.userProductId,
-            get().allColumns.filter((c) => c.type !== 'platform_facility' && found.row.cells[c.key]),
+            get().allColumns.filter((c) => columnEditable(c) && found.row.cells[c.key]),
           );
       }
       get().say(UNDO_WORDS[r.value.how]);

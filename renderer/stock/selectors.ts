@@ -4,6 +4,7 @@
  */
 import type { GridColumnView, GridRowView, LookupCellView } from '../../common/contract/contract.js';
 import { useI18nStore } from '../i18n/index.js';
+import { columnEditable, locationLabel } from './columns.js';
 import { PAGE_SIZE, type StockState } from './state.js';
 import { type StockKey, stockText } from './words.js';
 
@@ -12,7 +13,7 @@ export const tr = (key: StockKey, vars?: Record<string, string | number>) => sto
 
 /** A column's name in the current language (a store keeps its own name). */
 export function columnLabel(c: Pick<GridColumnView, 'type' | 'label'>, t: (key: StockKey) => string = tr): string {
-  return c.type === 'seller_warehouse' ? c.label : c.type === 'selling_address' ? t('col.sellingAddress') : t('col.platform');
+  return locationLabel(c, t);
 }
 
 /** The words of a lock reason (`lockOf`). */
@@ -33,7 +34,7 @@ export function lockOf(column: GridColumnView, cell: LookupCellView | undefined,
 /** lockOf with the row read already (a grid cell gets that as a flag, not the row: see GridRow.tsx). */
 export function lockOfCell(column: GridColumnView, cell: LookupCellView | undefined, sellingAddress: boolean): string | null {
   if (cell?.lock) return cell.lock.reason;
-  if (column.type === 'platform_facility') return 'platform_managed';
+  if (!columnEditable(column)) return 'platform_managed';
   if (!cell && column.type !== 'seller_warehouse') return 'no_location';
   // A product keeps seller stock in stores or at its selling address, never both (SPEC 2.5, section 8).
   if (!cell && sellingAddress) return 'pairing';

@@ -6,7 +6,8 @@
  */
 import { defaultRangeExtractor, type Range, useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
-import { COLUMN_WIDTH, HEADER_HEIGHT, PRODUCT_WIDTH, ROW_HEIGHT, TOTAL_WIDTH, cellId } from './grid-layout.js';
+import { PRODUCT_COLUMN, TOTAL_COLUMN } from './columns.js';
+import { COLUMN_WIDTH, HEADER_HEIGHT, ROW_HEIGHT, cellId } from './grid-layout.js';
 
 function keepIndex(range: Range, index: number): number[] {
   const out = defaultRangeExtractor(range);
@@ -51,10 +52,10 @@ export function useGridViewport({ total, columnCount, active, focusSeq }: Viewpo
     getScrollElement: () => scrollRef.current,
     estimateSize: () => COLUMN_WIDTH,
     overscan: 1,
-    paddingStart: PRODUCT_WIDTH,
-    paddingEnd: TOTAL_WIDTH,
-    scrollPaddingStart: PRODUCT_WIDTH,
-    scrollPaddingEnd: TOTAL_WIDTH,
+    paddingStart: PRODUCT_COLUMN.width,
+    paddingEnd: TOTAL_COLUMN.width,
+    scrollPaddingStart: PRODUCT_COLUMN.width,
+    scrollPaddingEnd: TOTAL_COLUMN.width,
     rangeExtractor: useCallback((r: Range) => keepIndex(r, active.col), [active.col]),
   });
 
