@@ -336,7 +336,8 @@ export interface StoreView {
 }
 
 /** An item as the marketplace answers it (SPEC 2.4); the answer carries more fields of the ordinary flow. */
-export interface ItemView {
+/** The fields of an item (SPEC 2.3) every layer keeps as they are: the answer, the stored row, the mirror's copy. */
+export interface ItemFields {
   id: string;
   site_id: string;
   title: string;
@@ -347,11 +348,27 @@ export interface ItemView {
   base_price: number;
   currency_id: string;
   listing_type_id: string;
+  date_created: string;
+}
+
+/** The partial (public) user record of SPEC 2.1, with its site: the answer, and what the mirror keeps of the remote's. */
+export interface UserView {
+  id: number;
+  nickname: string;
+  registration_date: string;
+  first_name: string;
+  last_name: string;
+  gender: string;
+  country_id: string;
+  site_id: string;
+  tags: string[];
+}
+
+export interface ItemView extends ItemFields {
   channels: string[];
   official_store_id?: number;
   available_quantity?: number | null;
   stock_locations?: { store_id: string; quantity: number; network_node_id: string }[];
-  date_created: string;
   /** The item's inventory code, when it has one (null otherwise). */
   inventory_id?: string | null;
   /** Attributes of the publishing flow, such as GTIN and SELLER_SKU, as the listing sent them. */

@@ -1,3 +1,4 @@
+import type { ItemFields, UserView } from '../../../common/views.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../open.js';
 import type { AttachmentRow } from './attachments.js';
@@ -41,17 +42,7 @@ export type MirrorAttachment = Omit<AttachmentRow, 'sha256' | 'message_id' | 'po
  * carry it; whether the first full inbound is done is never in the answer (stored as done: the
  * remote refuses the edit if not, and the cell then shows it as failed).
  */
-export interface MirrorItem {
-  id: string;
-  site_id: string;
-  title: string;
-  seller_id: number;
-  category_id: string;
-  user_product_id: string;
-  price: number;
-  base_price: number;
-  currency_id: string;
-  listing_type_id: string;
+export interface MirrorItem extends ItemFields {
   /** JSON array. */
   channels: string;
   official_store_id: number | null;
@@ -62,7 +53,6 @@ export interface MirrorItem {
   local_delivery: 0 | 1;
   /** JSON object: `{ attributes?: [...], seller_custom_field?: string | null }`. */
   attributes: string;
-  date_created: string;
 }
 
 /**
@@ -235,18 +225,7 @@ export function mirrorRepo(db: Db) {
     advanceVersion: (id: string, from: bigint, to: bigint) => advanceVersion.run(to, id, from).changes === 1,
 
     userExists: (id: number) => userExists.get(id) !== undefined,
-    upsertUser: (u: {
-      id: number;
-      nickname: string;
-      registration_date: string;
-      first_name: string;
-      last_name: string;
-      gender: string;
-      country_id: string;
-      site_id: string;
-      user_type?: string | null;
-      tags: string[];
-    }) => upsertUser.run({ ...u, user_type: u.user_type ?? null, tags: JSON.stringify(u.tags) }),
+    upsertUser: (u: UserView & { user_type?: string | null }) => upsertUser.run({ ...u, user_type: u.user_type ?? null, tags: JSON.stringify(u.tags) }),
     upsertStore: (s: { id: string; user_id: string; description: string; status: string; tags: string[]; network_node_id: string; location: unknown }) =>
       upsertStore.run({ ...s, tags: JSON.stringify(s.tags), location: JSON.stringify(s.location) }),
     deleteStoresExcept: (userId: string, keep: string[]) => deleteStoresExcept.run(userId, JSON.stringify(keep)).changes,

@@ -1,3 +1,4 @@
+import type { ItemFields } from '../../../common/views.js';
 import type { Db } from '../open.js';
 
 export type { LocationType } from '../../../common/stock-vocabulary.js';
@@ -62,17 +63,8 @@ export interface StockJsonRow {
 /** A store as a stock write checks it (SPEC 7.1, 7.2). */
 export type StockStoreRow = Pick<StoreRow, 'id' | 'user_id' | 'tags' | 'network_node_id'>;
 
-export interface ItemRow {
-  id: string;
-  site_id: string;
-  title: string;
-  seller_id: number;
-  category_id: string;
-  user_product_id: string;
-  price: number;
-  base_price: number;
-  currency_id: string;
-  listing_type_id: string;
+/** An item as stored: the item's own fields, and its lists as JSON text. */
+export interface ItemRow extends ItemFields {
   channels: string;
   official_store_id: number | null;
   logistic_type: 'fulfillment' | 'cross_docking' | 'self_service';
@@ -81,7 +73,6 @@ export interface ItemRow {
   full_inbound_done: number;
   available_quantity: number | null;
   attributes: string;
-  date_created: string;
 }
 
 export interface NewStore {

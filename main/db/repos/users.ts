@@ -1,29 +1,14 @@
+import type { UserView } from '../../../common/views.js';
 import type { Db } from '../open.js';
 
-export interface UserRow {
-  id: number;
-  nickname: string;
-  registration_date: string;
-  first_name: string;
-  last_name: string;
-  gender: string;
-  country_id: string;
-  site_id: string;
+/** A user as stored: the record, its tags as JSON text, and its type. */
+export interface UserRow extends Omit<UserView, 'tags'> {
   user_type: string | null;
   tags: string;
 }
 
-export interface NewUser {
-  id: number;
-  nickname: string;
-  registration_date: string;
-  first_name: string;
-  last_name: string;
-  gender: string;
-  country_id: string;
-  site_id: string;
+export interface NewUser extends UserView {
   user_type?: string | undefined;
-  tags: string[];
 }
 
 export function usersRepo(db: Db) {

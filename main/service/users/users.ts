@@ -1,3 +1,4 @@
+import type { UserView } from '../../../common/views.js';
 import type { UserRow, UsersRepo } from '../../db/repos/users.js';
 import { stringListColumn, parseColumn } from '../../db/json-columns.js';
 import type { Principal } from '../auth/auth.js';
@@ -5,17 +6,7 @@ import { ServiceError } from '../errors.js';
 import { parseUserId } from '../params.js';
 
 /** User record of SPEC 2.1 (partial), plus its site. */
-export interface User {
-  id: number;
-  nickname: string;
-  registration_date: string;
-  first_name: string;
-  last_name: string;
-  gender: string;
-  country_id: string;
-  site_id: string;
-  tags: string[];
-}
+export type User = UserView;
 
 export const toUser = (r: UserRow): User => ({
   id: r.id,
