@@ -3,6 +3,8 @@
  * conversation (text and attached files with their progress), the send state, and the quick
  * replies. One store per screen, created with the API it talks to (the real `window.stockroom`, or
  * a fake in the component tests). Every call's error is kept as data and shown in words.
+ * Over 400 lines on purpose: the list, the thread and the drafts answer the same events (a new
+ * message, a pull, a session change) and read each other's state; one store keeps that in one place.
  */
 import { createStore } from 'zustand/vanilla';
 import type { StockroomApi } from '../../common/contract/api.js';
