@@ -44,7 +44,7 @@ export interface SyncEngineOptions {
   checkpointEveryMs?: number | false;
 }
 
-/** What the status bar shows (the shape is the preload contract's): connection, counts, progress. */
+/** What the status bar shows (its shape is in common/views.ts): connection, counts, progress. */
 export type SyncStatus = SyncStatusView;
 
 export interface SyncEvents {

@@ -16,7 +16,7 @@ import type { CellState, CellView, EntryView } from '../../common/views.js';
  * Cell state, most important first: conflict > failed > sending (a request on the wire) > pending > synced.
  */
 
-// The shapes the screens receive are defined once, in the preload contract (no Node imports there).
+// The shapes the screens receive are defined once, in common/views.ts (no Node imports there).
 export type { CellState, CellView, EntryView };
 
 const entryView = (e: OutboxRow): EntryView => ({

@@ -1,7 +1,7 @@
 import type { HistoryEntryView } from '../../../common/views.js';
 import type { Db } from '../open.js';
 
-/** A cell's history row; the screens receive it as it is (the shape is the preload contract's). */
+/** A cell's history row; the screens receive it as it is (its shape is in common/views.ts). */
 export type HistoryRow = HistoryEntryView;
 export type HistoryKind = HistoryRow['kind'];
 export type NewHistory = Omit<HistoryRow, 'id'>;

@@ -8,7 +8,7 @@ import { ServiceError } from '../errors.js';
 import type { ListingCheck } from '../stock/items.js';
 import { normalizeName } from './normalize.js';
 
-// The shapes of SPEC 2.7 are defined once, in the preload contract: the HTTP API answers them
+// The shapes of SPEC 2.7 are defined once, in common/views.ts: the HTTP API answers them
 // and the screens receive them as they are.
 export type Picture = PictureView;
 /** Brand, list form (SPEC 2.7), fields in the spec's order. */

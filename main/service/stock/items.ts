@@ -121,7 +121,7 @@ export const itemBody = z.object({
 });
 
 // Item response of SPEC 2.4 (`stock_locations` only on creation, rule 4.3.3): the shape the screens
-// receive too, defined once in the preload contract.
+// receive too, defined once in common/views.ts.
 export type { ItemView };
 
 export function toItemView(r: ItemRow): ItemView {

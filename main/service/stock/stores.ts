@@ -8,7 +8,7 @@ import { badRequest, forbidden } from '../errors.js';
 import { parseUserId, parseWith } from '../params.js';
 import { userNotFound } from '../users/users.js';
 
-/** Store of SPEC 2.2 (the shape is defined once, in the preload contract). */
+/** Store of SPEC 2.2 (the shape is defined once, in common/views.ts). */
 export type Store = StoreView;
 
 export const toStore = (r: StoreRow): Store => ({
