@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * Three tiers, one run (`npm test` runs them all):
  * - unit: no browser, no child process, no remote marketplace: the service, the HTTP API through
  *   a real server on 127.0.0.1 in the test's own process, the outbox, the desktop core local-only
- *   and its two transports, the screens in jsdom; `npm run test:unit`, under a minute.
+ *   and its two transports, the screens in jsdom; `npm run test:unit`.
  * - integration: real child processes (the project's CLI, a second desktop process, kill -9),
  *   the sync engine and the desktop core against a real remote through the fault proxy, and the
  *   multi-second suites (10,000 edits, token expiry over seconds, 25 MB uploads);
