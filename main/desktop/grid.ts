@@ -15,9 +15,9 @@ import { type GridRepo, type GridSort, type ItemFacts, type ProductPosition, gri
 import type { ItemRow } from '../db/repos/stock.js';
 import { sellingAddressErrors, sellingAddressRule } from '../service/stock/stock.js';
 import { gridRows } from '../sync/read-model.js';
+import type { StateFilter } from '../../common/stock-vocabulary.js';
 
 export type { StateFilter } from '../../common/stock-vocabulary.js';
-import type { StateFilter } from '../../common/stock-vocabulary.js';
 
 export interface GridFilters {
   search?: string | undefined;

@@ -9,12 +9,12 @@ import type { ApiError, CellView, GridColumnView, GridRowView, GridSortView } fr
 import type { ErrorLike } from '../i18n/errors.js';
 import type { StockKey } from './words.js';
 import type { PICKABLE_REASONS } from '../../common/stock-reasons.js';
+import type { StateFilter } from '../../common/stock-vocabulary.js';
 
 /** A reason the person picks for + / − adjustments (issue 14 §6). */
 export type PickableReason = (typeof PICKABLE_REASONS)[number];
 
 export type { StateFilter } from '../../common/stock-vocabulary.js';
-import type { StateFilter } from '../../common/stock-vocabulary.js';
 
 export interface StockQuery {
   /** Title words, an item id, a user product id (narrows the rows). */

@@ -1,8 +1,8 @@
 import type { ItemFields } from '../../../common/views.js';
 import type { Db } from '../open.js';
+import type { LocationType } from '../../../common/stock-vocabulary.js';
 
 export type { LocationType } from '../../../common/stock-vocabulary.js';
-import type { LocationType } from '../../../common/stock-vocabulary.js';
 
 export interface StoreRow {
   id: string;

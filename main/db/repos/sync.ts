@@ -6,6 +6,7 @@ import type { EntryState, OutboxKind } from '../../../common/outbox.js';
 import type { StockReason } from '../../../common/stock-reasons.js';
 import type { Db } from '../open.js';
 import { type HistoryKind, type HistoryRow, type NewHistory, historyRepo } from './history.js';
+import type { EditableType } from '../../../common/stock-vocabulary.js';
 
 export type { HistoryKind, HistoryRow, NewHistory };
 
@@ -13,7 +14,6 @@ export type { EntryState };
 export type EntryKind = OutboxKind;
 export type StockOp = 'adjust' | 'count';
 export type { EditableType } from '../../../common/stock-vocabulary.js';
-import type { EditableType } from '../../../common/stock-vocabulary.js';
 
 /**
  * One outbox row (migration 007). Versions are 64-bit: they are read as decimal text and handled
