@@ -22,6 +22,7 @@ import { otherLocationTypesMigration } from './021-other-location-types.js';
 import { outboxModelMigration } from './022-outbox-model.js';
 import { openRemoteValuesMigration } from './023-open-remote-values.js';
 import { remoteOtherLocationsMigration } from './024-remote-other-locations.js';
+import { operatorsMigration } from './025-operators.js';
 
 export interface Migration {
   version: number;
@@ -61,4 +62,5 @@ export const migrations: Migration[] = [
   outboxModelMigration,
   openRemoteValuesMigration,
   remoteOtherLocationsMigration,
+  operatorsMigration,
 ];
