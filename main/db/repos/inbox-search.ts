@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { foldForSearch } from '../../../common/search-fold.js';
 import { type Db, nativeBinding } from '../open.js';
 
 /** The tokenizer of messages_fts (migration 017): the tail's index cuts and folds words the same way. */
@@ -21,9 +22,6 @@ export function ftsQuery(search: string): string | null {
   if (words.length === 0) return null;
   return words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' ');
 }
-
-/** `%`, `_` and `\` are literal in a LIKE with ESCAPE '\'. */
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * The inbox's search and filters over the service tables (issue 15 §2): which of the seller's
@@ -51,14 +49,17 @@ export function inboxSearchRepo(db: Db) {
     tail ??= tailIndex();
     return read({ q, tail: JSON.stringify(tail(tailRows.all(), q)) });
   }) as <T>(q: string, read: (p: { q: string; tail: string }) => T) => T;
-  // The buyer (nickname, first or last name), a product title, an order or pack id.
-  const byOrder = db.prepare<[{ seller: number; like: string; digits: string | null }], { pack_key: number }>(
+  // The buyer (nickname, first or last name), a product title, an order or pack id. Names and
+  // titles are compared folded (accents and case ignored, common/search-fold.ts): SQLite's LIKE
+  // folds ASCII only. A scan of the seller's orders, not of message text: a few ms at 2,000.
+  db.function('stockroom_fold', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? foldForSearch(v) : null));
+  const has = (column: string) => `instr(stockroom_fold(${column}), @needle) > 0`;
+  const byOrder = db.prepare<[{ seller: number; needle: string; digits: string | null }], { pack_key: number }>(
     `SELECT DISTINCT coalesce(o.pack_id, o.id) AS pack_key FROM orders o LEFT JOIN users u ON u.id = o.buyer_id
       WHERE o.seller_id = @seller AND (
-        u.nickname LIKE @like ESCAPE '\\' OR u.first_name LIKE @like ESCAPE '\\' OR u.last_name LIKE @like ESCAPE '\\'
-        OR (coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) LIKE @like ESCAPE '\\'
-        OR EXISTS (SELECT 1 FROM order_items l WHERE l.order_id = o.id AND l.title LIKE @like ESCAPE '\\')
-        OR (@digits IS NOT NULL AND (CAST(o.id AS TEXT) LIKE @digits || '%' OR CAST(o.pack_id AS TEXT) LIKE @digits || '%'))
+        ${has('u.nickname')} OR ${has("coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')")}
+        OR EXISTS (SELECT 1 FROM order_items l WHERE l.order_id = o.id AND ${has('l.title')})
+        OR (@digits IS NOT NULL AND (instr(CAST(o.id AS TEXT), @digits) > 0 OR instr(CAST(o.pack_id AS TEXT), @digits) > 0))
       )`,
   );
   const withAttachments = db.prepare<[{ seller: number }], { pack_key: number }>(
@@ -73,7 +74,8 @@ export function inboxSearchRepo(db: Db) {
       const out = new Set<number>();
       if (trimmed === '') return out;
       const digits = /^#?\d+$/.test(trimmed) ? trimmed.replace('#', '') : null;
-      for (const r of byOrder.all({ seller, like: `%${likeEscape(trimmed)}%`, digits })) out.add(r.pack_key);
+      // An order or pack number by any part of it: people type its last digits.
+      for (const r of byOrder.all({ seller, needle: foldForSearch(trimmed), digits })) out.add(r.pack_key);
       const q = ftsQuery(trimmed);
       if (q !== null) for (const r of withTail(q, (p) => byText.all({ seller, ...p }))) out.add(r.pack_key);
       return out;
