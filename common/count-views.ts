@@ -6,6 +6,13 @@
 export type CountSessionState = 'open' | 'applied' | 'cancelled';
 /** What applying did with a line: queued (or merged into, or resolved) an outbox entry on a replica, applied where the app is the marketplace, nothing to change, or not counted. */
 export type CountOutcomeView = 'queued' | 'merged' | 'resolved' | 'applied' | 'unchanged' | 'skipped';
+/**
+ * What became of an applied line, read when the report is asked for (an outbox entry moves on
+ * after Apply): applied where the app is the marketplace; on a replica queued (not sent yet),
+ * sending, sent, a conflict (the cell moved: before Apply, or on the marketplace when it was sent),
+ * failed, or dropped (discarded, or "take theirs"); unchanged (counted as expected) or skipped.
+ */
+export type CountLineResultView = 'applied' | 'queued' | 'sending' | 'sent' | 'conflict' | 'failed' | 'dropped' | 'unchanged' | 'skipped';
 
 export interface CountSessionView {
   id: number;
@@ -59,10 +66,18 @@ export interface CountVarianceView {
   /** The quantity shown when the line was counted (the count's base). */
   expected: number;
   difference: number;
-  /** The quantity shown now; differs from `expected` when the cell changed since it was counted. */
+  /** The quantity shown now. */
   current: number;
+  /** The quantity the cell showed just before Apply (null until applied, or for a line Apply did not change). */
+  before: number | null;
+  /**
+   * The cell changed since the line was counted: while open, `current` differs from `expected`;
+   * once applied, `before` did (what the cell shows after Apply is the count itself).
+   */
   moved: boolean;
   outcome: CountOutcomeView | null;
+  /** What became of it since Apply (null while the session is open). */
+  result: CountLineResultView | null;
 }
 
 /** The variances of a session's counted lines (`counts.review`, `counts.apply`). */

@@ -16,15 +16,25 @@
  * the count becomes a conflict the person resolves; a change on the marketplace after Apply is
  * found when it is sent, as for any count (main/sync/stock-push.ts).
  */
-import type { CountLineView, CountReviewView, CountScanView, CountSessionPageView, CountSessionView, CountVarianceView } from '../../common/count-views.js';
+import type {
+  CountLineResultView,
+  CountLineView,
+  CountReviewView,
+  CountScanView,
+  CountSessionPageView,
+  CountSessionView,
+  CountVarianceView,
+} from '../../common/count-views.js';
 import type { Db } from '../db/open.js';
 import { type CountLineRow, type CountSessionRow, type CountSessionsRepo, countSessionsRepo } from '../db/repos/count-sessions.js';
+import { type HistoryRepo, historyRepo } from '../db/repos/history.js';
 import { type MirrorRepo, mirrorRepo } from '../db/repos/mirror.js';
 import { type SyncRepo, syncRepo } from '../db/repos/sync.js';
 import { ServiceError, badRequest, isServiceError } from '../service/errors.js';
 import { checkCount } from '../service/stock/cells.js';
 import { BatchEditError } from '../service/stock/local-edits.js';
 import { assertPairing } from '../service/stock/locations.js';
+import { phaseOf } from '../sync/model.js';
 import { cellKey, overlay } from '../sync/outbox.js';
 import { findProduct, gridPage } from './grid.js';
 import type { Profile } from './profile.js';
@@ -47,10 +57,10 @@ export const countErrors = {
 };
 
 /** The statements of one database, prepared once (preparing them per line costs milliseconds). */
-const repos = new WeakMap<Db, { counts: CountSessionsRepo; mirror: MirrorRepo; sync: SyncRepo }>();
+const repos = new WeakMap<Db, { counts: CountSessionsRepo; mirror: MirrorRepo; sync: SyncRepo; history: HistoryRepo }>();
 function reposOf(db: Db) {
   let r = repos.get(db);
-  if (!r) repos.set(db, (r = { counts: countSessionsRepo(db), mirror: mirrorRepo(db), sync: syncRepo(db) }));
+  if (!r) repos.set(db, (r = { counts: countSessionsRepo(db), mirror: mirrorRepo(db), sync: syncRepo(db), history: historyRepo(db) }));
   return r;
 }
 const repoOf = (db: Db): CountSessionsRepo => reposOf(db).counts;
@@ -129,9 +139,46 @@ function count(p: CountProfile, s: CountSessionRow, line: CountLineRow, counted:
   return { ...line, ...next };
 }
 
-function variance(db: Db, storeId: string, l: CountLineRow & { counted: number }): CountVarianceView {
+/**
+ * What became of an applied line, read now: its outbox entry's phase on a replica (it moves on
+ * after Apply), 'applied' where the app is the marketplace.
+ */
+function resultOf(db: Db, l: CountLineRow): CountLineResultView | null {
+  switch (l.outcome) {
+    case null:
+      return null;
+    case 'applied':
+    case 'unchanged':
+    case 'skipped':
+      return l.outcome;
+  }
+  if (l.entry_id === null) return 'queued';
+  const { sync, counts } = reposOf(db);
+  const e = sync.byId(l.entry_id);
+  // Gone: dropped by the person (discarded, take theirs), or a done entry pruned long after it was sent.
+  if (!e) return counts.entryDropped(l.entry_id) ? 'dropped' : 'sent';
+  switch (phaseOf(e)) {
+    case 'done':
+      return 'sent';
+    case 'conflict':
+      return 'conflict';
+    case 'refused':
+    case 'unknown':
+      return 'failed';
+    case 'queued':
+      return 'queued';
+    case 'on_wire':
+    case 'checking':
+      return 'sending';
+  }
+}
+
+function variance(db: Db, s: CountSessionRow, l: CountLineRow & { counted: number }): CountVarianceView {
   const expected = l.base_quantity ?? l.start_quantity;
-  const current = shownNow(db, storeId, l.user_product_id).shown;
+  const current = shownNow(db, s.store_id, l.user_product_id).shown;
+  // Once applied, the cell shows the count itself: whether it had moved is what it showed just
+  // before Apply (the apply's history row), never what it shows now.
+  const before = s.state === 'open' || l.history_id === null ? null : (reposOf(db).history.byId(l.history_id)?.from_quantity ?? null);
   return {
     userProductId: l.user_product_id,
     title: l.title,
@@ -139,8 +186,10 @@ function variance(db: Db, storeId: string, l: CountLineRow & { counted: number }
     expected,
     difference: l.counted - expected,
     current,
-    moved: current !== expected,
+    before,
+    moved: s.state === 'open' ? current !== expected : before !== null && before !== expected,
     outcome: l.outcome,
+    result: s.state === 'open' ? null : resultOf(db, l),
   };
 }
 
@@ -257,7 +306,10 @@ export const countSessions = {
     const repo = repoOf(p.db);
     return p.db.transaction((): CountReviewView => {
       const s = requireSession(p, id);
-      const lines = repo.countedLines(id).map((l) => variance(p.db, s.store_id, l as CountLineRow & { counted: number }));
+      const lines = repo
+        .countedLines(id)
+        .filter(isCounted)
+        .map((l) => variance(p.db, s, l));
       return {
         session: sessionView(repo, s),
         lines,

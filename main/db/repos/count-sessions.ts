@@ -70,6 +70,12 @@ export function countSessionsRepo(db: Db) {
   const storeLabel = db.prepare<[string], { description: string }>('SELECT description FROM stores WHERE id = ?');
   const titleOf = db.prepare<[string], { title: string }>('SELECT title FROM items WHERE user_product_id = ? ORDER BY id LIMIT 1');
   const skipUncounted = db.prepare<[number]>("UPDATE count_lines SET outcome = 'skipped' WHERE session_id = ? AND counted IS NULL");
+  // An applied line's entry that is gone because the person dropped it (not pruned after it was sent).
+  const entryDropped = db
+    .prepare<[number], number>(
+      "SELECT 1 FROM sync_cell_history WHERE entry_id = ? AND (kind = 'discarded' OR (kind = 'conflict_resolution' AND note = 'take theirs')) LIMIT 1",
+    )
+    .pluck(true);
   const touch = db.prepare<[number, number]>('UPDATE count_sessions SET updated_at = ? WHERE id = ?');
   // Only an open session changes state: a second apply (a double click, a retried call) finds none.
   const close = db.prepare<[CountSessionState, number, number | null, number]>(
@@ -107,6 +113,8 @@ export function countSessionsRepo(db: Db) {
       setOutcome.run({ session_id: sessionId, user_product_id: userProductId, ...o });
     },
     touch: (id: number, now: number) => touch.run(now, id),
+    /** Whether the person discarded outbox entry `entryId`, or took the marketplace's value over it. */
+    entryDropped: (entryId: number) => entryDropped.get(entryId) === 1,
     /** Marks the lines left uncounted at the apply. */
     skipUncounted: (sessionId: number) => skipUncounted.run(sessionId),
     storeLabel: (storeId: string) => storeLabel.get(storeId)?.description ?? null,

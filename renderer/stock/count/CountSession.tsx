@@ -177,6 +177,18 @@ function Counting() {
   );
 }
 
+/** What became of an applied line, and what its cell showed just before Apply when it had moved since it was counted. */
+function LineResult({ line }: { line: CountReviewView['lines'][number] }) {
+  const w = useStockWords();
+  if (line.result === null) return null;
+  return (
+    <span data-result={line.result}>
+      {w.t(`count.result.${line.result}`)}
+      {line.moved && line.before !== null ? ` · ${w.t('count.movedBefore', { before: line.before })}` : ''}
+    </span>
+  );
+}
+
 function Review({ review }: { review: CountReviewView }) {
   const store = useCountStore();
   const w = useStockWords();
@@ -190,7 +202,7 @@ function Review({ review }: { review: CountReviewView }) {
       <h3>{open ? w.t('count.reviewTitle') : w.t('count.appliedTitle')}</h3>
       <p>
         {w.t('count.reviewTotals', { over: review.totals.over, under: review.totals.under, matched: review.totals.matched, uncounted: review.uncounted })}
-        {review.totals.moved > 0 ? ` ${w.t('count.movedNote', { count: review.totals.moved })}` : ''}
+        {review.totals.moved > 0 ? ` ${w.t(open ? 'count.movedNote' : 'count.movedApplied', { count: review.totals.moved })}` : ''}
       </p>
       <CountStatus text={notice?.text} tone={notice?.tone} seq={notice?.seq} detail={notice?.detail} />
       <table className="count-variances" aria-label={w.t('count.variances')}>
@@ -210,10 +222,7 @@ function Review({ review }: { review: CountReviewView }) {
               <td className="num">{w.formatNumber(l.counted)}</td>
               <td className="num">{w.formatNumber(l.expected)}</td>
               <td className="num">{signed(l.difference)}</td>
-              <td>
-                {l.moved && open ? w.t('count.moved', { current: l.current }) : ''}
-                {l.outcome ? w.t(`count.outcome.${l.outcome}`) : ''}
-              </td>
+              <td>{open ? l.moved ? w.t('count.moved', { current: l.current }) : '' : <LineResult line={l} />}</td>
             </tr>
           ))}
         </tbody>

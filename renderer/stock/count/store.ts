@@ -342,8 +342,13 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
             return false;
           }
           set({ review: r.value });
-          const changed = r.value.lines.filter((l) => l.outcome !== 'unchanged').length;
-          say('count.applied', { count: changed }, 'ok', 'ok');
+          const changed = r.value.lines.filter((l) => l.outcome !== 'unchanged');
+          // Where the app is the marketplace nothing is queued: the counts are applied.
+          if (changed.some((l) => l.result === 'applied')) say('count.appliedLocal', { count: changed.length }, 'ok', 'ok');
+          else {
+            const conflicts = changed.filter((l) => l.result === 'conflict').length;
+            say('count.applied', { count: changed.length, conflicts }, conflicts > 0 ? 'error' : 'ok', 'ok');
+          }
           await refreshSession(current.session.id);
           return true;
         } finally {
