@@ -64,7 +64,8 @@ function SearchBox() {
       onChange('');
       return;
     }
-    if (e.key !== 'Enter') return;
+    // A scanner set to end its codes with Tab ends them here too (scanner.ts).
+    if (e.key !== 'Enter' && !scan) return;
     e.preventDefault();
     const value = text.trim();
     if (value === '' && !scan) return;
@@ -283,7 +284,8 @@ export function StockScreen() {
   const transferFrom = useStock((s) => s.transferFrom);
   const failedAt = useStock((s) => s.failedAt);
   const counting = useCountOpen();
-  useScanCapture(store);
+  const screenRef = useRef<HTMLElement>(null);
+  useScanCapture(store, screenRef);
   useCountShortcut();
 
   useEffect(() => {
@@ -293,7 +295,7 @@ export function StockScreen() {
   }, [store]);
 
   return (
-    <section className="stock-screen" aria-labelledby="stock-title">
+    <section ref={screenRef} className="stock-screen" aria-labelledby="stock-title">
       <div className="stock-toolbar">
         <h1 id="stock-title" className="screen-title">
           {w.t('title')}

@@ -2,6 +2,8 @@
  * Barcode scanners type like a keyboard: the code's characters a few milliseconds apart, then
  * Enter. A person never types that fast, so a burst of at least SCAN_MIN_LENGTH characters whose
  * keys came on average under SCAN_KEY_INTERVAL_MS apart, ending in Enter, is a scan (issue 14 §1).
+ * Many scanners leave the factory ending codes with Tab instead: a burst ending in Tab (without
+ * Shift) is a scan as well, and its Tab moves nothing (issue 27).
  *
  * Where focus is does not matter: useScanCapture listens on the window before anything else sees
  * the key. The characters reach the focused element as they come (they cannot be told from typing
@@ -14,7 +16,7 @@
  * Elements marked `data-scan-target` (the search box) read scans themselves with their own
  * ScanDetector.
  */
-import { useEffect } from 'react';
+import { type RefObject, useEffect } from 'react';
 import type { StockStore } from './store.js';
 
 /** Keys closer than this (ms, on average) come from a barcode scanner, not a person. */
@@ -37,9 +39,15 @@ export interface KeyStroke {
   ctrlKey?: boolean;
   metaKey?: boolean;
   altKey?: boolean;
+  shiftKey?: boolean;
 }
 
 const MODIFIERS = new Set(['Shift', 'Control', 'Alt', 'AltGraph', 'Meta', 'CapsLock']);
+
+/** The keys a scanner ends a code with: Enter, or Tab (a common factory setting). */
+export function isScanEnd(e: Pick<KeyStroke, 'key'> & { shiftKey?: boolean }): boolean {
+  return e.key === 'Enter' || (e.key === 'Tab' && !e.shiftKey);
+}
 
 /**
  * Follows the keys of one place and tells the Enter that ends a scan. `S` is what the caller
@@ -60,7 +68,7 @@ export class ScanDetector<S = undefined> {
     }
     let burst = this.keys;
     this.reset();
-    if (e.key !== 'Enter') return null;
+    if (!isScanEnd(e)) return null;
     // Keys a person typed just before the scan are not part of its code.
     while (burst.length > 1 && burst[1]!.at - burst[0]!.at >= SCAN_LEAD_GAP_MS) burst = burst.slice(1);
     if (burst.length < SCAN_MIN_LENGTH) return null;
@@ -78,8 +86,15 @@ export class ScanDetector<S = undefined> {
 }
 
 /** A keydown as the detector reads it (timeStamp is the time the key was pressed). */
-export function strokeOf(e: Pick<KeyboardEvent, 'key' | 'timeStamp' | 'ctrlKey' | 'metaKey' | 'altKey'>): KeyStroke {
-  return { key: e.key, at: e.timeStamp > 0 ? e.timeStamp : performance.now(), ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey };
+export function strokeOf(e: Pick<KeyboardEvent, 'key' | 'timeStamp' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>): KeyStroke {
+  return {
+    key: e.key,
+    at: e.timeStamp > 0 ? e.timeStamp : performance.now(),
+    ctrlKey: e.ctrlKey,
+    metaKey: e.metaKey,
+    altKey: e.altKey,
+    shiftKey: e.shiftKey,
+  };
 }
 
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
@@ -119,12 +134,13 @@ function restore(field: Field, value: string): void {
  * button is pressed), what the burst typed is undone, and the code is looked up (store.locate):
  * with a dialog open the grid moves to the product behind it and focus stays in the dialog.
  */
-export function useScanCapture(store: StockStore): void {
+export function useScanCapture(store: StockStore, root?: RefObject<Element | null>): void {
   useEffect(() => {
     const detector = new ScanDetector<BurstStart>();
     const onKeyDown = (e: KeyboardEvent) => {
       const target = e.target instanceof Element ? e.target : null;
-      if (target?.closest('[data-scan-target]')) {
+      // A hidden stock screen (another tab is shown) takes no scans: the frame says where they went (renderer/frame/AwayScans.tsx).
+      if (target?.closest('[data-scan-target]') || root?.current?.closest('[hidden]')) {
         detector.reset();
         return;
       }
@@ -144,5 +160,5 @@ export function useScanCapture(store: StockStore): void {
     };
     window.addEventListener('keydown', onKeyDown, true);
     return () => window.removeEventListener('keydown', onKeyDown, true);
-  }, [store]);
+  }, [store, root]);
 }

@@ -3,7 +3,8 @@
  * cleared at once so the next scan can follow; focus stays here (and comes back after a button).
  * `data-scan-target` tells the grid's scanner detector that this box takes scans itself.
  */
-import { type KeyboardEvent, type RefObject, useEffect } from 'react';
+import { type KeyboardEvent, type RefObject, useEffect, useRef } from 'react';
+import { ScanDetector, strokeOf } from '../scanner.js';
 import { useStockWords } from '../words.js';
 
 export function ScanBox({
@@ -18,9 +19,12 @@ export function ScanBox({
   disabled?: boolean;
 }) {
   const w = useStockWords();
+  // Every Enter is a code; a Tab only when it ends a scanner's burst (scanners set to end with Tab).
+  const detector = useRef(new ScanDetector());
   useEffect(() => inputRef.current?.focus(), [inputRef]);
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key !== 'Enter') return;
+    const scan = detector.current.key(strokeOf(e.nativeEvent));
+    if (e.key !== 'Enter' && !scan) return;
     e.preventDefault();
     e.stopPropagation();
     const code = e.currentTarget.value;

@@ -25,6 +25,15 @@ describe('ScanDetector', () => {
     expect(feed(d, chars('00123457'), SCAN_KEY_INTERVAL_MS - 1, 5000).result).toMatchObject({ code: '00123457' });
   });
 
+  it('a burst ending in Tab is a scan as well (scanners set to end with Tab); Shift+Tab or a slow burst is not', () => {
+    const d = new ScanDetector<string>();
+    expect(feed(d, [...'TERM0001', 'Tab'], 5).result).toEqual({ code: 'TERM0001', start: undefined });
+    const shifted = feed(d, [...'TERM0001'], 5, 5000);
+    expect(d.key({ key: 'Tab', at: shifted.at, shiftKey: true })).toBeNull();
+    // A slow scanner (40 ms a key) is a person to the detector, whichever key ends it.
+    expect(feed(d, [...'00123457', 'Tab'], 40, 9000).result).toBeNull();
+  });
+
   it('a count typed by hand is not a scan, nor a short fast one', () => {
     const d = new ScanDetector<string>();
     expect(feed(d, chars('1200'), 120).result).toBeNull();
