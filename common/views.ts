@@ -263,6 +263,9 @@ export interface HistoryEntryView {
   undoes?: number | null;
   /** A transfer's second row (the destination store) names its first row here. */
   link?: number | null;
+  /** The workstation's operator who made it (issue 27), as named then; null: the account alone. */
+  operator_id?: number | null;
+  operator_name?: string | null;
 }
 
 export interface QueueResultView {
@@ -479,8 +482,10 @@ export interface ConversationView {
   unread: number;
   /** The last visible message is the buyer's: it waits for an answer. */
   needsReply: boolean;
-  /** Outgoing messages still in the outbox (online / offline profiles). */
+  /** Outgoing messages still in the outbox (online / offline profiles), not counting the failed ones. */
   queued: number;
+  /** Outgoing messages that failed (refused by the marketplace, or of unknown outcome): they wait for the person (issue 27). */
+  failed?: number;
 }
 
 export interface ConversationsView {

@@ -38,6 +38,8 @@ export const CHANNEL_NAMES = {
     'views',
     'saveView',
     'deleteView',
+    'scanStore',
+    'setScanStore',
   ],
   outbox: ['list', 'retry', 'discard'],
   messages: [
@@ -58,6 +60,7 @@ export const CHANNEL_NAMES = {
   sync: ['status', 'pullNow'],
   updates: ['status', 'check', 'install'],
   counts: ['list', 'start', 'get', 'scan', 'set', 'review', 'apply', 'cancel'],
+  operators: ['list', 'add', 'remove', 'switch', 'signOut'],
 } as const satisfies { [A in keyof Contract]: readonly (keyof Contract[A])[] };
 
 // Every function of the contract is listed, and every listed area exists in the contract.

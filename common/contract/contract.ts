@@ -49,13 +49,15 @@ import type {
   ThreadView,
   UpdateView,
 } from '../views.js';
-import type { CountLineView, CountReviewView, CountScanView, CountSessionPageView, CountSessionView } from '../count-views.js';
+import type { CountLineView, CountOutsideView, CountReviewView, CountScanView, CountSessionPageView, CountSessionView } from '../count-views.js';
+import type { OperatorsView } from '../operator-views.js';
 
 export { CHANNELS, CHANNEL_NAMES, CHANNEL_PREFIX, ERROR_CODES, EVENT_CHANNEL, channelName } from './channels.js';
 
 // The shapes live in common/views.ts (main and renderer share them); the contract names them.
 export type * from '../views.js';
 export type * from '../count-views.js';
+export type * from '../operator-views.js';
 
 // ---------------------------------------------------------------- payload schemas
 
@@ -111,6 +113,9 @@ const fileId = z.string().regex(/^[0-9a-f]{32}$/, 'expected a staged file id');
 const attachmentId = z.string().min(1).max(200);
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
 const countSessionId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const operatorId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+/** 4 to 8 digits (main/service/operators/operators.ts). */
+const pin = z.string().regex(/^[0-9]{4,8}$/, 'expected a PIN of 4 to 8 digits');
 
 export const contract = {
   app: {
@@ -254,6 +259,9 @@ export const contract = {
     /** Saves the grid's view under a name (the same name replaces it). */
     saveView: op(z.strictObject({ name: z.string().trim().min(1).max(80), query: savedQuery }), answer<SavedGridViewView[]>()),
     deleteView: op(z.strictObject({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) }), answer<SavedGridViewView[]>()),
+    /** The store scans go to on this workstation (a store column's key), kept across restarts; null when never chosen. */
+    scanStore: op(none, answer<{ store: string | null }>()),
+    setScanStore: op(z.strictObject({ store: z.string().min(1).max(64) }), answer<{ store: string }>()),
     resolveConflict: op(
       z.strictObject({
         entryId,
@@ -297,7 +305,7 @@ export const contract = {
     conversations: op(
       z
         .strictObject({
-          filter: z.enum(['all', 'unread', 'to_reply', 'blocked', 'with_attachments']).optional(),
+          filter: z.enum(['all', 'unread', 'to_reply', 'blocked', 'with_attachments', 'failed']).optional(),
           /** Finds conversations by buyer, product title, order id or message text (issue 15 §2). */
           search: z.string().max(200).optional(),
           packId: packId.optional(),
@@ -384,10 +392,18 @@ export const contract = {
       answer<CountSessionView>(),
     ),
     get: op(z.strictObject({ sessionId: countSessionId, ...paging }), answer<CountSessionPageView>()),
-    /** A scanned or typed code counts `quantity` more (one by default) of its product. */
+    /**
+     * A scanned or typed code counts `quantity` more (one by default) of its product. A product
+     * the session does not list is only counted with `addOutside` (the person chose to add it).
+     */
     scan: op(
-      z.strictObject({ sessionId: countSessionId, code: z.string().trim().min(1).max(200), quantity: z.number().int().min(1).max(1_000_000).optional() }),
-      answer<CountScanView>(),
+      z.strictObject({
+        sessionId: countSessionId,
+        code: z.string().trim().min(1).max(200),
+        quantity: z.number().int().min(1).max(1_000_000).optional(),
+        addOutside: z.boolean().optional(),
+      }),
+      answer<CountScanView | CountOutsideView>(),
     ),
     /** A line's counted quantity typed by hand (null: not counted). */
     set: op(z.strictObject({ sessionId: countSessionId, userProductId, counted: z.number().int().min(0).max(1_000_000).nullable() }), answer<CountLineView>()),
@@ -396,6 +412,17 @@ export const contract = {
     /** Every difference as a count at its base, in one transaction; the session is then applied. */
     apply: op(z.strictObject({ sessionId: countSessionId }), answer<CountReviewView>()),
     cancel: op(z.strictObject({ sessionId: countSessionId }), answer<CountSessionView>()),
+  },
+  /** The people of a shared workstation, switching with a PIN (main/desktop/operators.ts); every answer is the list and who is signed in. */
+  operators: {
+    list: op(none, answer<OperatorsView>()),
+    add: op(z.strictObject({ name: z.string().trim().min(1).max(60), pin }), answer<OperatorsView>()),
+    /** Removed from the list (the history keeps naming them); signed out if it was the current one. */
+    remove: op(z.strictObject({ id: operatorId }), answer<OperatorsView>()),
+    /** Signs `id` in with their PIN: wrong PIN `unauthorized`, too many `too_many_requests` (the seconds in `cause`). */
+    switch: op(z.strictObject({ id: operatorId, pin: z.string().max(64) }), answer<OperatorsView>()),
+    /** Back to no operator: edits are the account's alone. */
+    signOut: op(none, answer<OperatorsView>()),
   },
 } as const;
 

@@ -122,6 +122,7 @@ export function dispatch(handlers: Handlers, o: DispatchOptions): Dispatch {
     sync: area('sync'),
     updates: area('updates'),
     counts: area('counts'),
+    operators: area('operators'),
   };
   return {
     api,

@@ -24,10 +24,10 @@ export async function applyImport(p: Profile, input: ImportInput): Promise<Impor
     if (p.kind === 'local') {
       await p.service.localEdits.editMany(
         p.principal,
-        edits.map((e) => ({ target: e.target, change: e.change, meta: { author: p.author, ref: e.ref } })),
+        edits.map((e) => ({ target: e.target, change: e.change, meta: { author: p.author, operator: p.operator, ref: e.ref } })),
       );
     } else {
-      p.engine.queueStockBatch(edits.map((e) => ({ ...e.target, ...e.change, author: p.author, ref: e.ref })));
+      p.engine.queueStockBatch(edits.map((e) => ({ ...e.target, ...e.change, author: p.author, operator: p.operator, ref: e.ref })));
     }
   } catch (e) {
     if (!(e instanceof BatchEditError)) throw e;

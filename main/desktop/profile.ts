@@ -9,6 +9,7 @@ import { type FixtureFile } from '../fixtures/schema.js';
 import { isEmptyDatabase, loadFixtures } from '../fixtures/load.js';
 import type { Principal } from '../service/auth/auth.js';
 import type { Clock } from '../service/clock.js';
+import type { OperatorStamp } from '../service/operators/operators.js';
 import { type Service, createService } from '../service/index.js';
 import { RemoteClient, type TokenProvider } from '../sync/client.js';
 import { SyncEngine, type SyncEngineOptions } from '../sync/engine.js';
@@ -43,6 +44,12 @@ export interface Profile {
   principal: Principal;
   /** Who signs the edits in the cell history. */
   author: string;
+  /**
+   * The workstation's operator signed in now (issue 27), recorded beside the author on every edit;
+   * null: none. Kept here, in the main process, so a reload of the page keeps it; a profile opened
+   * anew starts with none (its operators are its database's).
+   */
+  operator: OperatorStamp | null;
   via: 'demo' | 'oauth' | 'token' | null;
   auth: TokenProvider | null;
   /** Direct calls to the remote (listing creation, read receipts); null for the local profile. */
@@ -103,6 +110,7 @@ export function openLocalProfile(o: LocalProfileOptions): Profile {
       sellerId: o.seller.userId,
       principal: o.seller,
       author: repos.users.nickname(o.seller.userId) ?? 'local',
+      operator: null,
       via: 'demo',
       auth: null,
       remote: null,
@@ -178,6 +186,7 @@ export function openRemoteProfile(o: RemoteProfileOptions): Profile {
       sellerId: o.sellerId,
       principal: { userId: o.sellerId, applicationId: o.applicationId },
       author: repos.users.nickname(o.sellerId) ?? 'local',
+      operator: null,
       via: o.auth ? o.via : null,
       auth: o.auth,
       remote: o.auth ? new RemoteClient({ baseUrl: o.baseUrl, auth: o.auth, connections: 2 }) : null,

@@ -15,7 +15,7 @@ export async function transfer(
   p: Profile,
   input: { userProductId: string; fromStoreId: string; toStoreId: string; units: number; ref?: string | undefined },
 ): Promise<TransferResultView> {
-  const meta = { author: p.author, ...(input.ref ? { ref: input.ref } : {}) };
+  const meta = { author: p.author, operator: p.operator, ...(input.ref ? { ref: input.ref } : {}) };
   let result: TransferResultView;
   if (p.kind === 'local') {
     const done = await p.service.localEdits.transfer(p.principal, input, meta);
@@ -36,7 +36,7 @@ export async function transfer(
 }
 
 export async function undo(ctx: StockContext, p: Profile): Promise<UndoResultView> {
-  const result = p.kind === 'local' ? await p.service.localEdits.undoLast(p.principal, p.author) : p.engine.undoLast(p.author);
+  const result = p.kind === 'local' ? await p.service.localEdits.undoLast(p.principal, p.author, p.operator) : p.engine.undoLast(p.author, p.operator);
   if (result.userProductId) {
     ctx.feed.stockChanged([result.userProductId]);
     ctx.feed.scheduleStatus();

@@ -1,11 +1,13 @@
-// Its parts live beside it: intents.ts (the person's calls), sender.ts (claim, send, record), kinds/
-// (each kind's claim and push), model.ts and outbox*.ts (an entry's life), lanes.ts, scheduler.ts, pull.ts.
+// Past 400 lines: the lifecycle, the status, the connectivity and the pull share the engine's state. Its
+// parts live beside it: intents.ts (the person's calls), sender.ts (claim, send, record), kinds/ (each kind's
+// claim and push), model.ts and outbox*.ts (an entry's life), lanes.ts, scheduler.ts, pull.ts, connectivity.ts.
 import { EventEmitter, setMaxListeners } from 'node:events';
 import type { Db } from '../db/open.js';
 import { type MessagesRepo, messagesRepo } from '../db/repos/messages.js';
 import { type StockRepo, stockRepo } from '../db/repos/stock.js';
 import { type Clock, systemClock } from '../service/clock.js';
 import { badRequest } from '../service/errors.js';
+import type { OperatorStamp } from '../service/operators/operators.js';
 import { fileStorage } from '../service/messages/attachments/storage.js';
 import { DEFAULT_MEDIATION_SITE } from '../service/messages/messages.js';
 import { type Checkpointer, startCheckpointer } from '../db/checkpointer.js';
@@ -78,9 +80,11 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.writes = new RelaxedWrites(this.db);
     this.files = fileStorage(options.filesDir);
     this.policy = { ...DEFAULT_RETRY, ...(options.retry ?? {}) };
-    this.connectivity = new Connectivity(this.policy, {
-      reach: () => reachable(this.client, this.sellerId),
+    this.connectivity = new Connectivity(this.policy, this.clock, {
+      reach: () => reachable(this.client, this.sellerId, this.policy.probeTimeoutMs),
+      silentForMs: () => this.client?.silentForMs() ?? 0,
       active: () => this.running,
+      gone: (reason) => this.gone(reason),
       back: () => this.backOnline(),
     });
     this.concurrency = Math.max(1, options.concurrency ?? 8);
@@ -92,7 +96,8 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.checkpointEveryMs = options.checkpointEveryMs ?? 1000;
     if (this.modeValue !== 'local-only' || options.baseUrl !== undefined) {
       if (!options.baseUrl || !options.auth) throw new Error('SyncEngine: baseUrl and auth are required unless the mode is local-only');
-      this.client = new RemoteClient(clientOptions(options, options.auth, options.baseUrl, this.concurrency));
+      const onTransportFailure = (e: Error) => this.connectivity.suspect(e.message);
+      this.client = new RemoteClient({ ...clientOptions(options, options.auth, options.baseUrl, this.concurrency), onTransportFailure });
       const messages = new MessagePusher(this.outbox, this.client, this.writes, this.clock, this.files);
       this.kinds = outboxKinds(this.outbox.repo, new StockPusher(this.outbox, this.client, this.writes, this.clock), messages);
       this.puller = new Puller(this.outbox, this.client, this.writes, this.clock, {
@@ -138,6 +143,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       concurrency: this.concurrency,
       running: () => this.running,
       canSend: () => this.canSend(),
+      reachable: () => this.connectivity.verdict(),
       announce: (row, effect) => this.announce(row, effect),
       failed: (e, asLastError) => {
         if (asLastError) this.lastError = e.message;
@@ -168,7 +174,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   /** N units from one store of a product to another: one entry, later one PUT with both stores. */
   readonly queueTransfer = (input: Parameters<Intents['transfer']>[0]): TransferResult => this.intents.transfer(input);
   /** Takes back the author's last edit (outbox-undo.ts). */
-  readonly undoLast = (author: string): UndoResult => this.intents.undoLast(author);
+  readonly undoLast = (author: string, operator: OperatorStamp | null = null): UndoResult => this.intents.undoLast(author, operator);
   /** Many edits as one intent (a file import): all queued or none (a BatchEditError names the index). */
   readonly queueStockBatch = (edits: Parameters<Intents['stockBatch']>[0]): QueueResult[] => this.intents.stockBatch(edits);
   /** A count session's lines: counts observed earlier at their bases, each sealed, all or none. */
@@ -198,6 +204,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     return {
       mode: this.modeValue,
       online: this.modeValue === 'online' && this.connectivity.isOnline,
+      unreachableSince: this.modeValue === 'online' ? this.connectivity.since : null,
       pending,
       inFlight,
       blocked: totals.blocked,
@@ -229,6 +236,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     for (const [lane, rows] of loadLanes(this.outbox.repo)) this.lanes.setLane(lane, rows);
     this.files.sweepTemp(now);
     if (this.checkpointEveryMs !== false) this.checkpointer = startCheckpointer(this.db, { everyMs: this.checkpointEveryMs });
+    this.connectivity.start();
     if (this.modeValue === 'online') this.goOnlineWork(this.pullOnStart);
   }
 
@@ -289,7 +297,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         return report;
       },
       (e: unknown) => {
-        if (e instanceof PullError && e.offline) this.goOffline(e.message);
+        if (e instanceof PullError && e.offline) this.connectivity.lost(e.message);
         this.lastError = (e as Error).message;
         throw e;
       },
@@ -336,9 +344,10 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   // ---------------------------------------------------------------- connectivity
 
-  private goOffline(reason: string): void {
-    if (!this.connectivity.lost()) return;
+  /** Found unreachable (connectivity.ts): what is out is cut (an unknown outcome, resent under its key later), nothing more goes. */
+  private gone(reason: string): void {
     this.sender.releaseAhead();
+    this.client?.cut(reason);
     this.lastError = reason;
     this.emit('offline', reason);
   }
@@ -388,7 +397,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         this.emit('failed', { entryId: row.id, status: effect.status, error: effect.error });
         return;
       case 'offline':
-        this.goOffline(effect.error);
+        this.connectivity.lost(effect.error);
         return;
       case 'retry':
         this.lastError = effect.error;

@@ -4,6 +4,7 @@ import type { MessagesRepo } from '../db/repos/messages.js';
 import type { StockRepo } from '../db/repos/stock.js';
 import type { Clock } from '../service/clock.js';
 import { badRequest } from '../service/errors.js';
+import type { OperatorStamp } from '../service/operators/operators.js';
 import { resolveMediaType } from '../service/messages/attachments/media.js';
 import { checkCount, checkDelta } from '../service/stock/cells.js';
 import { atIndex } from '../service/stock/local-edits.js';
@@ -75,9 +76,9 @@ export class Intents {
   }
 
   /** Takes back the author's last edit (outbox-undo.ts). */
-  undoLast(author: string): UndoResult {
+  undoLast(author: string, operator: OperatorStamp | null = null): UndoResult {
     this.assertReplica();
-    const result = this.host.outbox.undoLast(author);
+    const result = this.host.outbox.undoLast(author, operator);
     if (result.userProductId) this.host.laneChanged(stockLane(result.userProductId));
     return result;
   }

@@ -1,5 +1,6 @@
 import type { EditableType, OutboxRow } from '../db/repos/sync.js';
 import { badRequest } from '../service/errors.js';
+import type { OperatorStamp } from '../service/operators/operators.js';
 import { checkCount } from '../service/stock/cells.js';
 import { coalescible, isTransfer, outcomeUnknown, overlay, refused } from './model.js';
 import { type CellRef, type EditMeta, type Outbox, type UndoResult, versionOf } from './outbox.js';
@@ -16,11 +17,11 @@ import { dropStock } from './outbox-fate.js';
  * - Done (or long gone): an ordinary inverse edit with reason 'correction'.
  * Runs in the caller's transaction.
  */
-export function undoLast(o: Outbox, author: string): UndoResult {
+export function undoLast(o: Outbox, author: string, operator: OperatorStamp | null = null): UndoResult {
   const h = o.repo.lastEditOf(author);
   if (!h) return { how: 'nothing', undone: null, historyId: null, userProductId: null };
   const c: CellRef = { userProductId: h.user_product_id, type: h.cell_type as EditableType, storeKey: h.store_key };
-  const meta: EditMeta = { author, reason: 'correction', undoes: h.id };
+  const meta: EditMeta = { author, reason: 'correction', undoes: h.id, operator };
   const e = h.entry_id === null ? undefined : o.repo.byId(h.entry_id);
   const open = e !== undefined && e.state !== 'done' ? e : undefined;
   const done = (how: UndoResult['how'], historyId: number): UndoResult => ({ how, undone: h.id, historyId, userProductId: c.userProductId });

@@ -7,6 +7,7 @@ import { ServiceError, badRequest } from '../service/errors.js';
 import { MAX_QUANTITY } from '../service/stock/locations.js';
 import { adjusted, cellKey, checkCount } from '../service/stock/cells.js';
 import type { StockReason } from '../../common/stock-reasons.js';
+import { type OperatorStamp, operatorColumns } from '../service/operators/operators.js';
 import { baseOverlay, coalescible, isTransfer, overlay, refused } from './model.js';
 import { discard, dropStock, resolve, retry } from './outbox-fate.js';
 import { undoLast } from './outbox-undo.js';
@@ -82,6 +83,8 @@ export interface EditMeta {
   reason?: StockReason;
   /** The history row this edit undoes (an undo's inverse edit). */
   undoes?: number;
+  /** The workstation's operator signed in (issue 27); the account stays the author. */
+  operator?: OperatorStamp | null;
 }
 
 export interface TransferResult extends QueueResult {
@@ -183,6 +186,7 @@ export class Outbox {
       reason: extra.reason !== undefined ? extra.reason : kind === 'count' ? 'count' : kind === 'adjustment' ? (meta.reason ?? 'correction') : null,
       undoes: meta.undoes ?? null,
       link: extra.link ?? null,
+      ...operatorColumns(meta.operator),
     });
   }
 
@@ -373,8 +377,8 @@ export class Outbox {
   }
 
   /** Takes back `author`'s newest edit that is not undone yet (outbox-undo.ts). */
-  undoLast(author: string): UndoResult {
-    return this.db.transaction((): UndoResult => undoLast(this, author)).immediate();
+  undoLast(author: string, operator: OperatorStamp | null = null): UndoResult {
+    return this.db.transaction((): UndoResult => undoLast(this, author, operator)).immediate();
   }
 
   /** The engine learnt that an entry being withdrawn never applied: it goes, its inverses with it (settling transaction). */

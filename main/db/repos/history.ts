@@ -8,14 +8,16 @@ export type NewHistory = Omit<HistoryRow, 'id'>;
 
 /**
  * Who changed which stock cell, when, how, why, from what to what (migration 007's
- * `sync_cell_history`, with 013's reason, undo and transfer link). Written in the same transaction
+ * `sync_cell_history`, with 013's reason, undo and transfer link, 025's operator). Written in the same transaction
  * as the change it describes: by the outbox for queued edits, by the stock service for edits
  * applied where it is the marketplace, by the sync for what the marketplace changed.
  */
 export function historyRepo(db: Db) {
   const insert = db.prepare<[Required<NewHistory>]>(
-    `INSERT INTO sync_cell_history (cell, user_product_id, cell_type, store_key, kind, author, at, from_quantity, to_quantity, delta, entry_id, ref, note, reason, undoes, link)
-     VALUES (@cell, @user_product_id, @cell_type, @store_key, @kind, @author, @at, @from_quantity, @to_quantity, @delta, @entry_id, @ref, @note, @reason, @undoes, @link)`,
+    `INSERT INTO sync_cell_history (cell, user_product_id, cell_type, store_key, kind, author, at, from_quantity, to_quantity, delta, entry_id, ref, note, reason, undoes, link,
+       operator_id, operator_name)
+     VALUES (@cell, @user_product_id, @cell_type, @store_key, @kind, @author, @at, @from_quantity, @to_quantity, @delta, @entry_id, @ref, @note, @reason, @undoes, @link,
+       @operator_id, @operator_name)`,
   );
   // Newest first, paged by id (a keyset: page 40 costs what page 1 does).
   const page = db.prepare<[string, number, number], HistoryRow>('SELECT * FROM sync_cell_history WHERE cell = ? AND id < ? ORDER BY id DESC LIMIT ?');
@@ -43,7 +45,7 @@ export function historyRepo(db: Db) {
   return {
     /** Whether entry `entryId` of `cell` holds an edit older than history row `before` (an earlier edit merged into it). */
     entryHasEarlierEdit: (cell: string, entryId: number, before: number) => earlierOfEntry.get(cell, before, entryId) === 1,
-    insert: (h: NewHistory) => Number(insert.run({ reason: null, undoes: null, link: null, ...h }).lastInsertRowid),
+    insert: (h: NewHistory) => Number(insert.run({ reason: null, undoes: null, link: null, operator_id: null, operator_name: null, ...h }).lastInsertRowid),
     /** `limit` rows of the cell, newest first, older than the row `before` when given. */
     of: (cell: string, limit: number, before?: number) => page.all(cell, before ?? Number.MAX_SAFE_INTEGER, limit),
     byId: (id: number) => byId.get(id),

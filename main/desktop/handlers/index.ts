@@ -3,6 +3,7 @@ import { brandsHandlers } from './brands.js';
 import type { HandlerContext } from './context.js';
 import { countsHandlers } from './counts.js';
 import { messagesHandlers } from './messages.js';
+import { operatorsHandlers } from './operators.js';
 import { outboxHandlers } from './outbox.js';
 import { sessionHandlers } from './session.js';
 import { settingsHandlers } from './settings.js';
@@ -27,5 +28,6 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     sync: syncHandlers(ctx),
     updates: updatesHandlers(ctx),
     counts: countsHandlers(ctx),
+    operators: operatorsHandlers(ctx),
   } satisfies Handlers;
 }

@@ -19,7 +19,7 @@ export function outboxHandlers(ctx: Pick<HandlerContext, 'current' | 'feed'>) {
     },
     discard: async ({ entryId }) => {
       const p = await ctx.current();
-      const { how } = p.engine.discard(entryId, { author: p.author });
+      const { how } = p.engine.discard(entryId, { author: p.author, operator: p.operator });
       ctx.feed.stockChanged(null);
       ctx.feed.scheduleStatus();
       return { entryId, how };

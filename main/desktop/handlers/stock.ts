@@ -10,7 +10,7 @@ import type { Profile } from '../profile.js';
 import type { HandlerContext } from './context.js';
 import type { AreaHandlers } from './types.js';
 import { exportXlsx } from '../grid-export.js';
-import { deleteView, saveView, savedViews, setReorderPoint } from '../grid-prefs.js';
+import { deleteView, saveView, savedViews, scanStore, setReorderPoint, setScanStore } from '../grid-prefs.js';
 import { applyImport } from '../import.js';
 import { readWorkbook } from '../xlsx.js';
 import { transfer, undo, withReason } from '../stock-undo-transfer.js';
@@ -53,13 +53,13 @@ async function edit(
 ) {
   let result: QueueResultView;
   if (p.kind === 'local') {
-    const done = await p.service.localEdits.edit(p.principal, target, change, withReason({ author: p.author, ref }, reason));
+    const done = await p.service.localEdits.edit(p.principal, target, change, withReason({ author: p.author, operator: p.operator, ref }, reason));
     result = { entryId: null, how: 'queued', shown: done.shown, historyId: done.historyId };
   } else {
     // The lock the cell shows refuses the edit here, with the marketplace's words, not after a round trip.
     const refusal = editRefusal(p.db, target.userProductId, target.type);
     if (refusal) throw refusal;
-    const meta = withReason({ author: p.author, ...(ref ? { ref } : {}) }, reason);
+    const meta = withReason({ author: p.author, operator: p.operator, ...(ref ? { ref } : {}) }, reason);
     result =
       'delta' in change
         ? p.engine.queueAdjustment({ ...target, delta: change.delta, ...meta })
@@ -124,10 +124,12 @@ export function stockHandlers(ctx: StockContext) {
     views: async () => savedViews((await ctx.current()).db),
     saveView: async (input) => saveView((await ctx.current()).db, input, Date.now()),
     deleteView: async ({ id }) => deleteView((await ctx.current()).db, id),
+    scanStore: async () => scanStore((await ctx.current()).db),
+    setScanStore: async ({ store }) => setScanStore((await ctx.current()).db, store),
     resolveConflict: async ({ entryId, resolution }) => {
       const p = await ctx.current();
       const up = p.outbox.productOf(entryId);
-      const r = p.engine.resolveConflict(entryId, resolution, { author: p.author });
+      const r = p.engine.resolveConflict(entryId, resolution, { author: p.author, operator: p.operator });
       ctx.feed.stockChanged(up ? [up] : null);
       ctx.feed.scheduleStatus();
       return r;

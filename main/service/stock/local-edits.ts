@@ -6,6 +6,7 @@ import type { Principal } from '../auth/auth.js';
 import type { Clock } from '../clock.js';
 import { badRequest } from '../errors.js';
 import type { StockReason } from '../../../common/stock-reasons.js';
+import { type OperatorStamp, operatorColumns } from '../operators/operators.js';
 import { adjusted, cellKey, checkCount, checkDelta } from './cells.js';
 import { assertPairing } from './locations.js';
 import type { StockService } from './stock.js';
@@ -69,8 +70,17 @@ export function localEditsService(deps: {
     return stock.rejectType(type);
   }
 
-  /** `reason`: why (an adjustment defaults to 'correction', a count is 'count'); `undoes`: the history row an undo takes back. */
-  type Meta = { author: string; ref?: string | undefined; reason?: StockReason | undefined; undoes?: number | undefined };
+  /**
+   * `reason`: why (an adjustment defaults to 'correction', a count is 'count'); `undoes`: the history
+   * row an undo takes back; `operator`: the workstation's operator signed in (issue 27).
+   */
+  type Meta = {
+    author: string;
+    ref?: string | undefined;
+    reason?: StockReason | undefined;
+    undoes?: number | undefined;
+    operator?: OperatorStamp | null | undefined;
+  };
 
   /** The checks that need no data (type, quantity limits), before anything is written. */
   function checked(target: CellTarget, change: CellChange) {
@@ -121,6 +131,7 @@ export function localEditsService(deps: {
       note: 'local-only',
       reason: delta !== null ? (meta.reason ?? 'correction') : 'count',
       undoes: meta.undoes ?? null,
+      ...operatorColumns(meta.operator),
     });
     return { shown: after, historyId, version };
   }
@@ -166,6 +177,7 @@ export function localEditsService(deps: {
         reason: meta.reason ?? 'transfer',
         undoes,
         link,
+        ...operatorColumns(meta.operator),
       });
     const historyId = row(from.id, fromBefore, fromAfter, `local-only; transfer to ${to.id}`, null, meta.undoes ?? null);
     const historyIdTo = row(to.id, toBefore, toAfter, `local-only; transfer from ${from.id}`, historyId, null);
@@ -173,10 +185,10 @@ export function localEditsService(deps: {
   }
 
   /** Takes back `author`'s newest edit not undone yet: here it has reached the marketplace, so an inverse edit (reason 'correction'). */
-  function undoLast(principal: Principal, author: string): LocalUndoResult {
+  function undoLast(principal: Principal, author: string, operator: OperatorStamp | null): LocalUndoResult {
     const h = history.lastEditOf(author);
     if (!h) return { how: 'nothing', undone: null, historyId: null, userProductId: null };
-    const meta: Meta = { author, reason: 'correction', undoes: h.id };
+    const meta: Meta = { author, reason: 'correction', undoes: h.id, operator };
     const done = (historyId: number): LocalUndoResult => ({ how: 'inverse', undone: h.id, historyId, userProductId: h.user_product_id });
     if (h.reason === 'transfer') {
       const partner = history.linkedTo(h.id);
@@ -206,6 +218,7 @@ export function localEditsService(deps: {
           reason: 'correction',
           undoes: h.id,
           link: null,
+          ...operatorColumns(operator),
         }),
       );
     }
@@ -220,8 +233,8 @@ export function localEditsService(deps: {
       return writes.run(() => writeTransfer(principal, t, meta));
     },
 
-    async undoLast(principal: Principal, author: string): Promise<LocalUndoResult> {
-      return writes.run(() => undoLast(principal, author));
+    async undoLast(principal: Principal, author: string, operator: OperatorStamp | null = null): Promise<LocalUndoResult> {
+      return writes.run(() => undoLast(principal, author, operator));
     },
 
     async edit(principal: Principal, target: CellTarget, change: CellChange, meta: Meta): Promise<LocalEditResult> {
