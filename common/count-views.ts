@@ -25,6 +25,8 @@ export interface CountSessionView {
   blind: boolean;
   state: CountSessionState;
   author: string;
+  /** The workstation's operator who started it (issue 27); null or absent: the account (`author`). */
+  operator?: string | null;
   createdAt: number;
   updatedAt: number;
   appliedAt: number | null;
@@ -41,6 +43,8 @@ export interface CountLineView {
   /** The quantity the count is compared with; null in a blind session that is still open. */
   expected: number | null;
   countedAt: number | null;
+  /** The operator who counted it (issue 27); null or absent: the account. */
+  countedBy?: string | null;
   outcome: CountOutcomeView | null;
 }
 
@@ -49,6 +53,15 @@ export interface CountSessionPageView {
   session: CountSessionView;
   total: number;
   lines: CountLineView[];
+}
+
+/**
+ * A scan of a product the session does not list (`counts.scan` without `addOutside`): nothing was
+ * counted; the person chooses whether to add it. `why`: the product has no cell in the session's
+ * store yet, or the store has it but the session's filter left it out.
+ */
+export interface CountOutsideView {
+  outside: { userProductId: string; title: string | null; why: 'not_in_store' | 'filtered_out' };
 }
 
 /** What a scan did (`counts.scan`): the line it counted, and whether the product was new to the session. */
@@ -75,6 +88,8 @@ export interface CountVarianceView {
    * once applied, `before` did (what the cell shows after Apply is the count itself).
    */
   moved: boolean;
+  /** The operator who counted it (issue 27); null or absent: the account (the session's `author`). */
+  countedBy?: string | null;
   outcome: CountOutcomeView | null;
   /** What became of it since Apply (null while the session is open). */
   result: CountLineResultView | null;

@@ -336,10 +336,13 @@ export const contract = {
     saveAttachment: op(z.strictObject({ attachmentId }), answer<SavedFileView>()),
     /** The seller's quick replies, in the order they were saved. */
     quickReplies: op(none, answer<QuickReplyView[]>()),
-    /** What the seller was writing in each conversation, kept across restarts (text only; staged files are not kept). */
+    /** What the seller was writing in each conversation, kept across restarts, with the files attached to it (issue 27). */
     drafts: op(none, answer<DraftView[]>()),
-    /** Keeps (or, with an empty text, forgets) a conversation's draft; the composer calls it debounced. */
-    saveDraft: op(z.strictObject({ packId, text: z.string().max(10_000) }), answer<{ packId: number; saved: boolean }>()),
+    /** Keeps (or, with an empty text and no files, forgets) a conversation's draft; the composer calls it debounced. */
+    saveDraft: op(
+      z.strictObject({ packId, text: z.string().max(10_000), fileIds: z.array(fileId).max(25).optional() }),
+      answer<{ packId: number; saved: boolean }>(),
+    ),
     /** Replaces the quick replies (add, edit, remove and reorder are one call). */
     saveQuickReplies: op(
       z.strictObject({

@@ -19,6 +19,7 @@
 import type {
   CountLineResultView,
   CountLineView,
+  CountOutsideView,
   CountReviewView,
   CountScanView,
   CountSessionPageView,
@@ -39,7 +40,8 @@ import { cellKey, overlay } from '../sync/outbox.js';
 import { findProduct, gridPage } from './grid.js';
 import type { Profile } from './profile.js';
 
-export type CountProfile = Pick<Profile, 'kind' | 'db' | 'sellerId' | 'principal' | 'author' | 'engine' | 'service'>;
+// `operator` may be left out (a bench, a test): none signed in.
+export type CountProfile = Pick<Profile, 'kind' | 'db' | 'sellerId' | 'principal' | 'author' | 'engine' | 'service'> & Partial<Pick<Profile, 'operator'>>;
 
 /** Most lines one session holds: a cycle count is a part of the shop; a filter narrows a bigger store. */
 export const MAX_COUNT_LINES = 20_000;
@@ -77,6 +79,7 @@ function sessionView(repo: CountSessionsRepo, s: CountSessionRow): CountSessionV
     blind: s.blind === 1,
     state: s.state,
     author: s.author,
+    operator: s.operator_name,
     createdAt: s.created_at,
     updatedAt: s.updated_at,
     appliedAt: s.applied_at,
@@ -94,6 +97,7 @@ function lineView(s: CountSessionRow, l: CountLineRow): CountLineView {
     counted: l.counted,
     expected: hidden ? null : (l.base_quantity ?? l.start_quantity),
     countedAt: l.counted_at,
+    countedBy: l.counted_by,
     outcome: l.outcome,
   };
 }
@@ -134,9 +138,11 @@ function count(p: CountProfile, s: CountSessionRow, line: CountLineRow, counted:
     const cell = shownNow(p.db, s.store_id, line.user_product_id);
     next = { counted, counted_at: now, base_version: cell.version, base_quantity: cell.shown };
   }
-  repo.setCounted(s.id, line.user_product_id, { counted: next.counted, at: next.counted_at, version: next.base_version, quantity: next.base_quantity });
+  // Who counted it: the operator signed in now (the account alone when none).
+  const by = next.counted === null ? null : (p.operator?.name ?? null);
+  repo.setCounted(s.id, line.user_product_id, { counted: next.counted, at: next.counted_at, by, version: next.base_version, quantity: next.base_quantity });
   repo.touch(s.id, now);
-  return { ...line, ...next };
+  return { ...line, ...next, counted_by: by };
 }
 
 /**
@@ -188,6 +194,7 @@ function variance(db: Db, s: CountSessionRow, l: CountLineRow & { counted: numbe
     current,
     before,
     moved: s.state === 'open' ? current !== expected : before !== null && before !== expected,
+    countedBy: l.counted_by,
     outcome: l.outcome,
     result: s.state === 'open' ? null : resultOf(db, l),
   };
@@ -241,6 +248,8 @@ export const countSessions = {
           filter: Object.keys(filter).length === 0 ? null : JSON.stringify(filter),
           blind: input.blind === true,
           author: p.author,
+          operator_id: p.operator?.id ?? null,
+          operator_name: p.operator?.name ?? null,
           now: p.service.clock.now(),
         },
         lines,
@@ -260,26 +269,26 @@ export const countSessions = {
 
   /**
    * A scanned (or typed) code: the product is found as the grid's scan finds it (stock.locate), and
-   * its line counts `quantity` more (one by default). A product the session did not list gets a
-   * line of its own; an unknown code changes nothing.
+   * its line counts `quantity` more (one by default). A product the session did not list (not in
+   * its store, or left out by its filter) is counted only when the person chose to add it
+   * (`addOutside`); otherwise the answer says so and nothing changes. An unknown code changes nothing.
    */
-  scan(p: CountProfile, id: number, code: string, quantity = 1): CountScanView {
+  scan(p: CountProfile, id: number, code: string, quantity = 1, addOutside = false): CountScanView | CountOutsideView {
     const repo = repoOf(p.db);
-    return p.db.transaction((): CountScanView => {
+    return p.db.transaction((): CountScanView | CountOutsideView => {
       const s = requireOpen(p, id);
       const found = findProduct(p.db, p.sellerId, code.trim())?.id ?? null;
       if (found === null) throw countErrors.unknownCode(code.trim());
       let line = repo.line(id, found);
       const added = !line;
       if (!line) {
+        const cells = reposOf(p.db).mirror.cells(found);
         // Only a product that may keep stock in a store (SPEC 2.5's pairs) can be counted in one.
-        assertPairing(
-          found,
-          reposOf(p.db)
-            .mirror.cells(found)
-            .map((c) => c.type)
-            .concat('seller_warehouse'),
-        );
+        assertPairing(found, cells.map((c) => c.type).concat('seller_warehouse'));
+        if (!addOutside) {
+          const inStore = cells.some((c) => c.type === 'seller_warehouse' && c.store_key === s.store_id);
+          return { outside: { userProductId: found, title: repo.titleOf(found), why: inStore ? 'filtered_out' : 'not_in_store' } };
+        }
         repo.addLine(id, { user_product_id: found, title: repo.titleOf(found), start_quantity: shownNow(p.db, s.store_id, found).shown });
         line = repo.line(id, found)!;
       }
@@ -348,7 +357,7 @@ export const countSessions = {
       if (p.kind === 'local') {
         await p.service.localEdits.editMany(
           p.principal,
-          changes.map((l) => ({ target: target(l), change: { quantity: l.counted }, meta: { author: p.author, ref } })),
+          changes.map((l) => ({ target: target(l), change: { quantity: l.counted }, meta: { author: p.author, operator: p.operator, ref } })),
           (results) => record(results.map((r) => ({ entry_id: null, history_id: r.historyId, outcome: 'applied' }))),
         );
       } else {
@@ -359,7 +368,14 @@ export const countSessions = {
               changes.length === 0
                 ? []
                 : p.engine.queueObservedCounts(
-                    changes.map((l) => ({ ...target(l), quantity: l.counted, base: l.base_quantity ?? l.start_quantity, author: p.author, ref })),
+                    changes.map((l) => ({
+                      ...target(l),
+                      quantity: l.counted,
+                      base: l.base_quantity ?? l.start_quantity,
+                      author: p.author,
+                      operator: p.operator,
+                      ref,
+                    })),
                   );
             record(results.map((r) => ({ entry_id: r.entryId, history_id: r.historyId, outcome: 'queued' })));
           })

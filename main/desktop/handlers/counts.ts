@@ -10,7 +10,7 @@ export function countsHandlers(ctx: Pick<HandlerContext, 'current' | 'feed'>) {
     list: async () => countSessions.list(await ctx.current()),
     start: async (input) => countSessions.start(await ctx.current(), input),
     get: async ({ sessionId, limit, offset }) => countSessions.page(await ctx.current(), sessionId, limit ?? DEFAULT_LINES, offset ?? 0),
-    scan: async ({ sessionId, code, quantity }) => countSessions.scan(await ctx.current(), sessionId, code, quantity),
+    scan: async ({ sessionId, code, quantity, addOutside }) => countSessions.scan(await ctx.current(), sessionId, code, quantity, addOutside),
     set: async ({ sessionId, userProductId, counted }) => countSessions.set(await ctx.current(), sessionId, userProductId, counted),
     review: async ({ sessionId }) => countSessions.review(await ctx.current(), sessionId),
     apply: async ({ sessionId }) => {

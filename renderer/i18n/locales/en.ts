@@ -282,7 +282,7 @@ export const en = {
   // issue 27: the inbox, a seller's day
   'inbox.filter.failed': 'Not sent',
   'inbox.empty.failed': 'Every reply was sent: none waits for you.',
-  'inbox.failedCount': '{count, plural, =0 {none failed} other {# not sent}}',
+  'inbox.failedCount': '{count, plural, =0 {all sent} other {# not sent}}',
   'composer.queuedOnline': 'Queued: it is being sent now.',
   'composer.refused': 'Not sent: the marketplace refused it. Its reason, Retry and Discard are in the conversation above.',
   'composer.unknownFields':
@@ -422,6 +422,12 @@ export const en = {
   'stock.count.failed': 'Not saved: {message}',
   'stock.count.scanned': '{product}: {counted} counted.',
   'stock.count.sessionUndone': 'Last scan undone: {product}.',
+  'stock.count.outsideStore': "{product} is not kept in this count's store. Nothing was counted: add it to this count?",
+  'stock.count.outsideFilter': "{product} is outside this count's filter. Nothing was counted: add it to this count?",
+  'stock.count.outsideChoice': 'A product outside this count',
+  'stock.count.outsideAdd': 'Add {product} and count it',
+  'stock.count.outsideSkip': 'Leave it out',
+  'stock.count.outsideSkipped': '{product} left out of this count.',
   'stock.count.applied':
     '{count, plural, =0 {Applied: no count to queue.} one {Applied: # count queued to send.} other {Applied: # counts queued to send.}}{conflicts, plural, =0 {} one { # is a conflict to resolve.} other { # are conflicts to resolve.}}',
   'stock.count.appliedLocal': '{count, plural, =0 {Applied: nothing to change.} one {Applied: # count.} other {Applied: # counts.}}',
@@ -490,6 +496,8 @@ export const en = {
   'stock.scanner.found': 'Scanned {code}: {title} ({id}) · {store}',
   'stock.scanner.foundBehind': 'Scanned {code}: {title} ({id}) · {store}. Close the dialog to work on it.',
   'stock.scanner.store': 'Scans go to',
+  'stock.scanner.storeNotKept': 'The store scans go to could not be kept on this workstation: {message}',
+  'stock.scanner.storeGone': 'Scans went to store {store}, which is no longer one of your stores: they go to {now} now. Choose the store under Scans go to.',
 
   'stock.filter.store': 'Store',
   'stock.filter.allStores': 'All stores',

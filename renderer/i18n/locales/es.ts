@@ -418,6 +418,12 @@ export const es: Dictionary = {
   'stock.count.unknown': 'Ningún producto tiene el código {code}. No se cambió nada.',
   'stock.count.failed': 'No se guardó: {message}',
   'stock.count.scanned': '{product}: {counted} contados.',
+  'stock.count.outsideStore': '{product} no está en el depósito de este conteo. No se contó nada: ¿agregarlo a este conteo?',
+  'stock.count.outsideFilter': '{product} queda fuera del filtro de este conteo. No se contó nada: ¿agregarlo a este conteo?',
+  'stock.count.outsideChoice': 'Un producto fuera de este conteo',
+  'stock.count.outsideAdd': 'Agregar {product} y contarlo',
+  'stock.count.outsideSkip': 'Dejarlo afuera',
+  'stock.count.outsideSkipped': '{product} quedó fuera de este conteo.',
   'stock.count.sessionUndone': 'Último escaneo deshecho: {product}.',
   'stock.count.applied':
     '{count, plural, =0 {Aplicado: ningún conteo para poner en cola.} one {Aplicado: # conteo en cola para enviar.} other {Aplicado: # conteos en cola para enviar.}}{conflicts, plural, =0 {} one { # quedó en conflicto a resolver.} other { # quedaron en conflicto a resolver.}}',
@@ -487,6 +493,8 @@ export const es: Dictionary = {
   'stock.scanner.found': 'Escaneado {code}: {title} ({id}) · {store}',
   'stock.scanner.foundBehind': 'Escaneado {code}: {title} ({id}) · {store}. Cerrá el diálogo para trabajar en él.',
   'stock.scanner.store': 'Los escaneos van a',
+  'stock.scanner.storeNotKept': 'No se pudo guardar en este puesto el depósito al que van los escaneos: {message}',
+  'stock.scanner.storeGone': 'Los escaneos iban al depósito {store}, que ya no es uno de tus depósitos: ahora van a {now}. Elegí el depósito en Los escaneos van a.',
 
   'stock.filter.store': 'Depósito',
   'stock.filter.allStores': 'Todos los depósitos',

@@ -419,6 +419,12 @@ export const ptBR: Dictionary = {
   'stock.count.unknown': 'Nenhum produto tem o código {code}. Nada foi alterado.',
   'stock.count.failed': 'Não foi salvo: {message}',
   'stock.count.scanned': '{product}: {counted} contados.',
+  'stock.count.outsideStore': '{product} não está no depósito desta contagem. Nada foi contado: adicioná-lo a esta contagem?',
+  'stock.count.outsideFilter': '{product} está fora do filtro desta contagem. Nada foi contado: adicioná-lo a esta contagem?',
+  'stock.count.outsideChoice': 'Um produto fora desta contagem',
+  'stock.count.outsideAdd': 'Adicionar {product} e contá-lo',
+  'stock.count.outsideSkip': 'Deixar de fora',
+  'stock.count.outsideSkipped': '{product} ficou fora desta contagem.',
   'stock.count.sessionUndone': 'Última leitura desfeita: {product}.',
   'stock.count.applied':
     '{count, plural, =0 {Aplicado: nenhuma contagem para enfileirar.} one {Aplicado: # contagem na fila para envio.} other {Aplicado: # contagens na fila para envio.}}{conflicts, plural, =0 {} one { # ficou em conflito a resolver.} other { # ficaram em conflito a resolver.}}',
@@ -488,6 +494,8 @@ export const ptBR: Dictionary = {
   'stock.scanner.found': 'Lido {code}: {title} ({id}) · {store}',
   'stock.scanner.foundBehind': 'Lido {code}: {title} ({id}) · {store}. Feche a janela para trabalhar nele.',
   'stock.scanner.store': 'As leituras vão para',
+  'stock.scanner.storeNotKept': 'Não foi possível guardar nesta estação o depósito para onde vão as leituras: {message}',
+  'stock.scanner.storeGone': 'As leituras iam para o depósito {store}, que não é mais um dos seus depósitos: agora vão para {now}. Escolha o depósito em As leituras vão para.',
 
   'stock.filter.store': 'Depósito',
   'stock.filter.allStores': 'Todos os depósitos',

@@ -128,6 +128,7 @@ function Counting() {
   const current = useCount((s) => s.current)!;
   const notice = useCount((s) => s.notice);
   const last = useCount((s) => s.lastSessionScan);
+  const outside = useCount((s) => s.outside);
   const input = useRef<HTMLInputElement>(null);
   const s = current.session;
   const blind = s.blind;
@@ -136,6 +137,28 @@ function Counting() {
       <p>{w.t('count.progress', { counted: s.counted, count: s.lines })}</p>
       <ScanBox id="count-session-scan" inputRef={input} onScan={(code) => void store.getState().sessionScan(code)} />
       <CountStatus text={notice?.text} tone={notice?.tone} seq={notice?.seq} detail={notice?.detail} />
+      {outside ? (
+        <div className="count-actions count-outside" role="group" aria-label={w.t('count.outsideChoice')}>
+          <button
+            type="button"
+            onClick={() => {
+              void store.getState().sessionScan(outside.code, true);
+              input.current?.focus();
+            }}
+          >
+            {w.t('count.outsideAdd', { product: outside.title ?? outside.userProductId })}
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              store.getState().skipOutside();
+              input.current?.focus();
+            }}
+          >
+            {w.t('count.outsideSkip')}
+          </button>
+        </div>
+      ) : null}
       <div className="count-actions">
         <button
           type="button"

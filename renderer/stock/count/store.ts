@@ -61,6 +61,8 @@ export interface CountState {
   review: CountReviewView | null;
   /** The last scan of the open session, for its undo. */
   lastSessionScan: { userProductId: string; previous: number | null } | null;
+  /** A scanned product the session does not list, waiting for the person to add it or not. */
+  outside: { code: string; userProductId: string; title: string | null; why: 'not_in_store' | 'filtered_out' } | null;
   busy: boolean;
 
   open(view: CountView): void;
@@ -75,7 +77,9 @@ export interface CountState {
   startSession(input: { storeId: string; blind: boolean; search?: string; lowStock?: number }): Promise<boolean>;
   openSession(id: number, more?: boolean): Promise<void>;
   leaveSession(): void;
-  sessionScan(code: string): Promise<void>;
+  sessionScan(code: string, addOutside?: boolean): Promise<void>;
+  /** Leaves the product outside the session: nothing is counted. */
+  skipOutside(): void;
   undoSessionScan(): Promise<void>;
   setCounted(userProductId: string, counted: number | null): Promise<boolean>;
   loadReview(): Promise<void>;
@@ -155,6 +159,7 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
       current: null,
       review: null,
       lastSessionScan: null,
+      outside: null,
       busy: false,
 
       open: (view) => set({ view }),
@@ -269,19 +274,26 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
         if (r.value.session.state !== 'open') await get().loadReview();
       },
 
-      leaveSession: () => set({ current: null, review: null, lastSessionScan: null }),
+      leaveSession: () => set({ current: null, review: null, lastSessionScan: null, outside: null }),
 
-      sessionScan(raw) {
+      sessionScan(raw, addOutside = false) {
         const code = raw.trim();
         const current = get().current;
         if (code === '' || !current) return Promise.resolve();
-        set((s) => ({ queued: s.queued + 1 }));
+        set((s) => ({ queued: s.queued + 1, outside: null }));
         return inOrder(async () => {
           try {
-            const r = await api.counts.scan({ sessionId: current.session.id, code, quantity: get().quantity });
+            const r = await api.counts.scan({ sessionId: current.session.id, code, quantity: get().quantity, ...(addOutside ? { addOutside } : {}) });
             if (!r.ok) {
               if (r.error.code === 'not_found') say('count.unknown', { code }, 'error', 'error');
               else failed(r.error);
+              return;
+            }
+            if ('outside' in r.value) {
+              // Not counted: the person chooses whether it belongs in this count.
+              const o = r.value.outside;
+              set({ outside: { code, ...o } });
+              say(o.why === 'not_in_store' ? 'count.outsideStore' : 'count.outsideFilter', { product: o.title ?? o.userProductId }, 'error', 'error');
               return;
             }
             const { line, previous } = r.value;
@@ -292,6 +304,13 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
             set((s) => ({ queued: s.queued - 1 }));
           }
         });
+      },
+
+      skipOutside() {
+        const o = get().outside;
+        if (!o) return;
+        set({ outside: null });
+        say('count.outsideSkipped', { product: o.title ?? o.userProductId }, 'ok', 'undo');
       },
 
       undoSessionScan() {

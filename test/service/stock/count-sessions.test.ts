@@ -134,10 +134,18 @@ describe('count sessions on a replica', () => {
     expect(countSessions.review(p, s.id).lines[0]).toMatchObject({ counted: 4, expected: 12, difference: -8 });
   });
 
-  it('a scanned product the session did not list gets its own line; a product kept at the selling address is refused', () => {
+  it('a scanned product the session did not list is only counted once the person chose to add it; a product kept at the selling address is refused', () => {
     const s = countSessions.start(p, { storeId: demo.stores.palermo, search: 'no such words' });
     expect(s.lines).toBe(0);
-    expect(countSessions.scan(p, s.id, demo.items.termo)).toMatchObject({
+    // Outside the session's filter: said, nothing counted, no line.
+    expect(countSessions.scan(p, s.id, demo.items.termo)).toEqual({
+      outside: { userProductId: demo.userProducts.termo, title: expect.any(String), why: 'filtered_out' },
+    });
+    expect(countSessions.page(p, s.id, 10, 0).total).toBe(0);
+    // Not in the store at all (only at the marketplace's facility): said so too.
+    expect(countSessions.scan(p, s.id, demo.items.yerba)).toMatchObject({ outside: { userProductId: demo.userProducts.yerba, why: 'not_in_store' } });
+    expect(countSessions.page(p, s.id, 10, 0).total).toBe(0);
+    expect(countSessions.scan(p, s.id, demo.items.termo, 1, true)).toMatchObject({
       added: true,
       line: { userProductId: demo.userProducts.termo, counted: 1, expected: 12 },
     });
