@@ -1,4 +1,4 @@
-/** Reorder points and saved views of the grid (migration 015), over the profile's database. */
+/** Reorder points and saved views of the grid (migration 015), and the store scans go to (026), over the profile's database. */
 import { z } from 'zod';
 import { SORT_DIRECTIONS, STATE_FILTERS } from '../../common/stock-vocabulary.js';
 import type { InputOf, SavedGridViewView } from '../../common/contract/contract.js';
@@ -54,4 +54,19 @@ export function setReorderPoint(db: Db, cell: { userProductId: string; type: str
   if (cell.type === 'seller_warehouse' && cell.storeKey === '') throw badRequest('A store cell needs its store id');
   repoOf(db).setReorderPoint({ userProductId: cell.userProductId, type: cell.type, storeKey: cell.storeKey }, point);
   return { point };
+}
+
+const SCAN_STORE = 'scan_store';
+
+/**
+ * The store scans go to on this workstation (the grid's column key of a store), as chosen last;
+ * null when never chosen. Whether it still exists is the screen's to check: it says so when not.
+ */
+export function scanStore(db: Db): { store: string | null } {
+  return { store: repoOf(db).pref(SCAN_STORE) };
+}
+
+export function setScanStore(db: Db, store: string): { store: string } {
+  repoOf(db).setPref(SCAN_STORE, store);
+  return { store };
 }

@@ -1,6 +1,7 @@
 /**
  * What the grid shows: the search, the filters and the low-stock threshold (each change reads the
- * rows again from the first page), and locating a scanned or typed product in the grid.
+ * rows again from the first page), locating a scanned or typed product in the grid, and the store
+ * scans go to as this workstation kept it (restored at load).
  */
 import { columnLabel, rowAt, visibleColumns } from './selectors.js';
 import type { Requery, StockKit, StockState } from './state.js';
@@ -10,7 +11,22 @@ export function queryActions(
   requery: Requery,
 ): Pick<StockState, 'load' | 'setQuery' | 'setLowStockThreshold' | 'clearFilters' | 'showConflicts' | 'locate'> {
   return {
-    load: () => requery(),
+    async load() {
+      // The store scans go to, as this workstation chose it last (asked beside the first page).
+      const kept = api.stock.scanStore();
+      await requery();
+      const r = await kept;
+      if (!r.ok || r.value.store === null) return;
+      const saved = r.value.store;
+      const s = get();
+      if (s.allColumns.some((c) => c.key === saved && c.type === 'seller_warehouse')) {
+        set({ currentStore: saved });
+        return;
+      }
+      // The store is gone (closed, or another account's): say so, never fall back silently.
+      const now = s.allColumns.find((c) => c.key === s.currentStore);
+      if (s.status === 'ready') s.say('scanner.storeGone', { store: saved, now: now ? columnLabel(now) : '' }, 'error');
+    },
 
     setQuery(patch) {
       const query = { ...get().query, ...patch };

@@ -119,6 +119,8 @@ export interface FakeStockroom extends FakeApi {
   views: SavedGridViewView[];
   /** A line `stock.importApply` refuses (the whole import with it), or null. */
   refuseLine: number | null;
+  /** The store scans go to, as the workstation keeps it (`stock.scanStore`). */
+  scanStore: string | null;
 }
 
 /** A fake whose stock calls answer from an in-memory grid of `rows` (edits change it; other areas are not faked). */
@@ -227,6 +229,11 @@ export function fakeStockroom(rows: GridRowView[] = sampleRows(5)): FakeStockroo
       }
       return ok({ point: p.point });
     },
+    'stock.scanStore': () => ok({ store: f.scanStore }),
+    'stock.setScanStore': (payload) => {
+      f.scanStore = (payload as { store: string }).store;
+      return ok({ store: f.scanStore });
+    },
     'stock.stores': () => ok(f.stores),
     'stock.createListing': () => ok({ id: 'MLA1400000099', user_product_id: 'MLAU100000099' }),
   };
@@ -237,6 +244,7 @@ export function fakeStockroom(rows: GridRowView[] = sampleRows(5)): FakeStockroo
     history: [] as HistoryEntryView[],
     views: [] as SavedGridViewView[],
     refuseLine: null as number | null,
+    scanStore: null as string | null,
     stores: [
       { id: '64712', user_id: '1', description: 'Depósito Palermo', status: 'active', location: {}, tags: ['stock_location'], network_node_id: 'ARBA01P' },
       { id: '64713', user_id: '1', description: 'Depósito Avellaneda', status: 'active', location: {}, tags: ['stock_location'], network_node_id: 'ARBA02A' },

@@ -23,6 +23,8 @@ import { outboxModelMigration } from './022-outbox-model.js';
 import { openRemoteValuesMigration } from './023-open-remote-values.js';
 import { remoteOtherLocationsMigration } from './024-remote-other-locations.js';
 import { operatorsMigration } from './025-operators.js';
+import { workstationPrefsMigration } from './026-workstation-prefs.js';
+import { draftFilesMigration } from './027-draft-files.js';
 
 export interface Migration {
   version: number;
@@ -63,4 +65,6 @@ export const migrations: Migration[] = [
   openRemoteValuesMigration,
   remoteOtherLocationsMigration,
   operatorsMigration,
+  workstationPrefsMigration,
+  draftFilesMigration,
 ];

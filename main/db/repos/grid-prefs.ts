@@ -10,7 +10,7 @@ export interface GridViewRow {
 
 /**
  * The grid's settings kept in the database (migration 015): reorder points per cell and saved
- * views. Writes are single statements (autocommit).
+ * views; and the workstation's own choices (migration 026). Writes are single statements (autocommit).
  */
 export function gridPrefsRepo(db: Db) {
   const setPoint = db.prepare<[string, string, string, number]>(
@@ -23,6 +23,11 @@ export function gridPrefsRepo(db: Db) {
     'INSERT INTO grid_views (name, query, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET query = excluded.query',
   );
   const deleteView = db.prepare<[number]>('DELETE FROM grid_views WHERE id = ?');
+  // A workstation's own choices (migration 026), such as the store scans go to.
+  const pref = db.prepare<[string], string>('SELECT value FROM workstation_prefs WHERE name = ?').pluck(true);
+  const setPref = db.prepare<[string, string]>(
+    'INSERT INTO workstation_prefs (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+  );
   return {
     /** Sets a cell's reorder point, or removes it (null). */
     setReorderPoint(cell: { userProductId: string; type: EditableType; storeKey: string }, point: number | null): void {
@@ -32,6 +37,9 @@ export function gridPrefsRepo(db: Db) {
     views: () => views.all(),
     saveView: (name: string, query: string, now: number) => saveView.run(name, query, now),
     deleteView: (id: number) => deleteView.run(id).changes > 0,
+    /** A workstation choice by name, or null when never made. */
+    pref: (name: string): string | null => pref.get(name) ?? null,
+    setPref: (name: string, value: string) => setPref.run(name, value),
   };
 }
 export type GridPrefsRepo = ReturnType<typeof gridPrefsRepo>;
