@@ -82,6 +82,8 @@ export interface SessionView {
 export interface SyncStatusView {
   mode: Mode;
   online: boolean;
+  /** Online mode, the marketplace found unreachable (refused, resets, no answer): since when (ms); null while reachable. */
+  unreachableSince: number | null;
   /** Entries that will be sent without anyone acting (queued, or waiting out a backoff). */
   pending: number;
   inFlight: number;
@@ -188,6 +190,8 @@ export interface GridRowView {
   others?: OtherLocationView[];
   /** Each cell's newest edit with its reason (column key → edit), when asked for (the exports). */
   lastChanges?: Record<string, HistoryEntryView>;
+  /** The seller's SKU (an item's SELLER_SKU attribute, else its seller_custom_field), when asked for (the exports). */
+  sku?: string | null;
 }
 
 export interface GridView {
@@ -550,6 +554,8 @@ export interface DraftView {
   text: string;
   /** When it was last saved, ms since the epoch. */
   updatedAt: number;
+  /** The files attached to it, in order (issue 27: they survive a reload and a restart). */
+  files?: StagedFileView[];
 }
 
 /** A saved text the composer can insert (kept in the data folder). */

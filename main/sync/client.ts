@@ -4,7 +4,7 @@
 import { isServiceErrorCode } from '../../common/errors.js';
 import { remoteAddressProblem } from '../../common/remote-address.js';
 import { ServiceError } from '../service/errors.js';
-import { type Dispatcher, type FormData, Pool } from 'undici';
+import { Client, type Dispatcher, type FormData, Pool } from 'undici';
 
 /**
  * Where outgoing requests get their credentials. The OAuth helper's TokenManager
@@ -45,6 +45,8 @@ export interface ClientOptions {
    * would otherwise keep a request (and the pull behind it) pending for ever.
    */
   deadlineMs?: number;
+  /** A request failed in transport (reset, timeout, no complete answer): the network may be gone (connectivity.ts). */
+  onTransportFailure?: (e: RemoteError) => void;
 }
 
 /** Answers larger than this are refused: the remote's JSON answers are a few KB to a few hundred KB. */
@@ -55,6 +57,8 @@ export const DEFAULT_DEADLINE_MS = 120_000;
 export const TOO_LARGE = 'STOCKROOM_ANSWER_TOO_LARGE';
 export const DEADLINE = 'STOCKROOM_DEADLINE';
 export const REDIRECTED = 'STOCKROOM_REDIRECT';
+/** The code of the requests cut because the remote was found unreachable (RemoteClient.cut). */
+export const UNREACHABLE = 'STOCKROOM_UNREACHABLE';
 
 /** How a failed exchange is handled by the outbox (see classifyStatus, classifyError). */
 export type FailureKind =
@@ -136,6 +140,11 @@ export function classifyError(e: unknown): RemoteError {
   return new RemoteError('transient', `request failed: ${message}${code ? ` (${code})` : ''}`, code, { cause: e });
 }
 
+/** A failure of the exchange itself (reset, timeout), not an answer of the remote: it may be the network's. */
+export function isTransportFailure(e: RemoteError): boolean {
+  return e.kind === 'transient' && e.code !== TOO_LARGE;
+}
+
 /** HTTP statuses: 2xx ok; 409 conflict; 401 auth; 408/425/429/5xx transient; other 4xx rejected. */
 export function classifyStatus(status: number): 'ok' | 'conflict' | 'auth' | FailureKind {
   if (status >= 200 && status < 300) return 'ok';
@@ -186,6 +195,10 @@ export class RemoteClient {
   private readonly prefix: string;
   private readonly maxBodyBytes: number;
   private readonly deadlineMs: number;
+  private readonly onTransportFailure: ((e: RemoteError) => void) | undefined;
+  /** The exchanges out now, and when the remote last sent anything (performance.now()): see silentForMs. */
+  private readonly out = new Set<Answer>();
+  private lastHeardAt = 0;
   readonly auth: TokenProvider;
 
   constructor(options: ClientOptions) {
@@ -198,6 +211,7 @@ export class RemoteClient {
     this.auth = options.auth;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.onTransportFailure = options.onTransportFailure;
     this.pool = new Pool(this.origin, {
       connections: options.connections ?? 8,
       pipelining: 1,
@@ -252,6 +266,46 @@ export class RemoteClient {
     await this.pool.close();
   }
 
+  /**
+   * How long requests have been out with nothing heard from the remote (0 when none is out): the
+   * time since the oldest one went, or since the last byte of any answer if that came later.
+   */
+  silentForMs(now = performance.now()): number {
+    let oldest = Infinity;
+    for (const a of this.out) oldest = Math.min(oldest, a.startedAt);
+    return oldest === Infinity ? 0 : Math.max(0, now - Math.max(oldest, this.lastHeardAt));
+  }
+
+  /**
+   * Ends every exchange out now with an `offline` RemoteError: the remote was found unreachable.
+   * A request that may have reached it keeps its outcome unknown (the outbox resends it under its key).
+   */
+  cut(why: string): void {
+    for (const a of [...this.out]) a.cut(new RemoteError('offline', `the marketplace cannot be reached (${why})`, UNREACHABLE));
+  }
+
+  /**
+   * One light GET on a fresh connection of its own (never queued behind requests that hang), with
+   * no credentials: true when the remote answered anything, even an error status, within `timeoutMs`.
+   */
+  async probe(path: string, timeoutMs: number): Promise<boolean> {
+    const c = new Client(this.origin, { connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, pipelining: 1 });
+    try {
+      const res = await c.request({
+        method: 'GET',
+        path: `${this.prefix}${path}`,
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      await res.body.dump().catch(() => undefined);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      c.destroy().catch(() => undefined);
+    }
+  }
+
   private pathWithQuery(path: string, query: RequestOptions['query']): string {
     let full = `${this.prefix}${path}`;
     const entries = Object.entries(query ?? {}).filter((e): e is [string, string | number] => e[1] !== undefined);
@@ -300,9 +354,19 @@ export class RemoteClient {
         <T>(f: (x: T) => void) =>
         (x: T) => {
           limit.clear();
+          this.out.delete(answer);
           f(x);
         };
-      const answer = new Answer(done(resolve), done(reject), limit.signal, opts.maxBodyBytes ?? this.maxBodyBytes);
+      const failed = (e: RemoteError) => {
+        // The caller's own abort (a pull stopped) says nothing of the network.
+        if (!opts.signal?.aborted && isTransportFailure(e)) this.onTransportFailure?.(e);
+        reject(e);
+      };
+      const heard = () => {
+        this.lastHeardAt = performance.now();
+      };
+      const answer: Answer = new Answer(done(resolve), done(failed), limit.signal, opts.maxBodyBytes ?? this.maxBodyBytes, heard);
+      this.out.add(answer);
       // Errors (a closed pool, a bad header) come to the handler's onResponseError, not thrown.
       this.pool.dispatch(this.options(method, path, opts, token), answer);
     });
@@ -325,12 +389,15 @@ class Answer implements Dispatcher.DispatchHandler {
 
   private size = 0;
   private done = false;
+  readonly startedAt = performance.now();
 
   constructor(
     private readonly resolve: (res: RemoteResponse) => void,
     private readonly reject: (e: RemoteError) => void,
     signal: AbortSignal | undefined,
     private readonly maxBytes: number,
+    /** The remote sent something (headers or a chunk). */
+    private readonly heard: () => void = () => undefined,
   ) {
     if (!signal) return;
     const onAbort = () => {
@@ -351,6 +418,7 @@ class Answer implements Dispatcher.DispatchHandler {
 
   onResponseStart(_c: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>): void {
     // 1xx answers are informational: the real one follows.
+    this.heard();
     if (status < 200) return;
     this.status = status;
     this.headers = headers;
@@ -363,6 +431,7 @@ class Answer implements Dispatcher.DispatchHandler {
 
   onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.done) return;
+    this.heard();
     this.size += chunk.length;
     if (this.size > this.maxBytes) return this.tooLarge(this.size);
     this.chunks.push(chunk);
@@ -373,6 +442,14 @@ class Answer implements Dispatcher.DispatchHandler {
     this.chunks = [];
     this.fail(new RemoteError('transient', `the answer is larger than the ${this.maxBytes} bytes accepted (${bytes} bytes or more)`, TOO_LARGE));
     this.controller?.abort(new Error('answer too large'));
+  }
+
+  /** Ends the exchange with `e` now, whether undici started it or not. */
+  cut(e: RemoteError): void {
+    const reason = new Error(e.message, { cause: e });
+    this.reason = reason;
+    this.controller?.abort(reason);
+    this.fail(e);
   }
 
   private fail(e: RemoteError): void {

@@ -5,9 +5,11 @@
  *   sooner than the server's Retry-After (capped at `retryAfterCapMs`);
  * - after `maxAttempts` attempts an entry becomes `failed` with the last error: it waits for the
  *   user (retry or discard), nothing retries forever unseen;
- * - an unreachable remote (refused, DNS, unreachable, connect timeout) is "offline": attempts are
- *   not spent; the engine probes the remote with its own backoff (up to `offlineProbeMaxMs`) and
- *   resumes when it answers.
+ * - an unreachable remote is "offline": attempts are not spent; the engine probes the remote with
+ *   its own short backoff (`offlineProbeMinMs` doubling to `offlineProbeMaxMs`) and resumes at once
+ *   when it answers. Unreachable is a refused connection (DNS, unreachable, connect timeout), or a
+ *   probe that gets no answer within `probeTimeoutMs` after a request failed in transport (reset,
+ *   timeout) or while requests have been out `stallMs` with nothing heard (connectivity.ts).
  */
 export interface RetryPolicy {
   baseMs: number;
@@ -16,6 +18,10 @@ export interface RetryPolicy {
   retryAfterCapMs: number;
   offlineProbeMinMs: number;
   offlineProbeMaxMs: number;
+  /** A reachability probe's own deadline: no answer within it is no answer. */
+  probeTimeoutMs: number;
+  /** Requests out this long with nothing heard from the remote: a probe checks whether it can be reached. */
+  stallMs: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
@@ -24,7 +30,10 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maxAttempts: 10,
   retryAfterCapMs: 3600_000,
   offlineProbeMinMs: 1000,
-  offlineProbeMaxMs: 30_000,
+  // Short: sending resumes within seconds of the network coming back (issue 27).
+  offlineProbeMaxMs: 5000,
+  probeTimeoutMs: 3000,
+  stallMs: 3000,
 };
 
 /** Delay before attempt `attempt + 1`, given that `attempt` attempts were made (>= 1). */

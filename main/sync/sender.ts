@@ -28,6 +28,8 @@ export interface SenderHost {
   running(): boolean;
   /** Online, in online mode, running. */
   canSend(): boolean;
+  /** Whether the remote is reachable once the check a transport failure started is over (connectivity.ts). */
+  reachable(): Promise<boolean>;
   /** After the commit that recorded it: events, and what the outcome asks of the engine. */
   announce(row: Sent, effect: Effect): void;
   /** A failure of the sender's own (a transaction that failed): recorded and reported. */
@@ -246,11 +248,15 @@ export class Sender {
   }
 
   private async push(claim: Claimed): Promise<PushOutcome> {
+    let outcome: PushOutcome;
     try {
-      return await claim.send();
+      outcome = await claim.send();
     } catch (e) {
       return { type: 'retry', offline: false, status: null, error: (e as Error).message };
     }
+    // No answer came: when the network is what failed, it costs no attempt (the request is kept, resent under its key).
+    if (outcome.type === 'retry' && outcome.transport && !outcome.offline && !(await this.host.reachable())) return { ...outcome, offline: true };
+    return outcome;
   }
 
   /**

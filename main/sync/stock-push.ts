@@ -2,7 +2,7 @@ import type { Writes } from '../db/relaxed-writes.js';
 import { type ClaimMirror, type ClaimedFields, type StockClaim, claimedFields } from '../db/repos/sync.js';
 import type { Clock } from '../service/clock.js';
 import { MAX_QUANTITY } from '../service/stock/locations.js';
-import { type RemoteClient, RemoteError, type RemoteResponse, classifyStatus, parseRetryAfter, serverMessage } from './client.js';
+import { type RemoteClient, RemoteError, type RemoteResponse, classifyStatus, isTransportFailure, parseRetryAfter, serverMessage } from './client.js';
 import { type Outbox, cellOf, newKey } from './outbox.js';
 import { type StockSnapshot, applyStockSnapshot } from './mirror-writes.js';
 import { parseSellerWarehouseAnswer, stockAnswer } from './remote-answers.js';
@@ -59,12 +59,15 @@ export type PushOutcome =
   | { type: 'conflict'; commit: () => void }
   /** Its outcome was learnt: never applied, so it is taken back as the person asked (`commit` removes it). */
   | { type: 'withdrawn'; commit: () => void }
-  /** `refused`: the remote answered 409 to the request on the wire; the next attempt re-reads first. */
-  | { type: 'retry'; offline: boolean; status: number | null; error: string; retryAfterMs?: number; refused?: boolean }
+  /**
+   * `refused`: the remote answered 409 to the request on the wire; the next attempt re-reads first.
+   * `transport`: no answer came (reset, timeout): the network may be gone (the sender asks connectivity).
+   */
+  | { type: 'retry'; offline: boolean; status: number | null; error: string; retryAfterMs?: number; refused?: boolean; transport?: boolean }
   | { type: 'failed'; status: number | null; error: string };
 
 export const retryOutcome = (e: unknown): PushOutcome => {
-  if (e instanceof RemoteError) return { type: 'retry', offline: e.kind === 'offline', status: null, error: e.message };
+  if (e instanceof RemoteError) return { type: 'retry', offline: e.kind === 'offline', status: null, error: e.message, transport: isTransportFailure(e) };
   return { type: 'retry', offline: false, status: null, error: e instanceof Error ? e.message : String(e) };
 };
 

@@ -35,7 +35,15 @@ export const NO_FAULTS: Faults = { drop: 0, reset: 0, delay: 0, error500: 0, too
 /** 20% of requests fail, spread over every kind of fault (plus some delays that do not fail). */
 export const TWENTY_PERCENT: Faults = { drop: 0.05, reset: 0.05, error500: 0.05, tooMany: 0.05, delay: 0.05, delayMs: [5, 40] };
 
-export type FaultKind = 'drop' | 'reset' | 'delay' | 'error500' | 'tooMany';
+/** `blackhole`: the request is swallowed, never forwarded nor answered (its client times out). */
+export type FaultKind = 'drop' | 'reset' | 'delay' | 'error500' | 'tooMany' | 'blackhole';
+
+/**
+ * The network as a whole (setNetwork): `up` forwards as usual; `blackhole` swallows every request
+ * and every answer still to come (a Wi-Fi drop, a captive portal: connections stay open, nothing
+ * arrives); `reset` cuts every request's connection as it arrives, and answers still to come.
+ */
+export type Network = 'up' | 'blackhole' | 'reset';
 
 export interface ProxyLogEntry {
   seq: number;
@@ -82,6 +90,11 @@ export interface FaultProxy {
    * busy one. goOffline and close cut held requests (their clients see the connection drop).
    */
   hold(match: (method: string, path: string) => boolean, times?: number): Hold;
+  /**
+   * Sets the network (see Network). Back `up`, the connections swallowed by a black hole are cut
+   * (as a router forgets them); the next requests go through.
+   */
+  setNetwork(n: Network): void;
   /** Stops listening and cuts every connection (held requests too): clients get ECONNREFUSED until goOnline. */
   goOffline(): Promise<void>;
   goOnline(): Promise<void>;
@@ -102,7 +115,10 @@ export async function startFaultProxy(
   const upstream = new URL(target);
   const random = mulberry32(options.seed ?? 1);
   let faults = options.faults ?? NO_FAULTS;
-  const counts: FaultProxy['counts'] = { drop: 0, reset: 0, delay: 0, error500: 0, tooMany: 0, forwarded: 0, total: 0 };
+  const counts: FaultProxy['counts'] = { drop: 0, reset: 0, delay: 0, error500: 0, tooMany: 0, blackhole: 0, forwarded: 0, total: 0 };
+  let network: Network = 'up';
+  /** Connections whose request a black hole swallowed: left open, answered never. */
+  const swallowed = new Set<Socket>();
   const log: ProxyLogEntry[] = [];
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const sockets = new Set<Socket>();
@@ -166,6 +182,16 @@ export async function startFaultProxy(
       req.on('error', reject);
     });
 
+  /** The network is not up: the request (or its answer) is swallowed or cut; true when it was. */
+  function networkDown(entry: ProxyLogEntry, req: IncomingMessage): boolean {
+    if (network === 'up') return false;
+    entry.fault = network === 'blackhole' ? 'blackhole' : 'drop';
+    counts[entry.fault]++;
+    if (network === 'blackhole') swallowed.add(req.socket);
+    else req.socket.destroy();
+    return true;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     counts.total++;
     const method = req.method ?? 'GET';
@@ -173,6 +199,7 @@ export async function startFaultProxy(
     const key = typeof req.headers['x-idempotency-key'] === 'string' ? req.headers['x-idempotency-key'] : undefined;
     const entry: ProxyLogEntry = { seq: ++seq, method, path, key, fault: null, status: null, forwarded: false, at: Date.now(), held: false };
     log.push(entry);
+    if (networkDown(entry, req)) return;
     let body: Buffer | undefined;
     const hold = holds.find((h) => h.remaining > 0 && h.match(method, path));
     if (hold) {
@@ -195,6 +222,10 @@ export async function startFaultProxy(
     if (fault) counts[fault]++;
     if (fault === 'drop') {
       req.socket.destroy();
+      return;
+    }
+    if (fault === 'blackhole') {
+      swallowed.add(req.socket);
       return;
     }
     body ??= await readBody(req);
@@ -227,6 +258,8 @@ export async function startFaultProxy(
     entry.forwarded = true;
     entry.status = answer.status;
     counts.forwarded++;
+    // The network went down while the remote answered: the answer is lost (the remote applied it).
+    if (networkDown(entry, req)) return;
     if (fault === 'reset') {
       req.socket.destroy();
       return;
@@ -273,6 +306,12 @@ export async function startFaultProxy(
     log,
     setFaults: (f) => {
       faults = f;
+    },
+    setNetwork: (n) => {
+      network = n;
+      if (n !== 'up') return;
+      for (const s of swallowed) s.destroy();
+      swallowed.clear();
     },
     inject: (kind, times = 1, match = () => true) => {
       for (let i = 0; i < times; i++) scripted.push({ kind, match });

@@ -4,6 +4,7 @@ import type { SyncStatusView } from '../../common/contract/contract.js';
 export const syncStatus = (s: Partial<SyncStatusView> = {}): SyncStatusView => ({
   mode: 'online',
   online: true,
+  unreachableSince: null,
   pending: 0,
   inFlight: 0,
   blocked: 0,

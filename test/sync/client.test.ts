@@ -1,7 +1,18 @@
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RemoteClient, RemoteError, type TokenProvider, classifyError, classifyStatus, parseRetryAfter, serverMessage } from '../../main/sync/client.js';
+import {
+  RemoteClient,
+  RemoteError,
+  type TokenProvider,
+  UNREACHABLE,
+  classifyError,
+  classifyStatus,
+  isTransportFailure,
+  parseRetryAfter,
+  serverMessage,
+} from '../../main/sync/client.js';
+import { waitFor } from '../support/wait.js';
 
 describe('classification', () => {
   it('statuses: 2xx ok, 409 conflict, 401 auth, 408/425/429/5xx transient, other 4xx rejected', () => {
@@ -90,14 +101,53 @@ describe('RemoteClient against a loopback server', () => {
     await c2.close();
   });
 
-  it('reports replays and times out a silent server as a transient failure', async () => {
-    const client = new RemoteClient({ baseUrl: url, auth: provider(['fresh']), headersTimeoutMs: 150 });
+  it('reports replays and times out a silent server as a transient failure of the transport, which it reports', async () => {
+    const failures: RemoteError[] = [];
+    const client = new RemoteClient({ baseUrl: url, auth: provider(['fresh']), headersTimeoutMs: 150, onTransportFailure: (e) => failures.push(e) });
     expect((await client.request('GET', '/replay')).replayed).toBe(true);
     // /hang never answers: only the client's own deadline ends this request (no clock asserted).
     const err = await client.request('GET', '/hang').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RemoteError);
     expect((err as RemoteError).kind).toBe('transient');
+    expect(isTransportFailure(err as RemoteError)).toBe(true);
+    expect(failures).toEqual([err]);
     await client.close();
+  });
+
+  it('knows how long requests have been out unheard; cut ends them as offline; a probe answers on a connection of its own', async () => {
+    const failures: RemoteError[] = [];
+    // One connection, taken by the hanging request: the probe must not queue behind it.
+    const client = new RemoteClient({ baseUrl: url, auth: provider(['fresh']), connections: 1, onTransportFailure: (e) => failures.push(e) });
+    expect(client.silentForMs()).toBe(0);
+    const hangs = seen.length;
+    const out = client.request('PUT', '/hang', { json: { q: 1 }, idempotencyKey: 'k-hang' }).catch((e: unknown) => e);
+    await waitFor(() => seen.length > hangs, 'the hanging request at the server');
+    const silent = client.silentForMs();
+    expect(silent).toBeGreaterThan(0);
+    await waitFor(() => client.silentForMs() > silent, 'the silence to grow while nothing is heard');
+    // Any answer, even a 401 to a probe without credentials, is the remote reachable.
+    expect(await client.probe('/users/1', 2000)).toBe(true);
+    expect(seen.at(-1)?.authorization).toBeUndefined();
+    client.cut('no answer');
+    const err = (await out) as RemoteError;
+    expect(err).toBeInstanceOf(RemoteError);
+    expect([err.kind, err.code]).toEqual(['offline', UNREACHABLE]);
+    expect(err.message).toContain('no answer');
+    // Cut is the app's decision, not a failure of the transport to report again.
+    expect(failures).toEqual([]);
+    expect(client.silentForMs()).toBe(0);
+    // The pool recovers: the next request goes out on a fresh connection.
+    expect((await client.request('GET', '/ok')).status).toBe(200);
+    await client.close();
+  });
+
+  it('a probe of a remote that never answers, or of a closed port, is false within its own deadline', async () => {
+    const client = new RemoteClient({ baseUrl: url, auth: provider(['fresh']) });
+    expect(await client.probe('/hang', 100)).toBe(false);
+    await client.close();
+    const closed = new RemoteClient({ baseUrl: 'http://127.0.0.1:9', auth: provider(['fresh']) });
+    expect(await closed.probe('/users/1', 1000)).toBe(false);
+    await closed.close();
   });
 
   it('a closed port is offline', async () => {
