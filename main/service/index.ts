@@ -19,8 +19,8 @@ import { idempotencyService } from './idempotency/idempotency.js';
 import { JobRunner } from './jobs/runner.js';
 import { attachmentsService, defaultAttachmentsDir } from './messages/attachments/service.js';
 import { messagesService } from './messages/messages.js';
-import { orderSearchService } from './messages/order-search.js';
 import { ordersService } from './messages/orders.js';
+import { orderSearchService } from './orders/search.js';
 import { itemSearchService } from './stock/item-search.js';
 import { itemsService } from './stock/items.js';
 import { publishService } from './stock/publish.js';
@@ -86,7 +86,7 @@ export function createService(db: Db, options: ServiceOptions = {}) {
   const orders = ordersService(messagesData, orderDetails);
   const listing = listingRepo(db);
   const itemSearch = itemSearchService(listing, repos.users);
-  const orderSearch = orderSearchService(listing, orderDetails);
+  const orderSearch = orderSearchService(orderDetails);
   const idempotency = idempotencyService(db, clock, jobs);
   const messages = messagesService({ db, repo: messagesData, auth, attachments, jobs, writes, clock, mediationSite: options.mediationSite });
 

@@ -40,6 +40,32 @@ export interface NewOrderItem {
   currency_id: string;
 }
 
+/** A page of GET /orders/search: one party's orders, the filters already checked by the service. */
+export interface OrderSearchFilter {
+  role: 'seller' | 'buyer';
+  userId: number;
+  status: string | null;
+  /** Inclusive bounds on the answered `date_created`, as canonical UTC text (`toISOString()`). */
+  from: string | null;
+  to: string | null;
+  sort: OrderSearchSort;
+  limit: number;
+  offset: number;
+}
+export type OrderSearchSort = 'id_asc' | 'date_asc' | 'date_desc';
+
+// The date an order answers (date_created, else its status date), in one text form so that
+// comparing text compares instants: stored dates may carry an offset (a replica's mirror).
+const ANSWERED_DATE = `strftime('%Y-%m-%dT%H:%M:%fZ', coalesce(date_created, status_date))`;
+const SEARCH_WHERE = `(@status IS NULL OR status = @status)
+  AND (@from IS NULL OR ${ANSWERED_DATE} >= @from) AND (@to IS NULL OR ${ANSWERED_DATE} <= @to)`;
+const SEARCH_ORDER: Record<OrderSearchSort, string> = {
+  id_asc: 'id',
+  // The id breaks ties, so a page boundary between equal dates is stable.
+  date_asc: `${ANSWERED_DATE}, id`,
+  date_desc: `${ANSWERED_DATE} DESC, id DESC`,
+};
+
 const DETAIL = `SELECT o.*, u.nickname AS buyer_nickname, u.first_name AS buyer_first_name, u.last_name AS buyer_last_name
   FROM orders o LEFT JOIN users u ON u.id = o.buyer_id`;
 
@@ -63,8 +89,28 @@ export function ordersRepo(db: Db) {
      VALUES (@order_id, @position, @item_id, @title, @quantity, @unit_price, @currency_id)`,
   );
 
+  type SearchParams = { user: number; status: string | null; from: string | null; to: string | null };
+  type PageParams = SearchParams & { limit: number; offset: number };
+  const searchStatements = (role: OrderSearchFilter['role']) => {
+    const where = `${role}_id = @user AND ${SEARCH_WHERE}`;
+    const page = (sort: OrderSearchSort) =>
+      db.prepare<[PageParams], { id: number }>(`SELECT id FROM orders WHERE ${where} ORDER BY ${SEARCH_ORDER[sort]} LIMIT @limit OFFSET @offset`);
+    return {
+      count: db.prepare<[SearchParams], { n: number }>(`SELECT count(*) AS n FROM orders WHERE ${where}`),
+      pages: { id_asc: page('id_asc'), date_asc: page('date_asc'), date_desc: page('date_desc') },
+    };
+  };
+  const searches = { seller: searchStatements('seller'), buyer: searchStatements('buyer') };
+  const search = db.transaction((f: OrderSearchFilter) => {
+    const s = searches[f.role];
+    const params = { user: f.userId, status: f.status, from: f.from, to: f.to };
+    return { total: s.count.get(params)!.n, ids: s.pages[f.sort].all({ ...params, limit: f.limit, offset: f.offset }).map((r) => r.id) };
+  });
+
   return {
     detail: (id: number) => detail.get(id),
+    /** One page of a party's orders that pass the filters, and how many pass, read in one snapshot. */
+    search: (f: OrderSearchFilter): { total: number; ids: number[] } => search(f),
     /** Orders by id, ascending (unknown ids are left out). */
     details: (ids: readonly number[]) => (ids.length === 0 ? [] : details.all(JSON.stringify(ids))),
     /** The orders of a conversation: those of the pack, or the lone order whose id is the key. */
