@@ -26,11 +26,22 @@ function entryText(e: EntryView): string {
 /** The header of the exports' second note column: each cell's newest edit and its reason (the imports skip it). */
 export const LAST_CHANGE_HEADER = 'Last change';
 
-const minute = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const two = (n: number) => String(n).padStart(2, '0');
+/**
+ * A moment in the local time of the machine that writes the file (a person reads it against their
+ * own clock), with its offset so the file still says when it was: `2026-11-23 11:02 -03:00`.
+ * `offset`: minutes east of UTC (the machine's at that moment by default).
+ */
+export function minute(at: number, offset = -new Date(at).getTimezoneOffset()): string {
+  const d = new Date(at + offset * 60_000);
+  const zone = `${offset < 0 ? '-' : '+'}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
+  return `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())} ${zone}`;
+}
 
 /**
  * Each cell's newest edit in words (the history's, so a local-only edit's reason is in the export
- * as a queued one's is), e.g. `Depósito Palermo: +5 received, 2026-11-23 14:02 UTC`.
+ * as a queued one's is), e.g. `Depósito Palermo: +5 received, 2026-11-23 11:02 -03:00` (local time), with the operator
+ * who made it when there was one: `Depósito Palermo: +5 received by Ana, 2026-11-23 11:02 -03:00`.
  */
 export function lastChangeNote(columns: Pick<GridColumnView, 'key' | 'label'>[], row: Pick<GridRowView, 'lastChanges'>): string {
   const parts: string[] = [];
@@ -39,7 +50,9 @@ export function lastChangeNote(columns: Pick<GridColumnView, 'key' | 'label'>[],
     if (h === undefined) continue;
     const what = h.kind === 'count' ? `=${h.to_quantity ?? ''}` : h.delta !== null && h.delta < 0 ? `-${-h.delta}` : `+${h.delta ?? 0}`;
     const why = h.undoes ? 'undo' : (h.reason ?? (h.kind === 'count' ? 'count' : null));
-    parts.push(`${c.label}: ${what}${why ? ` ${words(why)}` : ''}, ${minute(h.at)}`);
+    // The workstation's operator when one made it (issue 27); the account alone is not repeated on every cell.
+    const who = h.operator_name ? ` by ${h.operator_name}` : '';
+    parts.push(`${c.label}: ${what}${why ? ` ${words(why)}` : ''}${who}, ${minute(h.at)}`);
   }
   return parts.join('; ');
 }

@@ -11,6 +11,8 @@ export interface CountSessionRow {
   blind: 0 | 1;
   state: CountSessionState;
   author: string;
+  /** The workstation's operator who started it (migration 025), as named then. */
+  operator_name: string | null;
   created_at: number;
   updated_at: number;
   applied_at: number | null;
@@ -26,6 +28,8 @@ export interface CountLineRow {
   start_quantity: number;
   counted: number | null;
   counted_at: number | null;
+  /** The operator who counted it last (migration 025); null: the account alone. */
+  counted_by: string | null;
   base_version: string | null;
   base_quantity: number | null;
   entry_id: number | null;
@@ -35,15 +39,26 @@ export interface CountLineRow {
 
 export type NewCountLine = Pick<CountLineRow, 'user_product_id' | 'title' | 'start_quantity'>;
 
-const SESSION_COLUMNS = `s.id, s.seller_id, s.store_id, s.filter, s.blind, s.state, s.author, s.created_at, s.updated_at, s.applied_at,
+interface NewSession {
+  seller_id: number;
+  store_id: string;
+  filter: string | null;
+  blind: number;
+  author: string;
+  operator_id: number | null;
+  operator_name: string | null;
+  now: number;
+}
+
+const SESSION_COLUMNS = `s.id, s.seller_id, s.store_id, s.filter, s.blind, s.state, s.author, s.operator_name, s.created_at, s.updated_at, s.applied_at,
   (SELECT count(*) FROM count_lines l WHERE l.session_id = s.id) AS lines,
   (SELECT count(*) FROM count_lines l WHERE l.session_id = s.id AND l.counted IS NOT NULL) AS counted`;
 
 /** Count sessions and their lines (migration 014); the only SQL of the counts. */
 export function countSessionsRepo(db: Db) {
-  const insertSession = db.prepare<[{ seller_id: number; store_id: string; filter: string | null; blind: number; author: string; now: number }]>(
-    `INSERT INTO count_sessions (seller_id, store_id, filter, blind, state, author, created_at, updated_at)
-     VALUES (@seller_id, @store_id, @filter, @blind, 'open', @author, @now, @now)`,
+  const insertSession = db.prepare<[NewSession & { blind: number }]>(
+    `INSERT INTO count_sessions (seller_id, store_id, filter, blind, state, author, operator_id, operator_name, created_at, updated_at)
+     VALUES (@seller_id, @store_id, @filter, @blind, 'open', @author, @operator_id, @operator_name, @now, @now)`,
   );
   const insertLine = db.prepare<[{ session_id: number; user_product_id: string; position: number; title: string | null; start_quantity: number }]>(
     `INSERT INTO count_lines (session_id, user_product_id, position, title, start_quantity)
@@ -58,9 +73,19 @@ export function countSessionsRepo(db: Db) {
   const line = db.prepare<[number, string], CountLineRow>('SELECT * FROM count_lines WHERE session_id = ? AND user_product_id = ?');
   const lastPosition = db.prepare<[number], { p: number | null }>('SELECT max(position) AS p FROM count_lines WHERE session_id = ?');
   const setCounted = db.prepare<
-    [{ session_id: number; user_product_id: string; counted: number | null; at: number | null; version: string | null; quantity: number | null }]
+    [
+      {
+        session_id: number;
+        user_product_id: string;
+        counted: number | null;
+        at: number | null;
+        by: string | null;
+        version: string | null;
+        quantity: number | null;
+      },
+    ]
   >(
-    `UPDATE count_lines SET counted = @counted, counted_at = @at, base_version = @version, base_quantity = @quantity
+    `UPDATE count_lines SET counted = @counted, counted_at = @at, counted_by = @by, base_version = @version, base_quantity = @quantity
      WHERE session_id = @session_id AND user_product_id = @user_product_id`,
   );
   const setOutcome = db.prepare<[{ session_id: number; user_product_id: string; entry_id: number | null; history_id: number | null; outcome: CountOutcome }]>(
@@ -84,9 +109,12 @@ export function countSessionsRepo(db: Db) {
 
   return {
     /** A new open session with its lines, in one transaction. */
-    create(s: { seller_id: number; store_id: string; filter: string | null; blind: boolean; author: string; now: number }, rows: NewCountLine[]): number {
+    create(
+      s: Omit<NewSession, 'blind' | 'operator_id' | 'operator_name'> & Partial<Pick<NewSession, 'operator_id' | 'operator_name'>> & { blind: boolean },
+      rows: NewCountLine[],
+    ): number {
       return db.transaction(() => {
-        const id = Number(insertSession.run({ ...s, blind: s.blind ? 1 : 0 }).lastInsertRowid);
+        const id = Number(insertSession.run({ operator_id: null, operator_name: null, ...s, blind: s.blind ? 1 : 0 }).lastInsertRowid);
         rows.forEach((r, position) => insertLine.run({ session_id: id, position, ...r }));
         return id;
       })();
@@ -105,7 +133,7 @@ export function countSessionsRepo(db: Db) {
     setCounted(
       sessionId: number,
       userProductId: string,
-      c: { counted: number | null; at: number | null; version: string | null; quantity: number | null },
+      c: { counted: number | null; at: number | null; by: string | null; version: string | null; quantity: number | null },
     ): void {
       setCounted.run({ session_id: sessionId, user_product_id: userProductId, ...c });
     },
