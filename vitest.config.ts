@@ -45,6 +45,7 @@ const INTEGRATION = [
   'test/sync/pull-orders.test.ts',
   'test/sync/recovery.test.ts',
   'test/sync/token-expiry.test.ts',
+  'test/sync/unreachable.test.ts',
   // the outbox model (issue 24): its cases and its model-based test, against a real remote through the fault proxy
   'test/sync/model/**/*.test.ts',
   'test/desktop/count-sessions-replica.test.ts',
