@@ -153,6 +153,8 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, sellin
   }
   const isEditing = editing !== null && editing.row === row && editing.col === col;
   const editError = isEditing ? editing.error : null;
+  // The edit's question (GridEditor.tsx) overflows the cell as an error does.
+  const asking = isEditing && editing.ask !== undefined;
   // A validation message is shown below the cell: scrolled into the viewport when the cell is at its bottom edge.
   useLayoutEffect(() => {
     if (editError) {
@@ -175,7 +177,7 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, sellin
       data-outcome={outcome ?? undefined}
       data-active={active || undefined}
       data-low={low !== null || undefined}
-      data-error={editError ? true : undefined}
+      data-error={editError || asking ? true : undefined}
       title={title ?? low ?? undefined}
       style={{ left }}
       onMouseDown={() => store.getState().moveTo(row, col, false)}

@@ -11,11 +11,16 @@
 import { isEditableType } from '../../common/stock-vocabulary.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
 import type { ApiError, CellView, QueueResultView } from '../../common/contract/contract.js';
-import { type Edit, afterEdit, parseEdit } from './parse.js';
+import { isGtin } from '../../common/gtin.js';
+import { type Edit, afterEdit, jumpLimit, parseEdit } from './parse.js';
 import { cellAt, cellKeyOf, columnLabel, lockOf, lockText, tr } from './selectors.js';
 import type { StockKit, StockState } from './state.js';
 
-export function editingActions({ set, get, api }: StockKit): Pick<StockState, 'startEdit' | 'setEditText' | 'cancelEdit' | 'commitEdit'> {
+export function editingActions({
+  set,
+  get,
+  api,
+}: StockKit): Pick<StockState, 'startEdit' | 'setEditText' | 'cancelEdit' | 'commitEdit' | 'confirmEdit' | 'findEditCode'> {
   /** Whether an edit queues for the marketplace (not 'local-only'); null until the core has said. */
   let queues: boolean | null = null;
   return {
@@ -44,7 +49,21 @@ export function editingActions({ set, get, api }: StockKit): Pick<StockState, 's
 
     setEditText(text) {
       const e = get().editing;
-      if (e) set({ editing: { ...e, text, error: null } });
+      if (e) set({ editing: { ...e, text, error: null, ask: undefined, confirmed: undefined } });
+    },
+
+    confirmEdit() {
+      const e = get().editing;
+      if (!e?.ask) return Promise.resolve(false);
+      set({ editing: { ...e, ask: undefined, confirmed: true } });
+      return get().commitEdit('none');
+    },
+
+    async findEditCode() {
+      const e = get().editing;
+      if (!e) return;
+      get().cancelEdit();
+      await get().locate(e.text.trim(), { scan: true });
     },
 
     cancelEdit() {
@@ -65,6 +84,11 @@ export function editingActions({ set, get, api }: StockKit): Pick<StockState, 's
       // Only editable columns open an editor; this keeps the type honest without a cast.
       if (!isEditableType(type)) {
         s.cancelEdit();
+        return false;
+      }
+      // Digits with a valid GTIN check digit are a slow scanner's code more likely than a count: asked, never saved silently.
+      if (!e.confirmed && isGtin(e.text)) {
+        set({ editing: { ...e, ask: 'code', error: null } });
         return false;
       }
       const edit: Edit = parseEdit(e.text);
@@ -89,6 +113,10 @@ export function editingActions({ set, get, api }: StockKit): Pick<StockState, 's
         set({ editing: null });
         moveAfter();
         return true;
+      }
+      if (!e.confirmed && edit.kind === 'count' && edit.quantity > jumpLimit(shown)) {
+        set({ editing: { ...e, ask: 'jump', error: null } });
+        return false;
       }
       if (afterEdit(shown, edit) < 0) {
         set({ editing: { ...e, error: tr(edit.kind === 'count' ? 'edit.range' : 'csv.err.negative', { result: afterEdit(shown, edit) }) } });

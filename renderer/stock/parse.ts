@@ -42,3 +42,11 @@ export function afterEdit(shown: number, edit: Extract<Edit, { kind: 'count' | '
 export function startsEdit(key: string): boolean {
   return /^[0-9+-]$/.test(key);
 }
+
+/**
+ * A typed count above this asks to confirm first (issue 27): far above what the cell holds, as a
+ * barcode typed into it by a slow scanner would be (30 → 123,457).
+ */
+export function jumpLimit(shown: number): number {
+  return Math.max(1000, 10 * shown);
+}

@@ -51,6 +51,13 @@ export interface Editing {
   error: string | null;
   /** The core's message when `error` does not show it (its tooltip). */
   errorDetail?: string | undefined;
+  /**
+   * What the cell asks before saving (issue 27): the text looks like a barcode (a slow scanner
+   * typed it: find the product or save it as a count), or a count far above the cell's quantity.
+   */
+  ask?: 'code' | 'jump' | undefined;
+  /** The person confirmed the ask: the next commit saves as typed. */
+  confirmed?: boolean | undefined;
 }
 
 export interface Activity {
@@ -117,6 +124,10 @@ export interface StockState {
   setEditText(text: string): void;
   cancelEdit(): void;
   commitEdit(move?: 'down' | 'right' | 'left' | 'none'): Promise<boolean>;
+  /** Saves the edit that asked first, as typed (a code as a count, a big jump). */
+  confirmEdit(): Promise<boolean>;
+  /** The edit's text was a barcode: the edit is dropped and the product found as a scan would. */
+  findEditCode(): Promise<void>;
   /**
    * Finds a product by id, code or title words and goes to its row. `scan`: a scanner's code (the
    * confirmation names what it found); `focus: false` moves the grid without taking focus (a dialog is open).

@@ -58,6 +58,7 @@ export const en = {
     header_fields_too_large {The request was too large for the marketplace: sign in again, then try again.}
     request_timeout {The request took too long: check the connection and try again.}
     too_many_requests {Too many attempts: wait a moment and try again.}
+    local_rate_limited {The marketplace limits how many requests the app may send per minute: wait a moment and try again.}
     forbidden_sender {This window may not call the app: open it from the app itself.}
     unknown_channel {This window asked the app for something it does not have: restart the app.}
     unsupported {This is not available in this window.}
@@ -286,17 +287,17 @@ export const en = {
   'composer.queuedOnline': 'Queued: it is being sent now.',
   'composer.refused': 'Not sent: the marketplace refused it. Its reason, Retry and Discard are in the conversation above.',
   'composer.unknownFields':
-    '{count, plural, one {{fields} is a field this app cannot fill} other {{fields} are fields this app cannot fill}} (it fills {known}). Write the text in its place or remove it: Send waits until then.',
+    '{count, plural, =0 {No field is left} one {{fields} is a field this app cannot fill} other {{fields} are fields this app cannot fill}} (it fills {known}). Write the text in its place or remove it: Send waits until then.',
   'composer.confirmWarnings':
-    '{count, plural, one {This reply has # moderation warning} other {This reply has # moderation warnings}}: the marketplace will probably reject it. Send it anyway?',
+    '{count, plural, =0 {This reply has no moderation warning} one {This reply has # moderation warning} other {This reply has # moderation warnings}}: the marketplace will probably reject it. Send it anyway?',
   'composer.sendAnyway': 'Send anyway',
   'composer.keepEditing': 'Keep editing',
   'quick.unknownFields': 'Not a field this app fills: {fields} (it fills {known}). It would be inserted as written, and Send waits until you replace it.',
   'drop.flagged': 'Flagged: the buyer is warned that it may be harmful (executables, scripts and macro files are).',
   'thread.resent': 'Corrected and sent again below.',
   'frame.failedWhat': 'What was not sent',
-  'frame.failedStock': '{count, plural, one {# stock change} other {# stock changes}}',
-  'frame.failedMessages': '{count, plural, one {# reply} other {# replies}}',
+  'frame.failedStock': '{count, plural, =0 {no stock change} one {# stock change} other {# stock changes}}',
+  'frame.failedMessages': '{count, plural, =0 {no reply} one {# reply} other {# replies}}',
   'frame.title.demo': 'Demo data',
   'frame.title.seller': 'seller {id}',
   'frame.title.on': '{who} on {host}',
@@ -546,6 +547,12 @@ export const en = {
 
   'stock.edit.label': 'New count, or +n / -n to adjust, for {column}, {product}',
   'stock.edit.hint': 'A number is a count; +5 or -2 is an adjustment. Enter saves, Esc cancels.',
+  'stock.edit.looksLikeCode': '{code} looks like a barcode, not a count. Nothing was saved.',
+  'stock.edit.findCode': 'Find the product',
+  'stock.edit.saveAsCount': 'Save as a count',
+  'stock.edit.bigJump': 'Save a count of {quantity}? This cell has {shown} now: that is far above it. Nothing was saved yet.',
+  'stock.edit.keepEditing': 'No, keep editing',
+  'stock.edit.saveJump': 'Yes, save it',
   'stock.edit.bad': 'Type a number (a count) or +n / -n (an adjustment).',
   'stock.edit.zero': 'An adjustment of 0 changes nothing.',
   'stock.edit.range': 'Use a number from 0 to 1,000,000.',

@@ -53,6 +53,7 @@ export const es: Dictionary = {
     header_fields_too_large {La solicitud es demasiado grande para el marketplace: iniciá sesión de nuevo y volvé a intentar.}
     request_timeout {La solicitud tardó demasiado: revisá la conexión e intentá de nuevo.}
     too_many_requests {Demasiados intentos: esperá un momento e intentá de nuevo.}
+    local_rate_limited {El marketplace limita cuántas solicitudes puede enviar la app por minuto: esperá un momento e intentá de nuevo.}
     forbidden_sender {Esta ventana no puede llamar a la app: abrila desde la propia app.}
     unknown_channel {Esta ventana le pidió a la app algo que no tiene: reiniciá la app.}
     unsupported {Esto no está disponible en esta ventana.}
@@ -282,9 +283,9 @@ export const es: Dictionary = {
   'composer.queuedOnline': 'En cola: se está enviando ahora.',
   'composer.refused': 'No se envió: el marketplace lo rechazó. El motivo, Reintentar y Descartar están arriba, en la conversación.',
   'composer.unknownFields':
-    '{count, plural, one {{fields} es un campo que la app no puede completar} other {{fields} son campos que la app no puede completar}} (completa {known}). Escribí el texto en su lugar o borralo: hasta entonces no se puede enviar.',
+    '{count, plural, =0 {No queda ningún campo} one {{fields} es un campo que la app no puede completar} other {{fields} son campos que la app no puede completar}} (completa {known}). Escribí el texto en su lugar o borralo: hasta entonces no se puede enviar.',
   'composer.confirmWarnings':
-    '{count, plural, one {Esta respuesta tiene # advertencia de moderación} other {Esta respuesta tiene # advertencias de moderación}}: el marketplace probablemente la rechace. ¿La enviás igual?',
+    '{count, plural, =0 {Esta respuesta no tiene advertencias de moderación} one {Esta respuesta tiene # advertencia de moderación} other {Esta respuesta tiene # advertencias de moderación}}: el marketplace probablemente la rechace. ¿La enviás igual?',
   'composer.sendAnyway': 'Enviar igual',
   'composer.keepEditing': 'Seguir editando',
   'quick.unknownFields':
@@ -292,8 +293,8 @@ export const es: Dictionary = {
   'drop.flagged': 'Marcado: al comprador se le avisa que puede ser dañino (lo son los ejecutables, scripts y archivos con macros).',
   'thread.resent': 'Corregido y enviado de nuevo más abajo.',
   'frame.failedWhat': 'Qué no se envió',
-  'frame.failedStock': '{count, plural, one {# cambio de stock} other {# cambios de stock}}',
-  'frame.failedMessages': '{count, plural, one {# respuesta} other {# respuestas}}',
+  'frame.failedStock': '{count, plural, =0 {ningún cambio de stock} one {# cambio de stock} other {# cambios de stock}}',
+  'frame.failedMessages': '{count, plural, =0 {ninguna respuesta} one {# respuesta} other {# respuestas}}',
   'frame.title.demo': 'Datos de demostración',
   'frame.title.seller': 'vendedor {id}',
   'frame.title.on': '{who} en {host}',
@@ -494,7 +495,8 @@ export const es: Dictionary = {
   'stock.scanner.foundBehind': 'Escaneado {code}: {title} ({id}) · {store}. Cerrá el diálogo para trabajar en él.',
   'stock.scanner.store': 'Los escaneos van a',
   'stock.scanner.storeNotKept': 'No se pudo guardar en este puesto el depósito al que van los escaneos: {message}',
-  'stock.scanner.storeGone': 'Los escaneos iban al depósito {store}, que ya no es uno de tus depósitos: ahora van a {now}. Elegí el depósito en Los escaneos van a.',
+  'stock.scanner.storeGone':
+    'Los escaneos iban al depósito {store}, que ya no es uno de tus depósitos: ahora van a {now}. Elegí el depósito en Los escaneos van a.',
 
   'stock.filter.store': 'Depósito',
   'stock.filter.allStores': 'Todos los depósitos',
@@ -543,6 +545,12 @@ export const es: Dictionary = {
 
   'stock.edit.label': 'Nuevo conteo, o +n / -n para ajustar, en {column}, {product}',
   'stock.edit.hint': 'Un número es un conteo; +5 o -2 es un ajuste. Enter guarda, Esc cancela.',
+  'stock.edit.looksLikeCode': '{code} parece un código de barras, no una cantidad. No se guardó nada.',
+  'stock.edit.findCode': 'Buscar el producto',
+  'stock.edit.saveAsCount': 'Guardar como conteo',
+  'stock.edit.bigJump': '¿Guardar un conteo de {quantity}? Esta celda tiene {shown} ahora: es mucho más. Todavía no se guardó nada.',
+  'stock.edit.keepEditing': 'No, seguir editando',
+  'stock.edit.saveJump': 'Sí, guardarlo',
   'stock.edit.bad': 'Escribí un número (conteo) o +n / -n (ajuste).',
   'stock.edit.zero': 'Un ajuste de 0 no cambia nada.',
   'stock.edit.range': 'Usá un número de 0 a 1.000.000.',

@@ -53,6 +53,7 @@ export const ptBR: Dictionary = {
     header_fields_too_large {A solicitação é grande demais para o marketplace: entre de novo e tente outra vez.}
     request_timeout {A solicitação demorou demais: verifique a conexão e tente de novo.}
     too_many_requests {Tentativas demais: espere um momento e tente de novo.}
+    local_rate_limited {O marketplace limita quantas solicitações o app pode enviar por minuto: espere um momento e tente de novo.}
     forbidden_sender {Esta janela não pode chamar o app: abra-a pelo próprio app.}
     unknown_channel {Esta janela pediu ao app algo que ele não tem: reinicie o app.}
     unsupported {Isto não está disponível nesta janela.}
@@ -283,9 +284,9 @@ export const ptBR: Dictionary = {
   'composer.queuedOnline': 'Na fila: está sendo enviada agora.',
   'composer.refused': 'Não enviada: o marketplace a recusou. O motivo, Tentar de novo e Descartar estão acima, na conversa.',
   'composer.unknownFields':
-    '{count, plural, one {{fields} é um campo que o app não consegue preencher} other {{fields} são campos que o app não consegue preencher}} (ele preenche {known}). Escreva o texto no lugar ou apague: até lá não dá para enviar.',
+    '{count, plural, =0 {Nenhum campo sobrou} one {{fields} é um campo que o app não consegue preencher} other {{fields} são campos que o app não consegue preencher}} (ele preenche {known}). Escreva o texto no lugar ou apague: até lá não dá para enviar.',
   'composer.confirmWarnings':
-    '{count, plural, one {Esta resposta tem # aviso de moderação} other {Esta resposta tem # avisos de moderação}}: o marketplace provavelmente vai recusá-la. Enviar mesmo assim?',
+    '{count, plural, =0 {Esta resposta não tem avisos de moderação} one {Esta resposta tem # aviso de moderação} other {Esta resposta tem # avisos de moderação}}: o marketplace provavelmente vai recusá-la. Enviar mesmo assim?',
   'composer.sendAnyway': 'Enviar mesmo assim',
   'composer.keepEditing': 'Continuar editando',
   'quick.unknownFields':
@@ -293,8 +294,8 @@ export const ptBR: Dictionary = {
   'drop.flagged': 'Sinalizado: o comprador é avisado de que pode ser perigoso (executáveis, scripts e arquivos com macros são).',
   'thread.resent': 'Corrigida e enviada de novo mais abaixo.',
   'frame.failedWhat': 'O que não foi enviado',
-  'frame.failedStock': '{count, plural, one {# alteração de estoque} other {# alterações de estoque}}',
-  'frame.failedMessages': '{count, plural, one {# resposta} other {# respostas}}',
+  'frame.failedStock': '{count, plural, =0 {nenhuma alteração de estoque} one {# alteração de estoque} other {# alterações de estoque}}',
+  'frame.failedMessages': '{count, plural, =0 {nenhuma resposta} one {# resposta} other {# respostas}}',
   'frame.title.demo': 'Dados de demonstração',
   'frame.title.seller': 'vendedor {id}',
   'frame.title.on': '{who} em {host}',
@@ -495,7 +496,8 @@ export const ptBR: Dictionary = {
   'stock.scanner.foundBehind': 'Lido {code}: {title} ({id}) · {store}. Feche a janela para trabalhar nele.',
   'stock.scanner.store': 'As leituras vão para',
   'stock.scanner.storeNotKept': 'Não foi possível guardar nesta estação o depósito para onde vão as leituras: {message}',
-  'stock.scanner.storeGone': 'As leituras iam para o depósito {store}, que não é mais um dos seus depósitos: agora vão para {now}. Escolha o depósito em As leituras vão para.',
+  'stock.scanner.storeGone':
+    'As leituras iam para o depósito {store}, que não é mais um dos seus depósitos: agora vão para {now}. Escolha o depósito em As leituras vão para.',
 
   'stock.filter.store': 'Depósito',
   'stock.filter.allStores': 'Todos os depósitos',
@@ -544,6 +546,12 @@ export const ptBR: Dictionary = {
 
   'stock.edit.label': 'Nova contagem, ou +n / -n para ajustar, em {column}, {product}',
   'stock.edit.hint': 'Um número é uma contagem; +5 ou -2 é um ajuste. Enter salva, Esc cancela.',
+  'stock.edit.looksLikeCode': '{code} parece um código de barras, não uma quantidade. Nada foi salvo.',
+  'stock.edit.findCode': 'Buscar o produto',
+  'stock.edit.saveAsCount': 'Salvar como contagem',
+  'stock.edit.bigJump': 'Salvar uma contagem de {quantity}? Esta célula tem {shown} agora: é muito mais. Nada foi salvo ainda.',
+  'stock.edit.keepEditing': 'Não, continuar editando',
+  'stock.edit.saveJump': 'Sim, salvar',
   'stock.edit.bad': 'Digite um número (contagem) ou +n / -n (ajuste).',
   'stock.edit.zero': 'Um ajuste de 0 não muda nada.',
   'stock.edit.range': 'Use um número de 0 a 1.000.000.',

@@ -88,10 +88,11 @@ describe('a scan wherever focus is', () => {
     expect(edits(f)).toEqual([]);
   });
 
-  it('a count typed by hand still saves', async () => {
+  it('a count typed by hand still saves (asked first: 1,234 is far above the 3 there)', async () => {
     const { f, user, type } = renderStock();
     await user.click(await screen.findByRole('gridcell', { name: /^Depósito Avellaneda, Producto 3:/ }));
     await type(['1', '2', '3', '4', '{Enter}']);
+    await user.click(await screen.findByRole('button', { name: 'Yes, save it' }));
     await waitFor(() => expect(f.callsTo('stock.count')).toEqual([{ userProductId: id(3), type: 'seller_warehouse', storeId: '64713', quantity: 1234 }]));
     expect(f.callsTo('stock.locate')).toEqual([]);
   });
