@@ -1,12 +1,13 @@
 import type { DraftView } from '../../common/views.js';
 import type { Db } from '../db/open.js';
 import { type DraftsRepo, draftsRepo } from '../db/repos/drafts.js';
+import type { StagedFile, Staging } from './staging.js';
 
 /**
  * Drafts (issue 15 §2): what the seller was writing in each conversation, in the profile's own
  * database (a pack id means something only in its marketplace), so they survive a restart and a
- * switch of profile keeps each profile's drafts apart. Only the text: files staged for a draft
- * live in the staging folder, which is emptied at start-up, so they are not kept.
+ * switch of profile keeps each profile's drafts apart. With the text, the files attached to it
+ * (issue 27): their rows here, their bytes kept by the staging folder (main/desktop/staging.ts).
  */
 export class Drafts {
   private readonly repo: DraftsRepo;
@@ -18,13 +19,24 @@ export class Drafts {
     this.repo = draftsRepo(db);
   }
 
-  list(): DraftView[] {
-    return this.repo.all().map((r) => ({ packId: r.pack_key, text: r.text, updatedAt: r.updated_at }));
+  /** Every draft with its files; a file whose bytes are gone (deleted by hand) is left out. */
+  async list(staging: Pick<Staging, 'adopt'>): Promise<DraftView[]> {
+    const files = new Map<number, DraftView['files']>();
+    for (const r of this.repo.files()) {
+      const f = await staging.adopt({ fileId: r.file_id, name: r.name, type: r.type, size: r.size, path: r.path });
+      if (f) files.set(r.pack_key, [...(files.get(r.pack_key) ?? []), f]);
+    }
+    const drafts = this.repo.all().map((r): DraftView => ({ packId: r.pack_key, text: r.text, updatedAt: r.updated_at, files: files.get(r.pack_key) ?? [] }));
+    return drafts.filter((d) => d.text.trim() !== '' || (d.files?.length ?? 0) > 0);
   }
 
-  /** A text of only whitespace forgets the draft (sent, or erased). */
-  save(packId: number, text: string): boolean {
-    if (text.trim() === '') {
+  /** A text of only whitespace and no files forgets the draft (sent, or erased). */
+  save(packId: number, text: string, files: readonly StagedFile[] = []): boolean {
+    this.repo.setFiles(
+      packId,
+      files.map((f, position) => ({ file_id: f.fileId, pack_key: packId, position, name: f.name, type: f.type, size: f.size, path: f.owned ? null : f.path })),
+    );
+    if (text.trim() === '' && files.length === 0) {
       this.repo.remove(packId);
       return false;
     }

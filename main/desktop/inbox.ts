@@ -8,7 +8,7 @@ import { resolvePack, sendBlock } from '../service/messages/orders.js';
 import type { ConversationView, ConversationsView } from '../../common/contract/contract.js';
 
 /** The inbox's filters (issue 15 §2). */
-export type InboxFilter = 'all' | 'unread' | 'to_reply' | 'blocked' | 'with_attachments';
+export type InboxFilter = 'all' | 'unread' | 'to_reply' | 'blocked' | 'with_attachments' | 'failed';
 
 /**
  * The inbox: one row per conversation (pack) of the seller, newest activity first, with unread
@@ -52,7 +52,7 @@ export function inboxReader(db: Db, mediationSite: string, repo: MessagesRepo) {
     conversations(seller: number, opts: { filter: InboxFilter; limit: number; offset: number; packId?: number; search?: string }): ConversationsView {
       return db.transaction(() => {
         const now = stamp();
-        const waiting = new Map(reads.queuedByLane().map((r) => [r.lane, r.n]));
+        const waiting = new Map(reads.queuedByLane().map((r) => [r.lane, r]));
         // The search and the attachment filter are index reads (FTS5, attachments_by_message): sets of packs.
         const searched = opts.search !== undefined && opts.search.trim() !== '' ? matching(seller, opts.search, now) : null;
         const withFiles = opts.filter === 'with_attachments' ? finds.withAttachments(seller) : null;
@@ -63,6 +63,7 @@ export function inboxReader(db: Db, mediationSite: string, repo: MessagesRepo) {
           if (opts.filter === 'unread') return p.unread > 0;
           if (opts.filter === 'to_reply') return last !== undefined && last.from_user_id !== seller;
           if (opts.filter === 'with_attachments') return withFiles?.has(p.pack_key) ?? false;
+          if (opts.filter === 'failed') return (waiting.get(`pack:${p.pack_key}`)?.failed ?? 0) > 0;
           if (opts.filter === 'blocked') {
             const pack = resolvePack(repo, p.pack_key);
             return pack !== undefined && sendBlock(pack, 'seller', mediationSite) !== null;
@@ -88,7 +89,8 @@ export function inboxReader(db: Db, mediationSite: string, repo: MessagesRepo) {
               : null,
             unread: p.unread,
             needsReply: last !== undefined && last.from_user_id !== seller,
-            queued: waiting.get(`pack:${p.pack_key}`) ?? 0,
+            queued: waiting.get(`pack:${p.pack_key}`)?.queued ?? 0,
+            failed: waiting.get(`pack:${p.pack_key}`)?.failed ?? 0,
           };
         });
         return { total: kept.length, conversations };

@@ -46,8 +46,10 @@ export function inboxRepo(db: Db) {
         AND m.pack_key IN (SELECT coalesce(pack_id, id) FROM orders WHERE seller_id = @seller)`,
   );
   const message = db.prepare<[string], LastMessageRow>('SELECT id, text, date_created, from_user_id, moderation_status FROM messages WHERE id = ?');
-  const queued = db.prepare<[], { lane: string; n: number }>(
-    "SELECT lane, count(*) AS n FROM sync_outbox WHERE kind = 'message' AND state <> 'done' GROUP BY lane",
+  // A failed message waits for the person: counted apart, so the list never calls it queued (issue 27).
+  const queued = db.prepare<[], { lane: string; queued: number; failed: number }>(
+    `SELECT lane, sum(state <> 'failed') AS queued, sum(state = 'failed') AS failed
+       FROM sync_outbox WHERE kind = 'message' AND state <> 'done' GROUP BY lane`,
   );
 
   return {
@@ -56,7 +58,7 @@ export function inboxRepo(db: Db) {
     message: (id: string) => message.get(id),
     /** How many of the seller's conversations have unread buyer messages (the badge; the same rule as `unread` above). */
     unreadConversations: (seller: number) => unreadPacks.get({ seller })?.n ?? 0,
-    /** Outgoing messages not yet done in the outbox, counted by lane (`pack:<id>`). */
+    /** Outgoing messages not yet done in the outbox by lane (`pack:<id>`): those still to send, and the failed ones. */
     queuedByLane: () => queued.all(),
   };
 }

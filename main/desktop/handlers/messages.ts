@@ -170,8 +170,17 @@ export function messagesHandlers(ctx: Pick<HandlerContext, 'current' | 'host' | 
       await rename(tmp, target);
       return { saved: true, path: target };
     },
-    drafts: async () => draftsOf((await ctx.current()).db).list(),
-    saveDraft: async ({ packId, text }) => ({ packId, saved: draftsOf((await ctx.current()).db).save(packId, text) }),
+    drafts: async () => draftsOf((await ctx.current()).db).list(ctx.staging),
+    saveDraft: async ({ packId, text, fileIds }) => {
+      const p = await ctx.current();
+      // A file removed (or sent) meanwhile is no longer the draft's.
+      const files = [];
+      for (const id of fileIds ?? []) {
+        const f = await ctx.staging.keep(id);
+        if (f) files.push(f);
+      }
+      return { packId, saved: draftsOf(p.db).save(packId, text, files) };
+    },
     quickReplies: async () => ctx.quickReplies.list(),
     saveQuickReplies: async ({ replies }) => ctx.quickReplies.save(replies),
   } satisfies AreaHandlers<'messages'>;

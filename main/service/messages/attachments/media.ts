@@ -3,7 +3,7 @@
  * only: it never becomes part of a path on disk (see storage.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { executableSignature } from './threat.js';
+import { executableSignature } from '../../../../common/messages/threat.js';
 
 export { type FileNameProblem, MAX_FILENAME_LENGTH, fileNameProblem } from '../../../../common/messages/file-names.js';
 

@@ -13,7 +13,7 @@ import { ServiceError, badRequest, forbidden, internal, notFound } from '../../e
 import type { JobRunner } from '../../jobs/runner.js';
 import { contentDisposition, fileNameProblem, newAttachmentId, normalizeMediaType, resolveMediaType } from './media.js';
 import { type FileStorage, HEAD_BYTES, type StagedFile, StorageFailure, fileStorage } from './storage.js';
-import { assessThreat } from './threat.js';
+import { assessThreat } from '../../../../common/messages/threat.js';
 
 /** SPEC 2.8 Attachment, as listed in `message_attachments` (one shape, common/views.ts). */
 export type Attachment = AttachmentView;

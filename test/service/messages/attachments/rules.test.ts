@@ -9,7 +9,7 @@ import {
   resolveMediaType,
   safeExtension,
 } from '../../../../main/service/messages/attachments/media.js';
-import { assessThreat, executableSignature, osExtension } from '../../../../main/service/messages/attachments/threat.js';
+import { assessThreat, executableSignature, osExtension } from '../../../../common/messages/threat.js';
 
 const bytes = (...b: number[]) => new Uint8Array(b);
 const text = (s: string) => new TextEncoder().encode(s);

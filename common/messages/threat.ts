@@ -1,5 +1,6 @@
 /**
- * The `potential_security_threat` flag of an attachment (SPEC 2.8). A cheap, documented
+ * The `potential_security_threat` flag of an attachment (SPEC 2.8), in common/ so the inbox flags a
+ * file on drop by the same rules the service applies on upload (issue 27). A cheap, documented
  * heuristic over what the upload already gives us (the client's file name, the declared media
  * type and the first bytes of the content); it warns the counterparty, it never blocks a file.
  *
