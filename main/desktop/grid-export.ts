@@ -1,7 +1,6 @@
 /** The grid as an .xlsx workbook (`stock.exportXlsx`): read in pages in the main process, written by xlsx.ts. */
 import type { FileBytesView, GridColumnView, GridRowView } from '../../common/contract/contract.js';
 import type { Db } from '../db/open.js';
-import { gridRepo } from '../db/repos/grid.js';
 import { type GridFilters, type GridOptions, gridPage } from './grid.js';
 import { gridWorkbook } from './xlsx.js';
 
@@ -17,7 +16,7 @@ export async function exportXlsx(db: Db, sellerId: number, filters: GridFilters,
     if (page.rows.length < PAGE || rows.length >= page.total) break;
   }
   const shown = filters.store !== undefined ? columns.filter((c) => c.key === filters.store) : columns;
-  const skus = gridRepo(db).skusOf(rows.map((r) => r.userProductId));
-  const bytes = await gridWorkbook(shown, rows, skus);
+  // The rows carry their SKUs (read with `changes`, as the notes are).
+  const bytes = await gridWorkbook(shown, rows);
   return { name: `stock-${day}.xlsx`, type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', bytes };
 }

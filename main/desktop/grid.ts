@@ -310,16 +310,20 @@ export function gridPage(db: Db, sellerId: number, q: GridQuery, o: GridOptions 
   })();
 }
 
-/** Rows with each cell's newest adjustment or count (history keeps local-only edits' reasons too). */
+/**
+ * Rows with what the exports write besides the cells: each cell's newest adjustment or count
+ * (history keeps local-only edits' reasons too) and the product's SKU.
+ */
 function withLastChanges(db: Db, rows: GridRowView[]): GridRowView[] {
   const last = historyRepo(db).lastEditsOf(rows.flatMap((r) => Object.values(r.cells).map((c) => c.cell)));
+  const skus = repoOf(db).skusOf(rows.map((r) => r.userProductId));
   return rows.map((r) => {
     const changes: Record<string, HistoryEntryView> = {};
     for (const [key, c] of Object.entries(r.cells)) {
       const h = last.get(c.cell);
       if (h !== undefined) changes[key] = h;
     }
-    return { ...r, lastChanges: changes };
+    return { ...r, lastChanges: changes, sku: skus.get(r.userProductId) ?? null };
   });
 }
 

@@ -111,7 +111,7 @@ export async function readWorkbook(bytes: Uint8Array): Promise<string[][]> {
 export const columnHeader = locationColumnHeader;
 
 /** The grid as a workbook: one sheet, a frozen header row, quantities as numbers. */
-export async function gridWorkbook(columns: GridColumnView[], rows: GridRowView[], skus: Map<string, string>): Promise<Uint8Array> {
+export async function gridWorkbook(columns: GridColumnView[], rows: GridRowView[]): Promise<Uint8Array> {
   const wb = new (await excel()).Workbook();
   wb.creator = 'Stockroom';
   const sheet = wb.addWorksheet('Stock', { views: [{ state: 'frozen', ySplit: 1, xSplit: 4 }] });
@@ -128,7 +128,7 @@ export async function gridWorkbook(columns: GridColumnView[], rows: GridRowView[
   sheet.getRow(1).font = { bold: true };
   for (const r of rows) {
     let total = 0;
-    const values: (string | number | null)[] = [(r.itemIds ?? [])[0] ?? '', r.userProductId, skus.get(r.userProductId) ?? '', r.title ?? ''];
+    const values: (string | number | null)[] = [(r.itemIds ?? [])[0] ?? '', r.userProductId, r.sku ?? '', r.title ?? ''];
     for (const c of columns) {
       const cell = r.cells[c.key];
       values.push(cell ? cell.shown : null);

@@ -313,6 +313,7 @@ export function csvDelimiter(locale: string): ',' | ';' {
 export function gridCsv(columns: GridColumnView[], rows: GridRowView[], delimiter: ',' | ';' = ','): string {
   const data = rows.map((r) => [
     r.userProductId,
+    r.sku ?? '',
     r.title ?? '',
     (r.itemIds ?? []).join(' '),
     ...columns.map((c) => (r.cells[c.key] ? String(r.cells[c.key]!.shown) : '')),
@@ -320,7 +321,8 @@ export function gridCsv(columns: GridColumnView[], rows: GridRowView[], delimite
     pendingNote(columns, r),
     lastChangeNote(columns, r),
   ]);
-  const fields = ['user_product_id', 'title', 'item_ids', ...columns.map(columnHeader), 'total', PENDING_HEADER, LAST_CHANGE_HEADER];
+  // `sku` as the bulk editor's layout has it (sellers reconcile by it); the import reads it as a name, never a location.
+  const fields = ['user_product_id', 'sku', 'title', 'item_ids', ...columns.map(columnHeader), 'total', PENDING_HEADER, LAST_CHANGE_HEADER];
   // No cell, header labels included, can start a formula whichever separator a spreadsheet splits on.
   return csvText([fields, ...data], delimiter);
 }

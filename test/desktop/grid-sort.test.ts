@@ -70,14 +70,23 @@ describe('grid order, reorder points and views', () => {
     expect(rows[1]).toEqual([
       demo.items.termo,
       termo,
-      '',
+      // The item's SELLER_SKU attribute (its seller_custom_field is the fallback).
+      'TERM-1L',
       'Termo acero inoxidable 1L',
       expect.any(String),
       expect.any(String),
       '',
-      expect.stringMatching(/^Depósito Palermo: \+1 sold elsewhere, \d{4}-\d\d-\d\d \d\d:\d\d UTC$/),
+      expect.stringMatching(/^Depósito Palermo: \+1 sold elsewhere, \d{4}-\d\d-\d\d \d\d:\d\d [+-]\d\d:\d\d$/),
     ]);
     expect(failure(await api.stock.readWorkbook({ bytes: new TextEncoder().encode('not a zip') })).message).toBe('Not a readable .xlsx workbook');
+  });
+
+  it('fills SKU from the SELLER_SKU attribute, else seller_custom_field, in the .xlsx and in the rows the CSV export reads', async () => {
+    const rows = await readWorkbook(value(await api.stock.exportXlsx({})).bytes);
+    const sku = (up: string) => rows.find((r) => r[1] === up)?.[2];
+    expect([sku(termo), sku(demo.userProducts.canasta)]).toEqual(['TERM-1L', 'NORTE-CANASTA']);
+    const grid = value(await api.stock.grid({ limit: 50, changes: true }));
+    expect(grid.rows.find((r) => r.userProductId === demo.userProducts.canasta)?.sku).toBe('NORTE-CANASTA');
   });
 
   // The renderer's half (these rows planned into a count and an adjustment) is in test/renderer/stock/csv.test.tsx.

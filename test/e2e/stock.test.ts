@@ -86,10 +86,10 @@ describe('stock screens on the local demo data', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
     expect(csv.split('\r\n')[0]).toBe(
-      '\ufeffuser_product_id,title,item_ids,Depósito Palermo [64712],Depósito Avellaneda [64713],Selling address [selling_address],Platform fulfillment [platform_facility],total,Pending,Last change',
+      '\ufeffuser_product_id,sku,title,item_ids,Depósito Palermo [64712],Depósito Avellaneda [64713],Selling address [selling_address],Platform fulfillment [platform_facility],total,Pending,Last change',
     );
     // The last column lists queued edits with their reasons (none here: the demo writes at once).
-    expect(csv).toContain(`MLAU100000001,${TERMO},MLA1400000001,20,30,,8,58,`);
+    expect(csv).toContain(`MLAU100000001,TERM-1L,${TERMO},MLA1400000001,20,30,,8,58,`);
 
     await page.getByRole('button', { name: 'Import CSV' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import counts or adjustments' });

@@ -154,12 +154,18 @@ export function gridRepo(db: Db) {
   const reorderIn = db.prepare<[string], ReorderPointRow>(
     'SELECT user_product_id, cell_type, store_key, point FROM reorder_points WHERE user_product_id IN (SELECT value FROM json_each(?))',
   );
-  // The seller's SKU: the item's SELLER_SKU attribute (the marketplace's attribute list form).
+  // The seller's SKU: the item's SELLER_SKU attribute, else its seller_custom_field. `items.attributes`
+  // is an object holding both (`{"attributes": [{"id", "value_name"}], "seller_custom_field"}`, migration 012).
   const skus = db.prepare<[string], { id: string; sku: string | null }>(
-    `SELECT i.user_product_id AS id,
-       (SELECT a.value ->> '$.value_name' FROM json_each(CASE WHEN json_valid(i.attributes) AND json_type(i.attributes) = 'array' THEN i.attributes ELSE '[]' END) a
-         WHERE a.value ->> '$.id' = 'SELLER_SKU') AS sku
-     FROM items i WHERE i.user_product_id IN (SELECT value FROM json_each(?)) ORDER BY i.id`,
+    `WITH i AS (SELECT id, user_product_id, CASE WHEN json_valid(attributes) THEN attributes ELSE '{}' END AS j
+                  FROM items WHERE user_product_id IN (SELECT value FROM json_each(?)))
+     SELECT i.user_product_id AS id,
+       coalesce(
+         (SELECT nullif(trim(a.value ->> '$.value_name'), '') FROM json_each(CASE WHEN json_type(i.j, '$.attributes') = 'array' THEN i.j ELSE '{"attributes":[]}' END, '$.attributes') a
+           WHERE a.value ->> '$.id' = 'SELLER_SKU' AND typeof(a.value ->> '$.value_name') = 'text' LIMIT 1),
+         CASE WHEN typeof(i.j ->> '$.seller_custom_field') = 'text' THEN nullif(trim(i.j ->> '$.seller_custom_field'), '') END
+       ) AS sku
+     FROM i ORDER BY i.id`,
   );
   const positionsIn = db.prepare<[number, string], ProductPosition>(
     `WITH r AS (SELECT id, ROW_NUMBER() OVER (ORDER BY id) - 1 AS pos FROM user_products WHERE user_id = ?)

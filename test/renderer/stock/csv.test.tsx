@@ -5,6 +5,7 @@ import Papa from 'papaparse';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { exportCsv } from '../../../renderer/stock/csv-export.js';
+import { minute } from '../../../common/pending-note.js';
 import { type Plan, csvDelimiter, diffImport, gridCsv, planImport, planRows } from '../../../renderer/stock/csv.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { lockText } from '../../../renderer/stock/store.js';
@@ -89,6 +90,7 @@ describe('CSV import: the dry run', () => {
     const parsed = Papa.parse<string[]>(csv).data;
     expect(parsed[0]).toEqual([
       'user_product_id',
+      'sku',
       'title',
       'item_ids',
       'Depósito Palermo [64712]',
@@ -99,12 +101,12 @@ describe('CSV import: the dry run', () => {
       'Pending',
       'Last change',
     ]);
-    expect(parsed[1]).toEqual([id(0), 'Producto 0', 'MLA1400000001', '0', '10', '', '5', '15', '', '']);
+    expect(parsed[1]).toEqual([id(0), '', 'Producto 0', 'MLA1400000001', '0', '10', '', '5', '15', '', '']);
     // Unchanged file: nothing to apply.
     expect(diffImport(plan(csv), lookup(rows), words).changes).toEqual([]);
-    parsed[2]![3] = '25';
-    parsed[4]![4] = '+4';
-    parsed[1]![6] = '9'; // platform stock cannot change here
+    parsed[2]![4] = '25';
+    parsed[4]![5] = '+4';
+    parsed[1]![7] = '9'; // platform stock cannot change here
     const edited = Papa.unparse(parsed);
     const d = diffImport(plan(edited), lookup(rows), words);
     expect(d.changes.map((c) => [c.userProductId, c.column.key, c.old, c.new, c.edit.kind])).toEqual([
@@ -112,6 +114,17 @@ describe('CSV import: the dry run', () => {
       [id(3), '64713', 13, 17, 'adjust'],
     ]);
     expect(d.rejected.map((r) => [r.line, r.reason.key])).toEqual([[2, 'csv.err.locked']]);
+  });
+
+  it("carries each row's SKU beside its id, and an edited export still reads back by user product id", () => {
+    const rows = sampleRows(2).map((r, i) => ({ ...r, sku: i === 0 ? 'TERM-1L' : null }));
+    const parsed = Papa.parse<string[]>(gridCsv(COLUMNS, rows)).data;
+    expect(parsed.slice(1, 3).map((r) => [r[0], r[1]])).toEqual([
+      [id(0), 'TERM-1L'],
+      [id(1), ''],
+    ]);
+    parsed[1]![4] = '7';
+    expect(diffImport(plan(Papa.unparse(parsed)), lookup(rows), words).changes.map((c) => [c.userProductId, c.new])).toEqual([[id(0), 7]]);
   });
 
   it('exports what the grid shows, page by page, without running formulas', async () => {
@@ -129,7 +142,7 @@ describe('CSV import: the dry run', () => {
     ]);
     const data = Papa.parse<string[]>(saved.trim()).data;
     expect(data).toHaveLength(451);
-    expect(data[1]![1]).toBe(`'=HYPERLINK("x")`);
+    expect(data[1]![2]).toBe(`'=HYPERLINK("x")`);
     expect(store.getState().activity).toBeNull();
   });
 });
@@ -272,7 +285,11 @@ describe('delimiters, locales and signed counts', () => {
     const data = Papa.parse<string[]>(text, { delimiter: ';' }).data;
     expect(data[1]!.at(-2)).toBe('Depósito Palermo: -2 damaged, +5 sold elsewhere (failed); Depósito Avellaneda: =40 count');
     expect(data[2]!.at(-2)).toBe('');
-    expect(data[2]!.at(-1)).toBe('Depósito Palermo: +3 returned, 2026-11-23 14:02 UTC; Depósito Avellaneda: =12 count, 2026-11-22 09:30 UTC');
+    // In the writing machine's local time, with its offset (common/pending-note.ts; test/common/pending-note.test.ts).
+    const at = (t: number) => minute(t);
+    expect(data[2]!.at(-1)).toBe(
+      `Depósito Palermo: +3 returned, ${at(Date.UTC(2026, 10, 23, 14, 2))}; Depósito Avellaneda: =12 count, ${at(Date.UTC(2026, 10, 22, 9, 30))}`,
+    );
     expect(data[1]!.at(-1)).toBe('');
     // The note is not a location: the file reads back with nothing to apply.
     const read = plan(text);
@@ -284,7 +301,7 @@ describe('delimiters, locales and signed counts', () => {
     expect([csvDelimiter('es'), csvDelimiter('es-AR'), csvDelimiter('pt-BR'), csvDelimiter('en')]).toEqual([';', ';', ';', ',']);
     const text = gridCsv(COLUMNS, sampleRows(2), ';');
     expect(text.split('\r\n')[0]).toBe(
-      'user_product_id;title;item_ids;Depósito Palermo [64712];Depósito Avellaneda [64713];Selling address [selling_address];Platform fulfillment [platform_facility];total;Pending;Last change',
+      'user_product_id;sku;title;item_ids;Depósito Palermo [64712];Depósito Avellaneda [64713];Selling address [selling_address];Platform fulfillment [platform_facility];total;Pending;Last change',
     );
     // And it reads back: the delimiter is detected.
     expect(diffImport(plan(text), lookup(sampleRows(2)), words).changes).toEqual([]);
