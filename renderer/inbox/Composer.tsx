@@ -1,7 +1,7 @@
-import { useId, useMemo, useRef } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { errorDetail } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';
-import { type Segment, checkComposer, segments } from './compose.js';
+import { type Segment, TEMPLATE_FIELDS, checkComposer, segments } from './compose.js';
 import { useInbox, useInboxActions } from './context.js';
 import { DraftFiles } from './DropZone.js';
 import { QuickReplies } from './QuickReplies.js';
@@ -41,9 +41,17 @@ export function Composer({ packId, blocked, role = 'seller', max }: ComposerProp
   const filesBusy = (files ?? []).some((f) => f.state === 'reading' || f.state === 'staging');
   const disabled = blocked !== null;
   const canSend = !disabled && check.sendable && !filesBusy && sending.status !== 'sending';
+  // A text with moderation warnings goes only once the person confirms it (issue 27); typing again asks again.
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const askFirst = warnings.length > 0 && confirming !== text;
 
   const send = () => {
-    if (canSend) void actions.send(packId);
+    if (!canSend) return;
+    if (askFirst) setConfirming(text);
+    else {
+      setConfirming(null);
+      void actions.send(packId);
+    }
   };
 
   const problemsId = `${id}-problems`;
@@ -118,6 +126,16 @@ export function Composer({ packId, blocked, role = 'seller', max }: ComposerProp
             })}
           </p>
         ) : null}
+        {check.unfilled.length > 0 ? (
+          <p className="problem unfilled">
+            <span aria-hidden="true">✕ </span>
+            {t('composer.unknownFields', {
+              count: check.unfilled.length,
+              fields: i.formatList(check.unfilled),
+              known: i.formatList(TEMPLATE_FIELDS.map((f) => `{${f}}`)),
+            })}
+          </p>
+        ) : null}
         {warnings.length > 0 ? (
           <div className="warnings" role="group" aria-label={t('composer.warnings')}>
             <ul>
@@ -138,6 +156,26 @@ export function Composer({ packId, blocked, role = 'seller', max }: ComposerProp
           {sending.status === 'sending' ? t('composer.sending') : t('composer.send')}
         </button>
       </div>
+      {confirming === text && warnings.length > 0 ? (
+        <div className="confirm-warnings" role="alertdialog" aria-label={t('composer.warnings')}>
+          <p>
+            <span aria-hidden="true">⚠ </span>
+            {t('composer.confirmWarnings', { count: warnings.length })}
+          </p>
+          <button type="button" className="send-anyway" disabled={!canSend} onClick={send}>
+            {t('composer.sendAnyway')}
+          </button>{' '}
+          <button
+            type="button"
+            onClick={() => {
+              setConfirming(null);
+              document.getElementById(id)?.focus();
+            }}
+          >
+            {t('composer.keepEditing')}
+          </button>
+        </div>
+      ) : null}
       <SendState packId={packId} />
     </section>
   );
@@ -150,8 +188,11 @@ function SendState({ packId }: { packId: number }) {
   const { t } = i;
   const actions = useInboxActions();
   const s = useInbox((st) => st.sending[packId] ?? IDLE);
-  // Once the open thread holds nothing queued any more, "queued" is old news (the message shows as sent).
-  const queuedInThread = useInbox((st) => (st.thread.packId === packId && st.thread.view ? st.thread.view.queued.length : null));
+  // The queued message as the open thread shows it: gone once sent ("queued" is old news then), or refused.
+  const entry = useInbox((st) =>
+    s.status === 'queued' && st.thread.packId === packId && st.thread.view ? (st.thread.view.queued.find((q) => q.entryId === s.entryId) ?? null) : undefined,
+  );
+  const online = useInbox((st) => st.online);
   if (s.status === 'sent')
     return (
       <p className="send-state sent" role="status">
@@ -159,11 +200,18 @@ function SendState({ packId }: { packId: number }) {
         {t('composer.sent')}
       </p>
     );
-  if (s.status === 'queued' && queuedInThread !== 0)
+  if (s.status === 'queued' && entry?.state === 'failed')
+    return (
+      <p className="send-state refused" role="alert">
+        <span aria-hidden="true">✕ </span>
+        {t('composer.refused')}
+      </p>
+    );
+  if (s.status === 'queued' && entry !== null)
     return (
       <p className="send-state queued" role="status">
         <span aria-hidden="true">◷ </span>
-        {t('composer.queued')}
+        {online === true ? t('composer.queuedOnline') : t('composer.queued')}
       </p>
     );
   if (s.status === 'failed')

@@ -8,7 +8,7 @@ import { buyerFullName } from './OrderPanel.js';
 import { ordersText } from './words.js';
 import { SearchBox } from './SearchBox.js';
 
-const FILTERS: Filter[] = ['all', 'unread', 'to_reply', 'blocked', 'with_attachments'];
+const FILTERS: Filter[] = ['all', 'unread', 'to_reply', 'blocked', 'with_attachments', 'failed'];
 /**
  * Conversations in the list's first frame: more than a tall window shows. The rest of the page
  * (50) is rendered once that frame is painted, so the first paint lays out only what is in view.
@@ -167,6 +167,12 @@ const ConversationItem = memo(function ConversationItem({
           <span className="badge queued">
             <span aria-hidden="true">◷ </span>
             {t('inbox.queuedCount', { count: c.queued })}
+          </span>
+        ) : null}
+        {(c.failed ?? 0) > 0 ? (
+          <span className="badge failed">
+            <span aria-hidden="true">✕ </span>
+            {t('inbox.failedCount', { count: c.failed ?? 0 })}
           </span>
         ) : null}
         {c.blocked ? (

@@ -122,7 +122,12 @@ function FileRow({ file: f, onRemove }: { file: DraftFile; onRemove: () => void 
   const i = useI18n();
   const { t } = i;
   const state =
-    f.state === 'ready' ? (
+    f.state === 'ready' && f.flagged ? (
+      <>
+        <span aria-hidden="true">⚠ </span>
+        {t('drop.flagged')}
+      </>
+    ) : f.state === 'ready' ? (
       <>
         <span aria-hidden="true">✓ </span>
         {t('drop.ready')}
@@ -136,7 +141,7 @@ function FileRow({ file: f, onRemove }: { file: DraftFile; onRemove: () => void 
       t('drop.uploading')
     );
   return (
-    <li className="file" data-state={f.state}>
+    <li className="file" data-state={f.state} data-flagged={f.flagged}>
       <span className="name">{f.name}</span> <span className="size">{i.formatBytes(f.size)}</span>{' '}
       <progress max={1} value={f.progress} aria-label={t('drop.progress', { name: f.name, percent: i.formatPercent(f.progress) })} />{' '}
       <span className="file-state">{state}</span>{' '}

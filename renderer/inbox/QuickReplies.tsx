@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ConversationView, QuickReplyView } from '../../common/contract/contract.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';
-import { TEMPLATE_FIELDS, type TemplateValues, checkComposer, fillTemplate, templateValues } from './compose.js';
+import { TEMPLATE_FIELDS, type TemplateValues, checkComposer, fillTemplate, templateValues, unknownFields } from './compose.js';
 import { useInbox, useInboxActions } from './context.js';
 import { warningText } from './words.js';
 
@@ -29,7 +29,7 @@ export function QuickReplies({
   conversation: ConversationView | null;
   max: number;
 }) {
-  const { t, language } = useI18n();
+  const { t, language, formatList } = useI18n();
   const actions = useInboxActions();
   const quick = useInbox((s) => s.quick);
   const [open, setOpen] = useState(false);
@@ -138,6 +138,12 @@ export function QuickReplies({
             <label>
               {t('quick.textLabel')} <textarea value={body} rows={2} onChange={(e) => setBody(e.target.value)} />
             </label>
+            {unknownFields(body).length > 0 ? (
+              <p className="problem unknown-field" role="alert">
+                <span aria-hidden="true">✕ </span>
+                {t('quick.unknownFields', { fields: formatList(unknownFields(body)), known: formatList(TEMPLATE_FIELDS.map((f) => `{${f}}`)) })}
+              </p>
+            ) : null}
             <p className="quick-fields">
               {t('quick.fields')}{' '}
               {TEMPLATE_FIELDS.map((f) => (
@@ -168,6 +174,7 @@ function Preview({ template, values, max }: { template: string; values: Template
   const { t } = i;
   const filled = useMemo(() => fillTemplate(template, values), [template, values]);
   const check = useMemo(() => checkComposer(filled.text, max), [filled.text, max]);
+  const unknown = useMemo(() => unknownFields(template), [template]);
   return (
     <div className="quick-preview">
       <p className="preview-text" aria-label={t('quick.preview')}>
@@ -187,8 +194,14 @@ function Preview({ template, values, max }: { template: string; values: Template
           ),
         )}
       </p>
-      {filled.missing.length > 0 || check.over > 0 || check.unsupported.length > 0 || check.warnings.length > 0 ? (
+      {unknown.length > 0 || filled.missing.length > 0 || check.over > 0 || check.unsupported.length > 0 || check.warnings.length > 0 ? (
         <ul className="quick-problems">
+          {unknown.length > 0 ? (
+            <li className="problem unknown-field">
+              <span aria-hidden="true">✕ </span>
+              {t('quick.unknownFields', { fields: i.formatList(unknown), known: i.formatList(TEMPLATE_FIELDS.map((f) => `{${f}}`)) })}
+            </li>
+          ) : null}
           {filled.missing.length > 0 ? (
             <li className="missing">
               <span aria-hidden="true">ℹ </span>

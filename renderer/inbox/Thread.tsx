@@ -69,8 +69,13 @@ export function Thread({ conversation }: { conversation: ConversationView }) {
         <p className="state empty">{blockedNow(view.conversation_status, conversation.blocked) ? t('thread.emptyBlocked') : t('thread.empty')}</p>
       ) : null}
       <ol className="messages" aria-label={t('thread.messages')}>
-        {messages.map((m) => (
-          <Message key={m.id} message={m} conversation={conversation} />
+        {messages.map((m, n) => (
+          <Message
+            key={m.id}
+            message={m}
+            conversation={conversation}
+            resent={m.message_moderation.status === 'rejected' && delivered(messages.slice(n + 1), m)}
+          />
         ))}
         {view.queued.map((q) => (
           <Queued key={`q${q.entryId}`} entry={q} />
@@ -81,7 +86,17 @@ export function Thread({ conversation }: { conversation: ConversationView }) {
   );
 }
 
-const Message = memo(function Message({ message: m, conversation }: { message: MessageView; conversation: ConversationView }) {
+/**
+ * A rejected message was sent again once a later message of the same sender was delivered (moderated
+ * clean, or not moderated): its "Edit and resend" is then done (issue 27). `later`: oldest first.
+ */
+function delivered(later: readonly MessageView[], rejected: MessageView): boolean {
+  return later.some(
+    (m) => m.from.user_id === rejected.from.user_id && (m.message_moderation.status === 'clean' || m.message_moderation.status === 'non_moderated'),
+  );
+}
+
+const Message = memo(function Message({ message: m, conversation, resent }: { message: MessageView; conversation: ConversationView; resent: boolean }) {
   const i = useI18n();
   const { t } = i;
   const own = m.from.user_id !== conversation.buyer.id;
@@ -123,9 +138,13 @@ const Message = memo(function Message({ message: m, conversation }: { message: M
           <p>
             <strong>{t('thread.rejected')}</strong> {reasonText(i, m.message_moderation.reason)}
           </p>
-          <button type="button" className="edit-resend" onClick={() => editAndResend(actions, conversation.packId, m.text)}>
-            {t('thread.editResend')}
-          </button>
+          {resent ? (
+            <p className="resent">{t('thread.resent')}</p>
+          ) : (
+            <button type="button" className="edit-resend" onClick={() => editAndResend(actions, conversation.packId, m.text)}>
+              {t('thread.editResend')}
+            </button>
+          )}
         </div>
       ) : null}
     </li>

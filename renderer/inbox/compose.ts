@@ -17,7 +17,9 @@ export interface ComposerCheck {
   warnings: Finding[];
   /** Only whitespace. */
   empty: boolean;
-  /** Sendable as far as the text rules go (warnings do not block: moderation decides on the server). */
+  /** Template fields left in the text (`{tracking}`), as written: never sent literally (issue 27). */
+  unfilled: string[];
+  /** Sendable as far as the text rules go (warnings do not block: moderation decides on the server, after a confirmation). */
   sendable: boolean;
 }
 
@@ -27,7 +29,8 @@ export function checkComposer(text: string, max: number): ComposerCheck {
   const warnings = text.trim() === '' ? [] : findIssues(text);
   const empty = text.trim() === '';
   const over = Math.max(0, length - max);
-  return { length, max, over, unsupported, warnings, empty, sendable: !empty && unsupported.length === 0 && over === 0 };
+  const unfilled = unfilledFields(text);
+  return { length, max, over, unsupported, warnings, empty, unfilled, sendable: !empty && unsupported.length === 0 && over === 0 && unfilled.length === 0 };
 }
 
 /** A piece of the text for the highlight layer: plain, a refused character, or part of a moderation warning. */
@@ -82,6 +85,18 @@ export interface FilledTemplate {
 }
 
 const FIELD = /\{(buyer_first_name|product|order_id)\}/g;
+/** Anything written as a field: a name in braces. A buyer has no use for one, so it is never sent as written. */
+const ANY_FIELD = /\{[A-Za-z_][A-Za-z0-9_]*\}/g;
+
+/** The fields still in a text, each once, as written (`{tracking}`): unknown ones, or known ones typed by hand. */
+export function unfilledFields(text: string): string[] {
+  return [...new Set(text.match(ANY_FIELD) ?? [])];
+}
+
+/** The fields of a template this app cannot fill (`{tracking}`): they would be inserted as written. */
+export function unknownFields(template: string): string[] {
+  return unfilledFields(template).filter((f) => !(TEMPLATE_FIELDS as readonly string[]).includes(f.slice(1, -1)));
+}
 
 /** Fills `{buyer_first_name}`, `{product}` and `{order_id}`; other braces stay as written. */
 export function fillTemplate(template: string, values: TemplateValues): FilledTemplate {

@@ -4,6 +4,7 @@
  * characters, no empty file. The server checks the same again on send.
  */
 import { type FileNameProblem, MAX_FILENAME_LENGTH, fileNameProblem } from '../../common/messages/file-names.js';
+import { assessThreat } from '../../common/messages/threat.js';
 
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 export const MAX_FILES = 25;
@@ -58,4 +59,14 @@ export function admitFiles<F extends FileLike>(already: readonly FileLike[], dro
     }
   }
   return { accepted, refused };
+}
+
+/**
+ * Whether the marketplace will flag the file as a potential threat (an executable, a script, a
+ * macro document: common/messages/threat.ts, the rules the service applies on upload), from its
+ * name and type on drop, and from its first bytes once read. Flagged files are still sent.
+ */
+export function flaggedFile(name: string, type: string, head: Uint8Array = new Uint8Array(0)): boolean {
+  const mediaType = type.split(';')[0]?.trim().toLowerCase();
+  return assessThreat({ filename: name, mediaType: mediaType === '' ? undefined : mediaType, head }).threat;
 }

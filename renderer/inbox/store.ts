@@ -8,13 +8,13 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { StockroomApi } from '../../common/contract/api.js';
-import type { ApiError, ConversationView, QuickReplyView, ThreadView } from '../../common/contract/contract.js';
+import type { ApiError, ConversationView, QuickReplyView, StagedFileView, ThreadView } from '../../common/contract/contract.js';
 import { ERROR_CODES } from '../../common/errors.js';
 import { errorText, errorWords } from '../i18n/errors.js';
 import { t } from '../i18n/index.js';
-import { type Refusal, admitFiles } from './files.js';
+import { type Refusal, admitFiles, flaggedFile } from './files.js';
 
-export type Filter = 'all' | 'unread' | 'to_reply' | 'blocked' | 'with_attachments';
+export type Filter = 'all' | 'unread' | 'to_reply' | 'blocked' | 'with_attachments' | 'failed';
 export type Status = 'idle' | 'loading' | 'ready' | 'error';
 
 export const PAGE = 50;
@@ -34,6 +34,8 @@ export interface DraftFile {
   progress: number;
   fileId: string | null;
   error: string | null;
+  /** The marketplace will flag it as a potential threat (issue 27: said on drop, not only after sending). */
+  flagged: boolean;
 }
 
 export interface Draft {
@@ -43,7 +45,9 @@ export interface Draft {
   refused: Refusal[];
 }
 
-export type SendState = { status: 'idle' } | { status: 'sending' } | { status: 'sent' } | { status: 'queued' } | { status: 'failed'; error: ApiError };
+/** `queued` names its outbox entry: the composer then follows it (sending, or refused by the marketplace: issue 27). */
+export type SendState =
+  { status: 'idle' } | { status: 'sending' } | { status: 'sent' } | { status: 'queued'; entryId: number } | { status: 'failed'; error: ApiError };
 
 export interface InboxState {
   filter: Filter;
@@ -55,6 +59,8 @@ export interface InboxState {
   drafts: Record<number, Draft>;
   sending: Record<number, SendState>;
   quick: { status: Status; replies: QuickReplyView[]; error: ApiError | null };
+  /** The marketplace is reachable and the app sends (the last sync status); null before the first one. */
+  online: boolean | null;
   /** An action on a queued message or an attachment failed; `detail`: the core's message the text does not show (errorWords). */
   notice: { kind: 'error' | 'info'; text: string; detail?: string | undefined } | null;
 }
@@ -95,6 +101,19 @@ const emptyDraft = (): Draft => ({ text: '', files: [], refused: [] });
 
 let fileSeq = 0;
 
+/** A file the core kept with a draft (a reload, a restart): staged already. */
+const keptFile = (f: StagedFileView): DraftFile => ({
+  key: `f${++fileSeq}`,
+  name: f.name,
+  size: f.size,
+  type: f.type ?? '',
+  state: 'ready',
+  progress: 1,
+  fileId: f.fileId,
+  error: null,
+  flagged: flaggedFile(f.name, f.type ?? ''),
+});
+
 /** Reads a file's bytes with progress (FileReader: available in every browser, Electron and jsdom). */
 function readBytes(file: File, onProgress: (fraction: number) => void, signal: { aborted: boolean }): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
@@ -133,8 +152,11 @@ export function createInboxStore(api: StockroomApi) {
       const timer = draftTimers.get(packId);
       if (timer !== undefined) clearTimeout(timer);
       draftTimers.delete(packId);
-      // Best effort: a draft that could not be kept is still on screen.
-      void api.messages.saveDraft({ packId, text: draftOf(packId).text.slice(0, 10_000) });
+      // Best effort: a draft that could not be kept is still on screen. Its staged files go with it (issue 27).
+      const fileIds = draftOf(packId)
+        .files.filter((f) => f.state === 'ready' && f.fileId !== null)
+        .map((f) => f.fileId as string);
+      void api.messages.saveDraft({ packId, text: draftOf(packId).text.slice(0, 10_000), ...(fileIds.length > 0 ? { fileIds } : {}) });
     };
     const scheduleDraftSave = (packId: number) => {
       const timer = draftTimers.get(packId);
@@ -155,14 +177,17 @@ export function createInboxStore(api: StockroomApi) {
       try {
         const bytes = await readBytes(file, (p) => setFile(packId, entry.key, { progress: p * 0.8 }), signal);
         if (signal.aborted) return;
-        setFile(packId, entry.key, { state: 'staging', progress: 0.8 });
+        // Its first bytes may say executable where its name did not ("invoice.pdf" that is a program).
+        setFile(packId, entry.key, { state: 'staging', progress: 0.8, flagged: entry.flagged || flaggedFile(file.name, file.type, bytes.subarray(0, 16)) });
         const r = await api.messages.stageFile({ name: file.name, ...(file.type ? { type: file.type } : {}), bytes });
         if (signal.aborted) {
           if (r.ok) void api.messages.discardFile({ fileId: r.value.fileId });
           return;
         }
-        if (r.ok) setFile(packId, entry.key, { state: 'ready', progress: 1, fileId: r.value.fileId });
-        else setFile(packId, entry.key, { state: 'failed', error: errorText(r.error) });
+        if (r.ok) {
+          setFile(packId, entry.key, { state: 'ready', progress: 1, fileId: r.value.fileId });
+          scheduleDraftSave(packId);
+        } else setFile(packId, entry.key, { state: 'failed', error: errorText(r.error) });
       } catch (e) {
         if (!signal.aborted) setFile(packId, entry.key, { state: 'failed', error: e instanceof Error ? e.message : String(e) });
       } finally {
@@ -179,6 +204,7 @@ export function createInboxStore(api: StockroomApi) {
       drafts: {},
       sending: {},
       quick: { status: 'idle', replies: [], error: null },
+      online: null,
       notice: null,
 
       async loadList() {
@@ -234,8 +260,13 @@ export function createInboxStore(api: StockroomApi) {
         set((s) => {
           const drafts = { ...s.drafts };
           for (const d of r.value) {
-            const have = drafts[d.packId];
-            if (!have || have.text === '') drafts[d.packId] = { ...(have ?? emptyDraft()), text: d.text };
+            const have = drafts[d.packId] ?? emptyDraft();
+            // What was typed or attached since the screen opened wins over what the core kept.
+            drafts[d.packId] = {
+              ...have,
+              text: have.text === '' ? d.text : have.text,
+              files: have.files.length > 0 ? have.files : (d.files ?? []).map(keptFile),
+            };
           }
           return { drafts };
         });
@@ -315,7 +346,17 @@ export function createInboxStore(api: StockroomApi) {
         const { accepted, refused } = admitFiles(draftOf(packId).files, files);
         const entries = accepted.map((f): [File, DraftFile] => [
           f,
-          { key: `f${++fileSeq}`, name: f.name, size: f.size, type: f.type, state: 'reading', progress: 0, fileId: null, error: null },
+          {
+            key: `f${++fileSeq}`,
+            name: f.name,
+            size: f.size,
+            type: f.type,
+            state: 'reading',
+            progress: 0,
+            fileId: null,
+            error: null,
+            flagged: flaggedFile(f.name, f.type),
+          },
         ]);
         setDraft(packId, (d) => ({ ...d, files: [...d.files, ...entries.map(([, e]) => e)], refused }));
         for (const [file, entry] of entries) void stage(packId, file, entry);
@@ -327,6 +368,7 @@ export function createInboxStore(api: StockroomApi) {
         const signal = aborted.get(key);
         if (signal) signal.aborted = true;
         setDraft(packId, (d) => ({ ...d, files: d.files.filter((x) => x.key !== key) }));
+        scheduleDraftSave(packId);
         if (f.fileId) {
           const r = await api.messages.discardFile({ fileId: f.fileId });
           if (!r.ok && r.error.code !== ERROR_CODES.fileNotFound) set({ notice: { kind: 'error', ...errorWords(r.error) } });
@@ -347,7 +389,8 @@ export function createInboxStore(api: StockroomApi) {
         if (r.ok) {
           setDraft(packId, () => emptyDraft());
           saveDraftNow(packId);
-          set((s) => ({ sending: { ...s.sending, [packId]: { status: r.value.status === 'sent' ? 'sent' : 'queued' } } }));
+          const state: SendState = r.value.status === 'sent' ? { status: 'sent' } : { status: 'queued', entryId: r.value.entryId };
+          set((s) => ({ sending: { ...s.sending, [packId]: state } }));
           if (get().thread.packId === packId) await get().refreshThread();
           void get().loadList();
         } else {
@@ -413,6 +456,9 @@ export function createInboxStore(api: StockroomApi) {
         };
         schedule();
         void get().loadDrafts();
+        void api.sync.status().then((r) => {
+          if (r.ok && get().online === null) set({ online: r.value.mode === 'online' && r.value.online });
+        });
         // A reload or a closed window: send what the debounce still holds (best effort).
         const onHide = () => get().flushDrafts();
         window.addEventListener('pagehide', onHide);
@@ -423,6 +469,8 @@ export function createInboxStore(api: StockroomApi) {
             if (open !== null && e.messages.some((m) => m.packId === open)) void get().refreshThread();
           }),
           api.subscribe('sync.status', (e) => {
+            const online = e.status.mode === 'online' && e.status.online;
+            if (online !== get().online) set({ online });
             if (waiting()) void get().refreshThread();
             // The outbox moved (a reply sent, failed, retried): the list's "queued" badges change.
             // Or a pull ended: the replica's conversations changed, and the first pull of an account

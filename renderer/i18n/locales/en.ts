@@ -93,6 +93,7 @@ export const en = {
   'frame.localOnly': 'Local only (demo data)',
   'frame.online': 'Online',
   'frame.offline': 'Offline',
+  'frame.unreachable': 'Can’t reach the marketplace since {time} — your changes are safe here',
   'frame.offlineChosen': 'Working offline',
   'frame.synced': 'synced {time}',
   'frame.pending': '{count, plural, =0 {nothing pending} other {# pending}}',

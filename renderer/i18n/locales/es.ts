@@ -88,6 +88,7 @@ export const es: Dictionary = {
   'frame.localOnly': 'Solo local (datos de demostración)',
   'frame.online': 'En línea',
   'frame.offline': 'Sin conexión',
+  'frame.unreachable': 'No se puede conectar con el marketplace desde las {time} — tus cambios están a salvo acá',
   'frame.offlineChosen': 'Trabajando sin conexión',
   'frame.synced': 'sincronizado {time}',
   'frame.pending': '{count, plural, =0 {nada pendiente} one {# pendiente} other {# pendientes}}',

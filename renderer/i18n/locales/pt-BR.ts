@@ -88,6 +88,7 @@ export const ptBR: Dictionary = {
   'frame.localOnly': 'Somente local (dados de demonstração)',
   'frame.online': 'Online',
   'frame.offline': 'Sem conexão',
+  'frame.unreachable': 'Não é possível acessar o marketplace desde as {time} — suas alterações estão seguras aqui',
   'frame.offlineChosen': 'Trabalhando offline',
   'frame.synced': 'sincronizado {time}',
   'frame.pending': '{count, plural, =0 {nenhum pendente} one {# pendente} other {# pendentes}}',
