@@ -6,7 +6,9 @@ import { InboxScreen } from '../inbox/InboxScreen.js';
 import { BrandsScreen } from '../brands/BrandsScreen.js';
 import { SettingsScreen } from '../settings/SettingsScreen.js';
 import { StockTab, createStockStore, useStockActivity } from '../stock/StockTab.js';
+import { AwayScans } from './AwayScans.js';
 import { StatusBar } from './StatusBar.js';
+import { FailedChooser, useShowFailed } from './FailedChooser.js';
 import { useWindowTitle } from './useWindowTitle.js';
 import { UpdateBanner } from './UpdateBanner.js';
 import { userProductOfCell } from '../../common/cells.js';
@@ -47,7 +49,19 @@ function Frame({ api }: { api: StockroomApi }) {
   const stockActivity = useStockActivity(stock);
   useWindowTitle(api);
   // A clicked notification brings its conversation, or the conflicted cells, into view.
-  const [revealPack, setRevealPack] = useState<{ packId: number; seq: number } | null>(null);
+  const [revealPack, setRevealPack] = useState<{ packId: number; seq: number; failed?: boolean } | null>(null);
+  // The failed count opens what failed: stock, replies, or a choice of the two (issue 27).
+  const failedPlaces = {
+    stock: () => {
+      show('stock');
+      void stock.getState().showFailed();
+    },
+    inbox: (packs: number[]) => {
+      show('inbox');
+      if (packs[0] !== undefined) setRevealPack((r) => ({ packId: packs[0] as number, seq: (r?.seq ?? 0) + 1, failed: true }));
+    },
+  };
+  const failed = useShowFailed(api, failedPlaces);
   useEffect(
     () =>
       api.subscribe('app.reveal', ({ target }) => {
@@ -108,6 +122,15 @@ function Frame({ api }: { api: StockroomApi }) {
           ))}
         </nav>
         <AccountBadge api={api} />
+        {/* A scan on another tab than Stock is said here, never swallowed silently (issue 27). */}
+        <AwayScans
+          active={tab !== 'stock'}
+          i18n={i18n}
+          onShow={(code) => {
+            show('stock');
+            void stock.getState().locate(code, { scan: true });
+          }}
+        />
       </header>
       <main className="screen" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'brands' ? <BrandsScreen api={api} /> : tab === 'settings' ? <SettingsScreen api={api} /> : null}
@@ -130,11 +153,11 @@ function Frame({ api }: { api: StockroomApi }) {
           show('stock');
           stock.getState().showConflicts();
         }}
-        onShowFailed={() => {
-          show('stock');
-          void stock.getState().showFailed();
-        }}
+        onShowFailed={() => void failed.showFailed()}
       />
+      {failed.choice ? (
+        <FailedChooser i18n={i18n} choice={failed.choice} onClose={failed.close} onStock={failedPlaces.stock} onInbox={failedPlaces.inbox} />
+      ) : null}
     </div>
   );
 }

@@ -23,8 +23,11 @@ export const InboxScreen = memo(function InboxScreen({
 }: {
   api: StockroomApi;
   onUnreadChanged?: () => void;
-  /** A conversation to open (a clicked notification); `seq` makes a second click on the same one open it again. */
-  reveal?: { packId: number; seq: number } | null;
+  /**
+   * A conversation to open (a clicked notification); `seq` makes a second click on the same one
+   * open it again; `failed`: among the conversations with failed replies (the status bar's count).
+   */
+  reveal?: { packId: number; seq: number; failed?: boolean } | null;
 }) {
   const [store] = useState(() => createInboxStore(api));
   useEffect(() => {
@@ -32,7 +35,10 @@ export const InboxScreen = memo(function InboxScreen({
     return store.getState().start();
   }, [store]);
   useEffect(() => {
-    if (reveal) void store.getState().openPack(reveal.packId);
+    if (!reveal) return;
+    const s = store.getState();
+    if (reveal.failed) void s.setFilter('failed').then(() => s.openPack(reveal.packId));
+    else void s.openPack(reveal.packId);
   }, [store, reveal]);
   // Reading a conversation changes the unread count the frame shows on the tab.
   useEffect(() => {
