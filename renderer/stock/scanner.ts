@@ -97,17 +97,17 @@ export function strokeOf(e: Pick<KeyboardEvent, 'key' | 'timeStamp' | 'ctrlKey' 
   };
 }
 
-type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+export type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 const TEXT_LIKE = new Set(['text', 'search', 'number', 'tel', 'email', 'url', 'password', '']);
 
-function fieldOf(el: Element | null): Field | null {
+export function fieldOf(el: Element | null): Field | null {
   if (el instanceof HTMLInputElement) return TEXT_LIKE.has(el.type) ? el : null;
   if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return el;
   return null;
 }
 
 /** Where focus was when a burst began, and what a field there held. */
-interface BurstStart {
+export interface BurstStart {
   field: Field | null;
   value: string;
 }
@@ -116,7 +116,7 @@ interface BurstStart {
  * Gives a React-controlled field its value back: through the element's own value setter (React
  * follows it) and the event React's onChange listens to.
  */
-function restore(field: Field, value: string): void {
+export function restore(field: Field, value: string): void {
   if (field.value === value) return;
   const proto =
     field instanceof HTMLInputElement
