@@ -26,6 +26,8 @@ export function StatusBar({
         {t('common.loading')}
       </footer>
     );
+  // Local HH:MM (the system's time zone, 24-hour in every language): since when, and the last sync.
+  const hhmm = new Intl.DateTimeFormat(i18n.language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
   const connection =
     status.mode === 'local-only'
       ? t('frame.localOnly')
@@ -33,11 +35,14 @@ export function StatusBar({
         ? t('frame.offlineChosen')
         : status.online
           ? t('frame.online')
-          : t('frame.offline');
+          : status.unreachableSince !== null
+            ? t('frame.unreachable', { time: hhmm.format(status.unreachableSince) })
+            : t('frame.offline');
   const icon = status.mode === 'local-only' ? '◆' : status.online ? '●' : '○';
   const last = status.lastSyncAt ?? status.lastPullAt;
-  const time = last === null ? t('frame.never') : new Intl.DateTimeFormat(i18n.language, { hour: '2-digit', minute: '2-digit' }).format(last);
-  const sending = status.progress.total > 0 && status.progress.done < status.progress.total;
+  const time = last === null ? t('frame.never') : hhmm.format(last);
+  // Nothing is being sent while the marketplace cannot be reached: no "sending 0/1" then.
+  const sending = status.online && status.progress.total > 0 && status.progress.done < status.progress.total;
   return (
     <footer className="status-bar" role="status" aria-live="polite">
       <span className="connection" data-mode={status.mode} data-online={status.online}>
