@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionView } from '../../common/views.js';
-import { windowTitle } from '../../common/window-title.js';
+import { type TitleWords, windowTitle } from '../../common/window-title.js';
 
 const remote = (over: Partial<SessionView> = {}): SessionView => ({
   mode: 'online',
@@ -37,5 +37,20 @@ describe('the window title names the app and whose data is open', () => {
 
   it('survives an address it cannot parse', () => {
     expect(windowTitle(remote({ baseUrl: 'not a url' }))).toBe('Stockroom — ACME_STORE');
+  });
+
+  it("speaks the app's language when given its words (issue 27)", () => {
+    const es: TitleWords = {
+      demo: 'Datos de demostración',
+      seller: (id) => `vendedor ${id}`,
+      on: (who, host) => `${who} en ${host}`,
+      signedOut: 'sesión cerrada',
+      offline: 'sin conexión',
+    };
+    expect(windowTitle({ ...remote(), mode: 'local-only', via: 'demo', baseUrl: null }, es)).toBe('Stockroom — Datos de demostración');
+    expect(windowTitle(remote({ mode: 'offline' }), es)).toBe('Stockroom — ACME_STORE en api.marketplace.example (sin conexión)');
+    expect(windowTitle(remote({ user: { id: 7, nickname: null }, signedIn: false }), es)).toBe(
+      'Stockroom — vendedor 7 en api.marketplace.example (sesión cerrada)',
+    );
   });
 });
