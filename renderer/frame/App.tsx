@@ -13,6 +13,7 @@ import { useWindowTitle } from './useWindowTitle.js';
 import { UpdateBanner } from './UpdateBanner.js';
 import { userProductOfCell } from '../../common/cells.js';
 import { AccountBadge } from '../welcome/AccountBadge.js';
+import { OperatorSwitch } from '../operators/OperatorSwitch.js';
 import { WelcomeGate } from '../welcome/WelcomeGate.js';
 
 /** Stock and Inbox keep their state while another tab is shown (mounted the first time they are opened). */
@@ -122,6 +123,7 @@ function Frame({ api }: { api: StockroomApi }) {
           ))}
         </nav>
         <AccountBadge api={api} />
+        <OperatorSwitch api={api} />
         {/* A scan on another tab than Stock is said here, never swallowed silently (issue 27). */}
         <AwayScans
           active={tab !== 'stock'}

@@ -8,6 +8,7 @@ import { useI18n } from '../i18n/index.js';
 import { KeepSignedIn } from '../welcome/KeepSignedIn.js';
 import { type SettingsPatch, type SettingsStore, createSettingsStore } from './store.js';
 import { Accounts } from './Accounts.js';
+import { OperatorsSettings } from '../operators/OperatorsSettings.js';
 import './settings.css';
 
 const MODES: Mode[] = ['local-only', 'online', 'offline'];
@@ -63,6 +64,7 @@ export function SettingsScreen({ api }: { api: StockroomApi }) {
             settings={settings}
           />
           <Session store={store} />
+          <OperatorsSettings api={api} />
           <p className="muted">{t('settings.dataDir', { dir: settings.dataDir })}</p>
         </>
       )}

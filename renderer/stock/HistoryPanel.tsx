@@ -113,7 +113,10 @@ export function HistoryPanel() {
             {entries.map((e) => (
               <tr key={e.id} data-kind={e.kind} data-reason={e.reason ?? undefined}>
                 <td>{w.formatDate(e.at, 'datetime')}</td>
-                <td>{e.kind === 'synced' ? w.t('history.marketplace') : e.author}</td>
+                {/* The workstation's operator when one made it (issue 27), the account otherwise; the account in the tooltip. */}
+                <td title={e.kind !== 'synced' && e.operator_name ? w.t('history.account', { account: e.author }) : undefined}>
+                  {e.kind === 'synced' ? w.t('history.marketplace') : (e.operator_name ?? e.author)}
+                </td>
                 <td>
                   {w.t(`history.kind.${e.kind}`)}
                   {e.delta !== null && e.delta !== 0 ? ` (${e.delta > 0 ? '+' : ''}${w.formatNumber(e.delta)})` : ''}

@@ -810,6 +810,31 @@ export const en = {
   'settings.openDemo': 'Open the demo data',
   'settings.advanced': 'Advanced: marketplace address, application id, pasted token',
   'settings.keep': 'Sign-in on this computer',
+  // ------------------------------------------------------------ operators (issue 27)
+  'operators.title': 'Operators',
+  'operators.hint':
+    'People who share this workstation. Each one switches in with a PIN, and every change they make is recorded with their name; the marketplace still sees this account.',
+  'operators.empty': 'No operators yet: changes are recorded under the account.',
+  'operators.name': 'Operator name',
+  'operators.newPin': 'PIN (4 to 8 digits)',
+  'operators.add': 'Add operator',
+  'operators.added': '{name} was added.',
+  'operators.removeNamed': 'Remove {name}',
+  'operators.removed': '{name} was removed.',
+  'operators.signedInNow': '(working now)',
+  'operators.invalidName': 'Enter a name.',
+  'operators.invalidPin': 'A PIN is 4 to 8 digits.',
+  'operators.nameTaken': 'There is already an operator with that name.',
+  'operators.current': 'Operator: {name}',
+  'operators.none': 'No operator',
+  'operators.switch': 'Switch operator',
+  'operators.who': 'Operator',
+  'operators.pin': 'PIN',
+  'operators.switchTo': 'Switch',
+  'operators.signOut': 'No operator',
+  'operators.wrongPin': 'Wrong PIN. Try again.',
+  'operators.locked': '{seconds, plural, one {Too many wrong PINs. Try again in # second.} other {Too many wrong PINs. Try again in # seconds.}}',
+  'stock.history.account': 'Account: {account}',
 } as const satisfies Record<string, Entry>;
 
 export type Key = keyof typeof en;
