@@ -229,6 +229,13 @@ export const contract = {
     importApply: op(
       z.strictObject({
         name: z.string().min(1).max(150),
+        /** SHA-256 (hex) of the file's bytes; with the changes' own digest, how a file applied before is known. */
+        fileDigest: z
+          .string()
+          .regex(/^[0-9a-f]{64}$/)
+          .optional(),
+        /** The person confirmed applying a file that was applied before (refused with `imported_before` otherwise). */
+        again: z.boolean().optional(),
         changes: z
           .array(
             z.discriminatedUnion('kind', [

@@ -25,6 +25,7 @@ import { remoteOtherLocationsMigration } from './024-remote-other-locations.js';
 import { operatorsMigration } from './025-operators.js';
 import { workstationPrefsMigration } from './026-workstation-prefs.js';
 import { draftFilesMigration } from './027-draft-files.js';
+import { importFingerprintsMigration } from './028-import-fingerprints.js';
 
 export interface Migration {
   version: number;
@@ -67,4 +68,5 @@ export const migrations: Migration[] = [
   operatorsMigration,
   workstationPrefsMigration,
   draftFilesMigration,
+  importFingerprintsMigration,
 ];

@@ -129,7 +129,7 @@ describe('count sessions on a replica', () => {
     const s = countSessions.start(p, { storeId: demo.stores.palermo, blind: true });
     expect(s.blind).toBe(true);
     expect(countSessions.page(p, s.id, 10, 0).lines[0]!.expected).toBeNull();
-    expect(countSessions.scan(p, s.id, demo.userProducts.termo).line).toMatchObject({ counted: 1, expected: null });
+    expect(countSessions.scan(p, s.id, demo.userProducts.termo)).toMatchObject({ line: { counted: 1, expected: null } });
     expect(countSessions.set(p, s.id, demo.userProducts.termo, 4).expected).toBeNull();
     expect(countSessions.review(p, s.id).lines[0]).toMatchObject({ counted: 4, expected: 12, difference: -8 });
   });
