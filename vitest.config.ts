@@ -19,6 +19,7 @@ const INTEGRATION = [
   'test/build/package.test.ts',
   'test/fixtures/serve-cli.test.ts',
   'test/http/auth/token-ttl-cli.test.ts',
+  'test/http/rate-limit-cli.test.ts',
   'test/http/stock/concurrency.test.ts',
   'test/sync/auth/token-manager.test.ts',
   'test/sync/kill9.test.ts',

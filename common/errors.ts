@@ -73,6 +73,8 @@ export const SERVICE_ERROR_CODES = [
   'request_timeout',
   // SPEC has no rate-limit row: failed sign-ins past their limit (429 with Retry-After).
   'too_many_requests',
+  // The real marketplace's per-application limits (MARKETPLACE.md), served by `npm run serve -- --rate-limit`.
+  'local_rate_limited',
 ] as const;
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
 

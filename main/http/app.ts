@@ -4,6 +4,7 @@ import type { Principal } from '../service/auth/auth.js';
 import type { Service } from '../service/index.js';
 import { durabilityBarrier } from './durability.js';
 import { errorHandler } from './errors.js';
+import { type RateLimitOptions, rateLimit } from './rate-limit.js';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits, answerClientError, applySocketLimits, serverOptions } from './socket-limits.js';
 import { attachmentsRoutes } from './routes/attachments.js';
 import { brandsRoutes } from './routes/brands.js';
@@ -24,6 +25,8 @@ export interface HttpOptions {
   limits?: Partial<SocketLimits>;
   /** Host names (besides addresses and localhost) the sign-in page and token endpoint answer to. */
   allowedHosts?: readonly string[];
+  /** The real marketplace's per-application limits (429 beyond them); none when omitted. */
+  rateLimit?: RateLimitOptions;
 }
 
 declare module 'fastify' {
@@ -69,6 +72,7 @@ export function buildHttpApp(service: Service, options: HttpOptions = {}): Fasti
     }
     done();
   });
+  if (options.rateLimit) rateLimit(app, service, options.rateLimit);
   app.decorate('principal', (req: FastifyRequest) => service.auth.authenticate(service.auth.bearerToken(req.headers.authorization)));
   durabilityBarrier(app, service.writes);
   app.setErrorHandler(errorHandler);

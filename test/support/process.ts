@@ -12,9 +12,13 @@ export interface ChildServer {
 }
 
 /** Runs the project's own CLI (`npm run serve`'s entry) as a real child process. */
-export function runCli(args: string[], timeoutMs = 15_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  timeoutMs = 15_000,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'main/http/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'main/http/cli.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -31,9 +35,9 @@ export function runCli(args: string[], timeoutMs = 15_000): Promise<{ code: numb
 }
 
 /** Starts `main/http/cli.ts` as a child process and resolves once it prints its address. */
-export function spawnServer(args: string[], timeoutMs = 15_000): Promise<ChildServer> {
+export function spawnServer(args: string[], timeoutMs = 15_000, env: NodeJS.ProcessEnv = process.env): Promise<ChildServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'main/http/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'main/http/cli.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
