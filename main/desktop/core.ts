@@ -120,6 +120,11 @@ export class DesktopCore {
       clock: options.clock,
       jobPollMs: options.jobPollMs,
       engine: options.engine,
+      accountsChanged: () =>
+        this.feed.emit({
+          type: 'settings.changed',
+          settings: settingsView(settings, this.profiles.active, this.session, { dataDir, welcome: options.welcome === true }),
+        }),
       log,
     });
     const handlers = createHandlers({

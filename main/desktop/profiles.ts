@@ -22,6 +22,8 @@ export interface ProfilesOptions {
   clock?: Clock | undefined;
   jobPollMs?: number | undefined;
   engine?: EngineTuning | undefined;
+  /** The accounts on this computer changed (an account's name learned by its pull): the screens showing them read them again. */
+  accountsChanged?: (() => void) | undefined;
   log(e: unknown): void;
 }
 
@@ -107,6 +109,8 @@ export class Profiles {
           siteId: user?.site_id ?? this.o.settings.prefs().siteId,
           nickname: user?.nickname ?? null,
         })
+        // Settings lists the account by this name, not as "seller <id>" (issue 27).
+        .then((changed) => changed && this.o.accountsChanged?.())
         .catch((e: unknown) => this.o.log(e));
     });
   }

@@ -185,13 +185,15 @@ export class SettingsStore {
   }
 
   /** Adds or refreshes an account of the list (newest first); fields given as null keep what was known. */
-  async rememberAccount(a: KnownAccount): Promise<void> {
+  /** Whether the list changed. */
+  async rememberAccount(a: KnownAccount): Promise<boolean> {
     const same = (x: KnownAccount) => x.baseUrl === a.baseUrl && x.userId === a.userId;
     const old = this.extra.accounts.find(same);
     const merged: KnownAccount = { ...a, siteId: a.siteId ?? old?.siteId ?? null, nickname: a.nickname ?? old?.nickname ?? null };
-    if (old && JSON.stringify(old) === JSON.stringify(merged)) return;
+    if (old && JSON.stringify(old) === JSON.stringify(merged)) return false;
     const accounts = [merged, ...this.extra.accounts.filter((x) => !same(x))].slice(0, MAX_ACCOUNTS);
     await this.update({ accounts });
+    return true;
   }
 
   /** The pasted access token when it was pasted for the current address, or null. Main process only. */

@@ -15,6 +15,7 @@ import { userProductOfCell } from '../../common/cells.js';
 import { AccountBadge } from '../welcome/AccountBadge.js';
 import { OperatorSwitch } from '../operators/OperatorSwitch.js';
 import { WelcomeGate } from '../welcome/WelcomeGate.js';
+import { useWelcome } from '../welcome/store.js';
 
 /** Stock and Inbox keep their state while another tab is shown (mounted the first time they are opened). */
 type Tab = 'stock' | 'inbox' | 'brands' | 'settings';
@@ -49,6 +50,13 @@ function Frame({ api }: { api: StockroomApi }) {
   const stock = useMemo(() => createStockStore(api), [api]);
   const stockActivity = useStockActivity(stock);
   useWindowTitle(api);
+  // An account connected from Settings opens on its stock, not on the Settings it was added from (issue 27).
+  const connected = useWelcome((s) => s.connected);
+  useEffect(() => {
+    if (connected === 0) return;
+    setTab('stock');
+    setOpened((o) => (o.has('stock') ? o : new Set([...o, 'stock'])));
+  }, [connected]);
   // A clicked notification brings its conversation, or the conflicted cells, into view.
   const [revealPack, setRevealPack] = useState<{ packId: number; seq: number; failed?: boolean } | null>(null);
   // The failed count opens what failed: stock, replies, or a choice of the two (issue 27).

@@ -20,10 +20,15 @@ const hostOf = (url: string) => {
 export function Accounts({ store, settings }: { store: SettingsStore; settings: SettingsView }) {
   const { t } = useI18n();
   const saving = useStore(store, (s) => s.saving);
+  const session = useStore(store, (s) => s.session);
   const accounts = settings.accounts ?? [];
   const open = accounts.find((a) => a.open);
-  const label = (a: AccountView) =>
-    [a.nickname ?? t('welcome.seller', { id: String(a.userId) }), siteById(a.siteId)?.name, hostOf(a.baseUrl)].filter((x): x is string => !!x).join(' · ');
+  // The account's nickname, as the frame names it: the session knows it before the list does (issue 27).
+  const nickname = (a: AccountView) =>
+    a.nickname ??
+    (session?.user?.id === a.userId && session.baseUrl === a.baseUrl ? session.user.nickname : null) ??
+    t('welcome.seller', { id: String(a.userId) });
+  const label = (a: AccountView) => [nickname(a), siteById(a.siteId)?.name, hostOf(a.baseUrl)].filter((x): x is string => !!x).join(' · ');
   return (
     <section className="settings-accounts" aria-labelledby="settings-accounts-title">
       <h3 id="settings-accounts-title">{t('settings.account')}</h3>

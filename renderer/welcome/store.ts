@@ -32,6 +32,8 @@ interface WelcomeState {
   state: ConnectStep;
   /** The settings as last read (first run, site, keep signed in, protection). */
   settings: SettingsView | null;
+  /** How many accounts were connected from the app: the frame then shows the new account's stock (issue 27). */
+  connected: number;
   load(api: StockroomApi): Promise<void>;
   /** Opens the connect flow from the frame or Settings. */
   openConnect(): void;
@@ -52,6 +54,7 @@ export const useWelcome = create<WelcomeState>()((set, get) => {
     fromApp: false,
     state: { step: 'choose' },
     settings: null,
+    connected: 0,
 
     async load(api) {
       const r = await api.settings.get();
@@ -94,7 +97,13 @@ export const useWelcome = create<WelcomeState>()((set, get) => {
       const pulled = await api.sync.pullNow();
       if (!pulled.ok) return fail(pulled.error, 'pull');
       const settings = await api.settings.get();
-      set({ open: false, fromApp: false, state: { step: 'choose' }, ...(settings.ok ? { settings: settings.value } : {}) });
+      set((s) => ({
+        open: false,
+        fromApp: false,
+        state: { step: 'choose' },
+        connected: s.connected + (s.fromApp ? 1 : 0),
+        ...(settings.ok ? { settings: settings.value } : {}),
+      }));
     },
 
     async cancel(api) {
