@@ -3,7 +3,9 @@
  * bar and Cancel → a dry run against the grid as it is now (every change: line, product, store,
  * old, new, kind; every rejected line with its reason) → nothing is queued until "Apply", which
  * applies every change in one call and one transaction: all of them, or (a refusal names its line)
- * none. A reload or a crash during Apply leaves all or none too.
+ * none. A reload or a crash during Apply leaves all or none too. A file applied before (the core
+ * knows it by its bytes' digest and its changes) is asked about, with when and by whom, and
+ * applied again only when the person says so. Focus stays in the dialog through Apply.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ApiError, GridColumnView, LookupView } from '../../common/contract/contract.js';
@@ -31,10 +33,25 @@ const LOOKUP_PARALLEL = 2;
 const MAX_SHOWN = 500;
 const XLSX = /\.xlsx$/i;
 
+/** When and by whom a file was applied before (the core's cause `imported_before`). */
+interface AppliedBefore {
+  name: string;
+  appliedAt: number;
+  who: string;
+  changes: number;
+}
+
 type Phase =
   | { step: 'choose'; error: Reason | null; detail?: string | undefined }
   | { step: 'reading'; name: string; done: number; total: number }
-  | { step: 'preview'; name: string; diff: Diff; failure: { line: number | null; message: string; detail: string | undefined } | null }
+  | {
+      step: 'preview';
+      name: string;
+      diff: Diff;
+      failure: { line: number | null; message: string; detail: string | undefined } | null;
+      /** Set when the core said the file was applied before: Apply then applies it again. */
+      before?: AppliedBefore | undefined;
+    }
   | { step: 'applying'; name: string; diff: Diff }
   | { step: 'done'; name: string; diff: Diff };
 
@@ -52,12 +69,53 @@ function lineOf(cause: unknown[] | undefined): number | null {
   return c && typeof c.line === 'number' ? c.line : null;
 }
 
+function appliedBefore(cause: unknown[] | undefined): AppliedBefore | null {
+  for (const c of cause ?? []) {
+    if (typeof c !== 'object' || c === null || !('code' in c) || c.code !== 'imported_before') continue;
+    const get = (k: string): unknown => Reflect.get(c, k);
+    const name = get('name');
+    const at = get('appliedAt');
+    const operator = get('operator');
+    const author = get('author');
+    const changes = get('changes');
+    if (typeof name !== 'string' || typeof at !== 'number' || typeof changes !== 'number') return null;
+    const who = typeof operator === 'string' && operator !== '' ? operator : typeof author === 'string' ? author : '';
+    return { name, appliedAt: at, who, changes };
+  }
+  return null;
+}
+
+/** SHA-256 of the file's bytes in hex; null where the page cannot compute it (no WebCrypto outside a secure context). */
+async function fileDigest(file: File): Promise<string | null> {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return null;
+  try {
+    // A view made here: WebCrypto refuses an ArrayBuffer of another realm (a test's DOM).
+    const hash = new Uint8Array(await subtle.digest('SHA-256', new Uint8Array(await file.arrayBuffer())));
+    return [...hash].map((b) => b.toString(16).padStart(2, '0')).join('');
+  } catch {
+    return null;
+  }
+}
+
 export function ImportDialog() {
   const store = useStockStore();
   const w = useStockWords();
   const [phase, setPhase] = useState<Phase>({ step: 'choose', error: null });
   /** Bumped by Cancel and by closing: a read in progress stops at its next step. */
   const run = useRef(0);
+  /** The chosen file's digest (sent with Apply: how the core knows a file applied before). */
+  const digest = useRef<string | null>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
+  const step = phase.step;
+  const asking = phase.step === 'preview' && phase.before !== undefined;
+  // The Apply button goes away while applying: focus would fall to the page, where Esc no longer
+  // reaches the dialog. It stays on the dialog (where Enter does nothing) while applying or asking
+  // whether to apply a file again, then on Close.
+  useEffect(() => {
+    if (step === 'applying' || asking) closeButton.current?.closest<HTMLElement>('[role="dialog"]')?.focus();
+    else if (step === 'done') closeButton.current?.focus();
+  }, [step, asking]);
   useEffect(
     () => () => {
       run.current++;
@@ -85,6 +143,8 @@ export function ImportDialog() {
     // Refused from its size alone: reading a huge file would take the renderer's memory first.
     if (file.size > MAX_IMPORT_BYTES) return setPhase({ step: 'choose', error: { key: 'csv.err.tooBig', vars: { max: MAX_IMPORT_BYTES / (1024 * 1024) } } });
     setPhase({ step: 'reading', name: file.name, done: 0, total: 1 });
+    digest.current = await fileDigest(file);
+    if (!live()) return;
     let plan: Plan | { error: Reason };
     if (XLSX.test(file.name)) {
       const r = await api.stock.readWorkbook({ bytes: new Uint8Array(await file.arrayBuffer()) });
@@ -140,7 +200,7 @@ export function ImportDialog() {
     return setPhase({ step: 'preview', name: file.name, diff, failure: null });
   };
 
-  const apply = async (name: string, diff: Diff) => {
+  const apply = async (name: string, diff: Diff, again = false) => {
     const api = store.getState().api;
     const total = diff.changes.length;
     setPhase({ step: 'applying', name, diff });
@@ -149,6 +209,8 @@ export function ImportDialog() {
     try {
       r = await api.stock.importApply({
         name: name.slice(0, 150),
+        ...(digest.current !== null ? { fileDigest: digest.current } : {}),
+        ...(again ? { again } : {}),
         changes: diff.changes.map((c) => ({
           userProductId: c.userProductId,
           type: c.column.type,
@@ -161,6 +223,12 @@ export function ImportDialog() {
       store.getState().setActivity(null);
     }
     if (!r.ok) {
+      const before = appliedBefore(r.error.cause);
+      if (before) {
+        // Not a failure: a question. Nothing was applied; the person chooses.
+        setPhase({ step: 'preview', name, diff, failure: null, before });
+        return;
+      }
       const failure = { line: lineOf(r.error.cause), message: errorText(r.error, w.language), detail: errorDetail(r.error, w.language) };
       setPhase({ step: 'preview', name, diff, failure });
       store.getState().sayError('csv.appliedNone', r.error);
@@ -204,11 +272,16 @@ export function ImportDialog() {
       )}
       <div className="modal-actions">
         {phase.step === 'preview' ? (
-          <button type="button" className="primary" disabled={phase.diff.changes.length === 0} onClick={() => void apply(phase.name, phase.diff)}>
-            {w.t('csv.apply', { count: phase.diff.changes.length })}
+          <button
+            type="button"
+            className="primary"
+            disabled={phase.diff.changes.length === 0}
+            onClick={() => void apply(phase.name, phase.diff, phase.before !== undefined)}
+          >
+            {phase.before ? w.t('csv.applyAgain', { count: phase.diff.changes.length }) : w.t('csv.apply', { count: phase.diff.changes.length })}
           </button>
         ) : null}
-        <button type="button" disabled={phase.step === 'applying'} onClick={close}>
+        <button type="button" ref={closeButton} disabled={phase.step === 'applying'} onClick={close}>
           {phase.step === 'done' ? w.t('close') : w.t('csv.cancel')}
         </button>
       </div>
@@ -238,6 +311,16 @@ function Preview({ w, phase }: { w: StockWords; phase: Extract<Phase, { step: 'p
       {failure ? (
         <p className="form-error" role="alert" title={failure.detail}>
           {w.t('csv.appliedNone', { message: failure.message })}
+        </p>
+      ) : null}
+      {phase.step === 'preview' && phase.before ? (
+        <p className="form-error" role="alert">
+          {w.t('csv.appliedBefore', {
+            name: phase.before.name,
+            when: w.formatDate(phase.before.appliedAt),
+            who: phase.before.who,
+            count: phase.before.changes,
+          })}
         </p>
       ) : null}
       <h3>

@@ -182,6 +182,8 @@ describe('CSV import dialog', () => {
     expect(f.callsTo('stock.importApply')).toEqual([
       {
         name: 'conteo.csv',
+        // The file's SHA-256: how the core knows a file applied before (test/renderer/stock/import-again.test.tsx).
+        fileDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
         changes: [
           { userProductId: id(0), type: 'seller_warehouse', storeId: '64712', line: 2, kind: 'count', quantity: 40 },
           { userProductId: id(1), type: 'seller_warehouse', storeId: '64713', line: 3, kind: 'adjust', delta: 5 },
