@@ -210,6 +210,8 @@ export interface LocateView {
   total: number;
   /** The title of the product found (its first item's), for the scan's confirmation. */
   title?: string | null;
+  /** Its first item's first https picture, or null (the scan station shows it). */
+  picture?: string | null;
   /** What the text matched: an id, a code (barcode, seller SKU, inventory id) or title words. */
   matchedBy?: 'user_product' | 'item' | 'gtin' | 'seller_sku' | 'inventory' | 'title';
 }
@@ -292,7 +294,8 @@ export interface TransferResultView extends QueueResultView {
  * the app learns it first, then withdraws it or sends the inverse), or `nothing` (no edit left).
  */
 export interface UndoResultView {
-  how: 'withdrawn' | 'inverse' | 'checking' | 'nothing';
+  /** `reversed`: where the app is the marketplace, the inverse was applied at once (nothing is queued). */
+  how: 'withdrawn' | 'inverse' | 'reversed' | 'checking' | 'nothing';
   /** The edit taken back (its history row), and the undo's own history row. */
   undone: number | null;
   historyId: number | null;

@@ -10,6 +10,7 @@ import type {
   RowsView,
 } from '../../common/contract/contract.js';
 import { historyRepo } from '../db/repos/history.js';
+import { pictureOf } from './conversation-orders.js';
 import type { Db } from '../db/open.js';
 import { type GridRepo, type GridSort, type ItemFacts, type ProductPosition, gridRepo } from '../db/repos/grid.js';
 import type { ItemRow } from '../db/repos/stock.js';
@@ -356,7 +357,7 @@ export function locate(db: Db, sellerId: number, q: GridFilters & { search: stri
   return db.transaction((): LocateView => {
     const hit = findProduct(db, sellerId, q.search.trim());
     const found = hit?.id ?? null;
-    const named = hit ? { title: repo.titleOf(hit.id), matchedBy: hit.matchedBy } : {};
+    const named = hit ? { title: repo.titleOf(hit.id), matchedBy: hit.matchedBy, picture: pictureOf(repo.attributesOf(hit.id)) } : {};
     const rest: GridFilters = { filter: q.filter, store: q.store, lowStock: q.lowStock, belowReorder: q.belowReorder, sort: q.sort };
     if (!narrowing(rest)) {
       const total = repo.productCount(sellerId);

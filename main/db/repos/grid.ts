@@ -145,6 +145,8 @@ export function gridRepo(db: Db) {
       ORDER BY CASE c.kind WHEN 'gtin' THEN 0 WHEN 'seller_sku' THEN 1 ELSE 2 END, c.item_id LIMIT 1`,
   );
   const titleOf = db.prepare<[string], { title: string }>('SELECT title FROM items WHERE user_product_id = ? ORDER BY id LIMIT 1');
+  // The first item's stored attributes, where its pictures are (the scan station shows one).
+  const attributesOf = db.prepare<[string], string | null>('SELECT attributes FROM items WHERE user_product_id = ? ORDER BY id LIMIT 1').pluck(true);
   const productCount = db.prepare<[number], { n: number }>('SELECT n FROM user_product_counts WHERE user_id = ?');
   const productsBefore = db.prepare<[number, string], { n: number }>('SELECT count(*) AS n FROM user_products WHERE user_id = ? AND id < ?');
   const productsIn = db.prepare<[number, string], { id: string }>('SELECT id FROM user_products WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))');
@@ -191,6 +193,8 @@ export function gridRepo(db: Db) {
     productOfCode: (code: string, sellerId: number) => productOfCode.get(sellerId, normalizeCode(code)),
     /** The title of a user product's first item (null when it has none). */
     titleOf: (userProductId: string) => titleOf.get(userProductId)?.title ?? null,
+    /** The first item's stored attributes as JSON (its pictures), or null. */
+    attributesOf: (userProductId: string) => attributesOf.get(userProductId) ?? null,
     /** Rows of the seller's unfiltered grid (migration 008 keeps the count). */
     productCount: (sellerId: number) => productCount.get(sellerId)?.n ?? 0,
     /** The position of a user product of the seller's in the unfiltered grid. */

@@ -641,6 +641,7 @@ export const en = {
   'stock.undo.keys': 'Undo your last edit (Ctrl+Z)',
   'stock.undo.withdrawn': 'Last edit undone: taken out before it was sent.',
   'stock.undo.inverse': 'Last edit undone: a correction was queued.',
+  'stock.undo.reversed': 'Last edit undone: a correction was applied.',
   'stock.undo.nothing': 'Nothing to undo.',
   'stock.undo.failed': 'Could not undo: {message}',
   'stock.failed.title': 'Not applied: {column}, {product}',

@@ -640,6 +640,7 @@ export const es: Dictionary = {
   'stock.undo.button': 'Deshacer la última edición',
   'stock.undo.keys': 'Deshacer tu última edición (Ctrl+Z)',
   'stock.undo.withdrawn': 'Última edición deshecha: se retiró antes de enviarse.',
+  'stock.undo.reversed': 'Última edición deshecha: se aplicó una corrección.',
   'stock.undo.inverse': 'Última edición deshecha: se encoló una corrección.',
   'stock.undo.nothing': 'No hay nada para deshacer.',
   'stock.undo.failed': 'No se pudo deshacer: {message}',

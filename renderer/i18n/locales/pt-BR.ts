@@ -640,6 +640,7 @@ export const ptBR: Dictionary = {
   'stock.undo.button': 'Desfazer a última edição',
   'stock.undo.keys': 'Desfazer sua última edição (Ctrl+Z)',
   'stock.undo.withdrawn': 'Última edição desfeita: retirada antes de ser enviada.',
+  'stock.undo.reversed': 'Última edição desfeita: uma correção foi aplicada.',
   'stock.undo.inverse': 'Última edição desfeita: uma correção foi enfileirada.',
   'stock.undo.nothing': 'Nada para desfazer.',
   'stock.undo.failed': 'Não foi possível desfazer: {message}',

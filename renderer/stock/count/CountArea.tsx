@@ -55,7 +55,7 @@ export function useCountOpen(): boolean {
 }
 
 /** The scan boxes read every Enter as a code themselves. */
-const SCAN_BOXES = new Set(['count-scan-input', 'count-session-scan']);
+const SCAN_BOXES = new Set(['count-scan-input', 'count-session-scan', 'count-station-input']);
 
 /** Gives a React-controlled field its value back (its own value setter, then the event React follows). */
 function restore(field: HTMLInputElement, value: string): void {

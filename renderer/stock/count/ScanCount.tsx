@@ -1,20 +1,25 @@
 /**
  * Scan-count mode: one store chosen on purpose, each scan adds the units typed once (one by
- * default) to that store's cell as an adjustment (the grid's own edit path, so the outbox and sync
- * rules are the same), with a beep and a line per scan, the running list, and undo of the last.
- * An unknown code buzzes, says so and changes nothing.
+ * default) to a tally for that store, with a sound and a line read out per scan; the list has one
+ * line per product with its units (tally.ts), undo takes the last scan out, and Apply writes one
+ * adjustment per product (the grid's own edit path, so the outbox and sync rules are the same).
+ * An unknown code or another store's product has its own sound and stays in the list flagged.
+ * The scan station (Station.tsx) is the same tally full screen.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useStock } from '../store.js';
 import { useStockWords } from '../words.js';
 import { useCount, useCountStore } from './context.js';
 import { CountStatus, ScanBox } from './ScanBox.js';
+import { Station } from './Station.js';
+import { tallyOf } from './tally.js';
 
 export function ScanCount() {
   const store = useCountStore();
   const w = useStockWords();
   const columns = useStock((s) => s.allColumns);
   const gridStore = useStock((s) => s.query.store);
+  const station = useCount((s) => s.station);
   const storeId = useCount((s) => s.storeId);
   const quantity = useCount((s) => s.quantity);
   const scans = useCount((s) => s.scans);
@@ -31,11 +36,29 @@ export function ScanCount() {
     if (storeId !== null) return;
     const only = stores.length === 1 ? stores[0]!.storeId : null;
     const chosen = only ?? (stores.some((c) => c.storeId === gridStore) ? gridStore : null);
-    if (chosen) store.getState().setStore(chosen);
+    if (chosen) {
+      store.getState().setStore(chosen);
+      return;
+    }
+    // The store this workstation chose for its scans (kept across restarts), never the first one by default.
+    let live = true;
+    void store
+      .getState()
+      .api.stock.scanStore()
+      .then((r) => {
+        const kept = r.ok ? stores.find((c) => c.key === r.value.store)?.storeId : undefined;
+        if (live && kept && store.getState().storeId === null) store.getState().setStore(kept);
+      });
+    return () => {
+      live = false;
+    };
   }, [storeId, stores, gridStore, store]);
 
-  const live = scans.filter((l) => !l.undone);
-  const units = live.reduce((n, l) => n + l.delta, 0);
+  const lines = tallyOf(scans);
+  const counted = lines.filter((l) => l.outcome === 'ok');
+  const units = counted.reduce((n, l) => n + l.units, 0);
+  const storeLabel = stores.find((c) => c.storeId === storeId)?.label ?? storeId ?? '';
+  if (station) return <Station storeLabel={storeLabel} />;
   return (
     <section className="count-scan" aria-labelledby="count-scan-title">
       <h2 id="count-scan-title">{w.t('count.scanTitle')}</h2>
@@ -84,7 +107,7 @@ export function ScanCount() {
       <div className="count-actions">
         <button
           type="button"
-          disabled={live.length === 0}
+          disabled={scans.length === 0}
           onClick={() => {
             void store.getState().undoLast();
             back();
@@ -92,17 +115,31 @@ export function ScanCount() {
         >
           {w.t('count.undoLast')}
         </button>
+        <button
+          type="button"
+          disabled={units === 0 || storeId === null}
+          onClick={() => {
+            void store.getState().applyScans();
+            back();
+          }}
+        >
+          {w.t('count.applyScans', { units, store: storeLabel })}
+        </button>
+        <button type="button" disabled={storeId === null} onClick={() => store.getState().setStation(true)}>
+          {w.t('count.stationOpen')}
+        </button>
         <span className="count-totals" aria-live="off">
-          {w.t('count.scanTotals', { count: live.length, units })}
+          {w.t('count.tallyTotals', { count: counted.length, units })}
           {queued > 0 ? ` · ${w.t('count.working')}` : ''}
         </span>
       </div>
+      {/* One line per product, numbered from the oldest (1); unknown codes and other stores' products flagged. */}
       <ol className="count-scans" aria-label={w.t('count.scansList')}>
-        {scans.map((l) => (
-          <li key={l.seq} data-undone={l.undone || undefined}>
-            <span className="count-delta">+{w.formatNumber(l.delta)}</span> <span className="count-product">{l.title ?? l.userProductId}</span>{' '}
-            <span className="count-code">{l.code}</span> <span className="count-shown">{w.t('count.nowShown', { shown: l.shown })}</span>
-            {l.undone ? <span className="count-undone"> {w.t('count.undoneTag')}</span> : null}
+        {lines.map((l) => (
+          <li key={l.key} data-outcome={l.outcome}>
+            <span className="count-delta">{w.t('count.lineUnits', { units: l.units, scans: l.scans })}</span>{' '}
+            <span className="count-product">{l.title ?? l.userProductId ?? l.code}</span> <span className="count-code">{l.code}</span>
+            {l.outcome !== 'ok' ? <span className="count-flag"> {w.t(l.outcome === 'unknown' ? 'count.flagUnknown' : 'count.flagOther')}</span> : null}
           </li>
         ))}
       </ol>

@@ -1,14 +1,17 @@
 /**
  * The scan confirmations as short beeps made with WebAudio (an OscillatorNode through a gain):
  * no audio files to ship or load. A high short tone for a counted scan, a lower one for an undo, a
- * low buzz for a code that matched nothing. Silent where there is no AudioContext (tests in jsdom).
+ * low buzz for a code that matched nothing, a long middle triangle for another store's product
+ * (each outcome its own sound: the scan station is used without looking). Silent where there is
+ * no AudioContext (tests in jsdom).
  */
-export type Beep = 'ok' | 'undo' | 'error';
+export type Beep = 'ok' | 'undo' | 'error' | 'other';
 
 const TONES: Record<Beep, { type: OscillatorType; hz: number; seconds: number }> = {
   ok: { type: 'sine', hz: 1320, seconds: 0.08 },
   undo: { type: 'sine', hz: 660, seconds: 0.12 },
   error: { type: 'square', hz: 196, seconds: 0.3 },
+  other: { type: 'triangle', hz: 440, seconds: 0.45 },
 };
 
 let context: AudioContext | null = null;

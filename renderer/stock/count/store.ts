@@ -17,19 +17,9 @@ import { type ErrorLike, errorWords } from '../../i18n/errors.js';
 import { tr } from '../selectors.js';
 import type { StockKey } from '../words.js';
 import { type Beep, beep } from './sound.js';
+import { type ScanLine, toApply } from './tally.js';
 
-/** One scan of scan-count mode, as the running list shows it. */
-export interface ScanLine {
-  seq: number;
-  code: string;
-  userProductId: string;
-  title: string | null;
-  /** Units the scan added. */
-  delta: number;
-  /** The cell's quantity after it. */
-  shown: number;
-  undone: boolean;
-}
+export type { ScanLine, ScanOutcome, TallyLine } from './tally.js';
 
 export interface CountNotice {
   text: string;
@@ -50,8 +40,10 @@ export interface CountState {
   storeId: string | null;
   /** Units each scan adds (typed once, kept until changed). */
   quantity: number;
-  /** The session's scans, newest first. */
+  /** The tally's scans, newest first (tally.ts: listed per product, applied together by applyScans). */
   scans: ScanLine[];
+  /** The full-screen scan station is shown (Station.tsx). */
+  station: boolean;
   notice: CountNotice | null;
   /** Scans waiting for the core (shown as "working"). */
   queued: number;
@@ -72,6 +64,9 @@ export interface CountState {
   setQuantity(n: number): void;
   scan(code: string): Promise<void>;
   undoLast(): Promise<void>;
+  setStation(on: boolean): void;
+  /** Writes the tally: one adjustment per product with its total (reason received); applied lines leave the list. */
+  applyScans(): Promise<boolean>;
 
   loadSessions(): Promise<void>;
   startSession(input: { storeId: string; blind: boolean; search?: string; lowStock?: number }): Promise<boolean>;
@@ -124,20 +119,23 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
       say('count.failed', { message: words.text }, 'error', 'error', words.detail);
     };
 
-    /** A code to its user product and title, as the grid's scan finds it; null (said) when nothing matches. */
-    const lookup = async (code: string): Promise<{ userProductId: string; title: string | null } | null> => {
+    /**
+     * A code to its user product, title and picture, as the grid's scan finds it, and whether the
+     * product is stocked at another store but not at `storeId`; null (said) when the lookup failed.
+     */
+    const lookup = async (code: string, storeId: string): Promise<Omit<ScanLine, 'seq' | 'code' | 'delta'> | null> => {
       const found = await api.stock.locate({ search: code });
       if (!found.ok) {
         failed(found.error);
         return null;
       }
       const id = found.value.userProductId;
-      if (id === null) {
-        say('count.unknown', { code }, 'error', 'error');
-        return null;
-      }
+      if (id === null) return { userProductId: null, title: null, picture: null, outcome: 'unknown' };
       const rows = await api.stock.rows({ ids: [id] });
-      return { userProductId: id, title: rows.ok ? (rows.value.rows[0]?.title ?? null) : null };
+      const row = rows.ok ? rows.value.rows[0] : undefined;
+      const stores = Object.values(row?.cells ?? {}).filter((c) => c.type === 'seller_warehouse');
+      const elsewhere = stores.length > 0 && !stores.some((c) => c.storeId === storeId);
+      return { userProductId: id, title: row?.title ?? found.value.title ?? null, picture: found.value.picture ?? null, outcome: elsewhere ? 'other' : 'ok' };
     };
 
     const refreshSession = async (id: number) => {
@@ -153,6 +151,7 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
       storeId: null,
       quantity: 1,
       scans: [],
+      station: false,
       notice: null,
       queued: 0,
       sessions: [],
@@ -186,31 +185,18 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
         set((s) => ({ queued: s.queued + 1 }));
         return inOrder(async () => {
           try {
-            const found = await lookup(code);
+            const found = await lookup(code, storeId);
             if (!found) return;
-            const r = await api.stock.adjust({
-              userProductId: found.userProductId,
-              type: 'seller_warehouse',
-              storeId,
-              delta: quantity,
-              ref: `scan ${code}`.slice(0, 200),
-              reason: 'received',
-            });
-            if (!r.ok) {
-              failed(r.error);
-              return;
-            }
-            const line: ScanLine = {
-              seq: ++seq,
-              code,
-              userProductId: found.userProductId,
-              title: found.title,
-              delta: quantity,
-              shown: r.value.shown,
-              undone: false,
-            };
+            // Kept in the list whatever it matched: an unknown code or another store's product is flagged, never applied.
+            const line: ScanLine = { seq: ++seq, code, delta: quantity, ...found };
             set((s) => ({ scans: [line, ...s.scans] }));
-            say('count.added', { delta: quantity, product: found.title ?? found.userProductId, shown: r.value.shown }, 'ok', 'ok');
+            const product = found.title ?? found.userProductId ?? code;
+            const units = get()
+              .scans.filter((l) => l.outcome === 'ok' && l.userProductId === found.userProductId)
+              .reduce((n, l) => n + l.delta, 0);
+            if (found.outcome === 'unknown') say('count.unknown', { code }, 'error', 'error');
+            else if (found.outcome === 'other') say('count.otherStore', { product }, 'error', 'other');
+            else say('count.tallied', { delta: quantity, product, units }, 'ok', 'ok');
           } finally {
             set((s) => ({ queued: s.queued - 1 }));
           }
@@ -219,24 +205,44 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
 
       undoLast() {
         return inOrder(async () => {
-          const line = get().scans.find((l) => !l.undone);
+          const line = get().scans[0];
           if (!line) return;
+          // Nothing was written yet: the scan leaves the tally.
+          set((s) => ({ scans: s.scans.slice(1) }));
+          say('count.undoneScan', { delta: line.delta, product: line.title ?? line.userProductId ?? line.code }, 'ok', 'undo');
+        });
+      },
+
+      setStation: (station) => set({ station }),
+
+      applyScans() {
+        return inOrder(async () => {
           const storeId = get().storeId;
-          if (storeId === null) return;
-          const r = await api.stock.adjust({
-            userProductId: line.userProductId,
-            type: 'seller_warehouse',
-            storeId,
-            delta: -line.delta,
-            ref: `undo scan ${line.code}`.slice(0, 200),
-            reason: 'received',
-          });
-          if (!r.ok) {
-            failed(r.error);
-            return;
+          if (storeId === null) return false;
+          const lines = toApply(get().scans);
+          let units = 0;
+          for (const [i, line] of lines.entries()) {
+            const r = await api.stock.adjust({
+              userProductId: line.userProductId!,
+              type: 'seller_warehouse',
+              storeId,
+              delta: line.units,
+              ref: `scan ${line.code} x${line.scans}`.slice(0, 200),
+              reason: 'received',
+            });
+            if (!r.ok) {
+              // What was applied leaves the list; this line and those after it stay, to apply again.
+              const words = errorWords(r.error);
+              say('count.appliedSome', { count: i, total: lines.length, message: words.text }, 'error', 'error', words.detail);
+              return false;
+            }
+            units += line.units;
+            set((s) => ({ scans: s.scans.filter((l) => !(l.outcome === 'ok' && l.userProductId === line.userProductId)) }));
           }
-          set((s) => ({ scans: s.scans.map((l) => (l.seq === line.seq ? { ...l, undone: true } : l)) }));
-          say('count.undone', { delta: line.delta, product: line.title ?? line.userProductId, shown: r.value.shown }, 'ok', 'undo');
+          // The flagged lines (unknown codes, other stores) were for reading: the tally starts again.
+          set({ scans: [] });
+          say('count.scansApplied', { count: lines.length, units }, 'ok', 'ok');
+          return true;
         });
       },
 

@@ -12,7 +12,11 @@ import { ok } from '../../../support/fake-api.js';
 import { fakeStockroom, giveGridASize } from '../../../support/fake-stock.js';
 
 beforeAll(() => giveGridASize());
-beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
+beforeEach(() => {
+  // The mute toggle is kept in the window's storage: each test starts with sound on.
+  localStorage.clear();
+  act(() => useI18nStore.getState().setLanguage('en'));
+});
 afterEach(() => cleanup());
 
 function renderCount(f = fakeStockroom()) {
@@ -34,7 +38,7 @@ const scanLines = () =>
     .map((li) => li.textContent);
 
 describe('scan-count mode', () => {
-  it('adds one unit per scan to the chosen store, lists the scans, undoes the last, and changes nothing for an unknown code', async () => {
+  it('tallies the scans per product (unknown codes kept, flagged), undoes the last, and applies one adjustment per product', async () => {
     const { f, sounds, user } = renderCount();
     await screen.findByRole('grid', { name: 'Stock per store' });
     await user.click(screen.getByRole('button', { name: 'Count' }));
@@ -43,45 +47,32 @@ describe('scan-count mode', () => {
     // Two stores: nothing is counted until one is chosen on purpose.
     await user.type(box, 'MLA1400000001{Enter}');
     await waitFor(() => expect(status()).toContain('Choose the store to count first.'));
-    expect(f.callsTo('stock.adjust')).toEqual([]);
     await user.selectOptions(screen.getByRole('combobox', { name: 'Store' }), 'Depósito Palermo');
 
     await user.click(box);
     await user.type(box, 'MLA1400000001{Enter}MLA1400000001{Enter}MLAU100000002{Enter}');
-    await waitFor(() => expect(scanLines()).toHaveLength(3));
-    expect(scanLines()).toEqual(['+1 Producto 1 MLAU100000002 now 2', '+1 Producto 0 MLA1400000001 now 2', '+1 Producto 0 MLA1400000001 now 1']);
-    expect(f.callsTo('stock.adjust')).toEqual([
-      { userProductId: 'MLAU100000001', type: 'seller_warehouse', storeId: '64712', delta: 1, ref: 'scan MLA1400000001', reason: 'received' },
-      { userProductId: 'MLAU100000001', type: 'seller_warehouse', storeId: '64712', delta: 1, ref: 'scan MLA1400000001', reason: 'received' },
-      { userProductId: 'MLAU100000002', type: 'seller_warehouse', storeId: '64712', delta: 1, ref: 'scan MLAU100000002', reason: 'received' },
-    ]);
+    await waitFor(() => expect(status()).toBe('+1 Producto 1: 1 in this count.'));
+    // One line per product, oldest first (the list numbers them 1, 2, …); nothing written before Apply.
+    expect(scanLines()).toEqual(['2 units (2 scans) Producto 0 MLA1400000001', '1 unit (1 scan) Producto 1 MLAU100000002']);
+    expect(f.callsTo('stock.adjust')).toEqual([]);
     expect(document.querySelector('.count-status')!.getAttribute('role')).toBe('status');
-    expect(status()).toBe('+1 Producto 1: now 2.');
     expect(sounds.filter((s) => s === 'ok')).toHaveLength(3);
     expect(document.activeElement).toBe(box);
 
-    // Unknown: an error sound, a message, no edit.
+    // Unknown: its own sound and words, kept in the list flagged, never applied.
     await user.type(box, 'NOPE00000{Enter}');
     await waitFor(() => expect(status()).toBe('! Nothing matches the code NOPE00000. Nothing was changed.'));
     expect(sounds.at(-1)).toBe('error');
-    expect(f.callsTo('stock.adjust')).toHaveLength(3);
-    expect(scanLines()).toHaveLength(3);
+    expect(scanLines()[2]).toBe('1 unit (1 scan) NOPE00000 NOPE00000 Unknown code: not counted');
 
-    // Undo the last scan: an inverse adjustment, the line struck through, focus back in the box.
+    // Undo takes the newest scan out (the unknown one), then the one before.
     await user.click(screen.getByRole('button', { name: 'Undo last scan' }));
-    await waitFor(() => expect(status()).toBe('Undone: −1 Producto 1, now 1.'));
-    expect(f.callsTo('stock.adjust').at(-1)).toEqual({
-      userProductId: 'MLAU100000002',
-      type: 'seller_warehouse',
-      storeId: '64712',
-      delta: -1,
-      ref: 'undo scan MLAU100000002',
-      reason: 'received',
-    });
-    expect(scanLines()[0]).toBe('+1 Producto 1 MLAU100000002 now 2 (undone)');
+    await waitFor(() => expect(scanLines()).toHaveLength(2));
+    await user.click(screen.getByRole('button', { name: 'Undo last scan' }));
+    await waitFor(() => expect(status()).toBe('Scan taken out: 1 Producto 1.'));
+    expect(scanLines()).toEqual(['2 units (2 scans) Producto 0 MLA1400000001']);
     expect(sounds.at(-1)).toBe('undo');
     expect(document.activeElement).toBe(box);
-    expect(screen.getByText('2 scans, 2 units')).toBeTruthy();
 
     // Units per scan typed once; muted: no sound.
     const perScan = screen.getByRole('spinbutton', { name: 'Units per scan' });
@@ -92,8 +83,71 @@ describe('scan-count mode', () => {
     const heard = sounds.length;
     await user.click(box);
     await user.type(box, 'MLA1400000003{Enter}');
-    await waitFor(() => expect(status()).toBe('+6 Producto 2: now 6.'));
+    await waitFor(() => expect(status()).toBe('+6 Producto 2: 6 in this count.'));
     expect(sounds).toHaveLength(heard);
+    expect(screen.getByText('2 products, 8 units')).toBeTruthy();
+
+    // Apply: one adjustment per product with its total, and the list starts again.
+    await user.click(screen.getByRole('button', { name: 'Apply 8 units to Depósito Palermo' }));
+    await waitFor(() => expect(status()).toBe('Applied: 2 products, 8 units.'));
+    expect(f.callsTo('stock.adjust')).toEqual([
+      { userProductId: 'MLAU100000001', type: 'seller_warehouse', storeId: '64712', delta: 2, ref: 'scan MLA1400000001 x2', reason: 'received' },
+      { userProductId: 'MLAU100000003', type: 'seller_warehouse', storeId: '64712', delta: 6, ref: 'scan MLA1400000003 x1', reason: 'received' },
+    ]);
+    expect(scanLines()).toEqual([]);
+  });
+
+  it('a product stocked only at another store has its own sound and flag, and is not applied', async () => {
+    const f = fakeStockroom();
+    // Producto 4 has no cell at Depósito Palermo, only at Avellaneda.
+    const row = f.rows[4]!;
+    const { ['64712']: _palermo, ...rest } = row.cells;
+    row.cells = rest;
+    const { sounds, user } = renderCount(f);
+    await screen.findByRole('grid', { name: 'Stock per store' });
+    await user.click(screen.getByRole('button', { name: 'Count' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Store' }), 'Depósito Palermo');
+    const box = screen.getByLabelText('Scan or type a code, then Enter');
+    await user.click(box);
+    await user.type(box, 'MLA1400000005{Enter}');
+    await waitFor(() => expect(status()).toBe('! Producto 4 is stocked at another store, not this one: not counted.'));
+    expect(sounds).toEqual(['other']);
+    expect(scanLines()).toEqual(["1 unit (1 scan) Producto 4 MLA1400000005 Another store's product: not counted"]);
+    expect(screen.getByRole('button', { name: 'Nothing to apply' })).toHaveProperty('disabled', true);
+  });
+
+  it('the scan station: full screen with the store, the product and its big running count; undo; Esc leaves', async () => {
+    const { f, sounds, user } = renderCount();
+    await screen.findByRole('grid', { name: 'Stock per store' });
+    await user.click(screen.getByRole('button', { name: 'Count' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Store' }), 'Depósito Avellaneda');
+    await user.click(screen.getByRole('button', { name: 'Scan station (full screen)' }));
+    const station = await screen.findByRole('dialog', { name: 'Counting into Depósito Avellaneda' });
+    const box = within(station).getByLabelText('Scan or type a code, then Enter');
+    expect(document.activeElement).toBe(box);
+    await user.type(box, 'MLA1400000002{Enter}MLA1400000002{Enter}MLA1400000002{Enter}');
+    await waitFor(() => expect(within(station).getByLabelText('3 units counted').textContent).toBe('3'));
+    expect(within(station).getByText('Producto 1')).toBeTruthy();
+    expect(within(station).getByText('Counted')).toBeTruthy();
+    expect(station.querySelector('.station-last')!.getAttribute('data-outcome')).toBe('ok');
+    // The words are read out too (the colour is not the only signal).
+    expect(within(station).getByRole('status').textContent).toBe('+1 Producto 1: 3 in this count.');
+
+    await user.type(box, 'NOPE00000{Enter}');
+    await waitFor(() => expect(station.querySelector('.station-last')!.getAttribute('data-outcome')).toBe('unknown'));
+    expect(within(station).getByText('Unknown code: not counted')).toBeTruthy();
+    expect(sounds).toEqual(['ok', 'ok', 'ok', 'error']);
+
+    await user.click(within(station).getByRole('button', { name: 'Undo last scan' }));
+    await user.click(within(station).getByRole('button', { name: 'Undo last scan' }));
+    await waitFor(() => expect(within(station).getByLabelText('2 units counted').textContent).toBe('2'));
+    expect(document.activeElement).toBe(box);
+    expect(f.callsTo('stock.adjust')).toEqual([]);
+
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Back in the Count area (not the grid), the tally kept.
+    expect(scanLines()).toEqual(['2 units (2 scans) Producto 1 MLA1400000002']);
   });
 
   it('closes back to the grid with Escape and opens again with Alt+Shift+C', async () => {
