@@ -98,6 +98,12 @@ export interface SyncStatusView {
   lastPullAt: number | null;
   lastError: string | null;
   progress: { done: number; total: number };
+  /**
+   * A first pull's stock reads (issue 29), while products are known from their listings only:
+   * how many have their stock read, of how many, the reads per minute of the last minute and the
+   * time left at that pace (null until a minute's pace is known). Absent when every product is read.
+   */
+  stockRead?: { read: number; total: number; perMinute: number | null; leftMs: number | null };
 }
 
 export type CellState = 'synced' | 'pending' | 'sending' | 'conflict' | 'failed';
@@ -153,11 +159,12 @@ export interface CellView {
 }
 
 /**
- * Why a cell is not editable: `platform_managed` (platform_facility stock, SPEC 4.6), or the
- * selling-address rules of SPEC 7.3 with the spec's message.
+ * Why a cell is not editable: `platform_managed` (platform_facility stock, SPEC 4.6), the
+ * selling-address rules of SPEC 7.3 with the spec's message, or `not_read`: the product is known
+ * from its listing and its stock is not read from the marketplace yet (a first pull, issue 29).
  */
 export interface CellLockView {
-  reason: 'platform_managed' | 'fulfillment_only' | 'no_inventory_id' | 'no_full_inbound';
+  reason: 'platform_managed' | 'fulfillment_only' | 'no_inventory_id' | 'no_full_inbound' | 'not_read';
   message: string;
 }
 
@@ -183,6 +190,8 @@ export interface GridRowView {
   /** Reorder points of this row's cells (column key → quantity at or under which the cell is low). */
   reorder?: Record<string, number>;
   cells: Record<string, CellView>;
+  /** The product is known from its listing only: its stock is not read yet (every cell says so and is locked). */
+  stockUnread?: true;
   /**
    * Locations of kinds the app has no rules for (the marketplace adds kinds), with the type as the
    * remote sent it: shown read-only as "other", never edited nor in the total. Absent when none.

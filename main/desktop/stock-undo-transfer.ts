@@ -36,13 +36,17 @@ export async function transfer(
 }
 
 export async function undo(ctx: StockContext, p: Profile): Promise<UndoResultView> {
-  const result = p.kind === 'local' ? await p.service.localEdits.undoLast(p.principal, p.author, p.operator) : p.engine.undoLast(p.author, p.operator);
+  const result =
+    p.kind === 'local' ? reversedHere(await p.service.localEdits.undoLast(p.principal, p.author, p.operator)) : p.engine.undoLast(p.author, p.operator);
   if (result.userProductId) {
     ctx.feed.stockChanged([result.userProductId]);
     ctx.feed.scheduleStatus();
   }
   return result;
 }
+
+/** Where the app is the marketplace an inverse is applied at once, not queued: the person is told so. */
+const reversedHere = (r: UndoResultView): UndoResultView => (r.how === 'inverse' ? { ...r, how: 'reversed' } : r);
 
 /** The meta of an adjustment with the reason the person picked. */
 export const withReason = <T extends object>(meta: T, reason: StockReason | undefined): T & { reason?: StockReason } => (reason ? { ...meta, reason } : meta);

@@ -5,7 +5,7 @@ import { type EditableType, type HistoryKind, type OutboxRow, type SyncRepo, syn
 import type { Clock } from '../service/clock.js';
 import { ServiceError, badRequest } from '../service/errors.js';
 import { MAX_QUANTITY } from '../service/stock/locations.js';
-import { adjusted, cellKey, checkCount } from '../service/stock/cells.js';
+import { adjusted, cellKey, checkCount, transferred } from '../service/stock/cells.js';
 import type { StockReason } from '../../common/stock-reasons.js';
 import { type OperatorStamp, operatorColumns } from '../service/operators/operators.js';
 import { baseOverlay, coalescible, isTransfer, overlay, refused } from './model.js';
@@ -316,8 +316,8 @@ export class Outbox {
       .transaction((): TransferResult => {
         const fromBefore = this.shownOf(from);
         const toBefore = this.shownOf(to);
-        const fromAfter = adjusted(fromBefore, -units);
-        const toAfter = adjusted(toBefore, units);
+        const fromAfter = transferred(fromBefore, units, true);
+        const toAfter = transferred(toBefore, units, false);
         const toKey = cellKey(to.userProductId, to.type, to.storeKey);
         const entryId = this.insertStock(from, {
           op: 'adjust',

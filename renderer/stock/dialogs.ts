@@ -36,7 +36,7 @@ function located(s: StockState, a: CellAddress): { index: number; row: GridRowVi
 }
 
 /** What undo did, in words: `checking` when the edit's outcome is unknown and is learnt first (issue 24). */
-const UNDO_WORDS = { withdrawn: 'undo.withdrawn', inverse: 'undo.inverse', checking: 'undo.checking' } as const;
+const UNDO_WORDS = { withdrawn: 'undo.withdrawn', inverse: 'undo.inverse', reversed: 'undo.reversed', checking: 'undo.checking' } as const;
 
 export function dialogActions({ set, get, api }: StockKit): Pick<StockState, Actions> {
   /** Re-reads cells of a user product after a change made here (the core's stock.changed follows too). */

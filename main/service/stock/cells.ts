@@ -24,6 +24,17 @@ export function checkCount(quantity: unknown): number {
   return quantity;
 }
 
+/**
+ * A store's quantity after a transfer moves `units` out of it (`out`) or into it, or the refusal in
+ * a transfer's words (never "the adjustment of -500": the person moved units, they adjusted nothing).
+ */
+export function transferred(shown: number, units: number, out: boolean): number {
+  const after = shown + (out ? -units : units);
+  if (after < 0) throw badRequest(`The transfer of ${units} would take the source store below 0 (it has ${shown})`);
+  if (after > MAX_QUANTITY) throw badRequest(`The transfer of ${units} would take the destination store above ${MAX_QUANTITY} (it has ${shown})`);
+  return after;
+}
+
 /** The quantity after an adjustment, or the refusal when it leaves 0..MAX_QUANTITY. */
 export function adjusted(shown: number, delta: number): number {
   const after = shown + delta;
