@@ -1,3 +1,5 @@
+// The design tokens first: every stylesheet after it uses them (renderer/theme/tokens.css).
+import './theme/tokens.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { StockroomApi } from '../common/contract/api.js';
