@@ -1,0 +1,50 @@
+/**
+ * A reply the marketplace refused (issue 27), end to end: real Chromium on the browser mode,
+ * connected to a second real server playing the marketplace. The marketplace cancels an order the
+ * replica still thinks open; the reply sent there is refused at once. The list says "not sent"
+ * (never "queued"), the composer says refused, and the status bar's failed count opens the inbox
+ * on that conversation under the "Not sent" filter, not the stock grid.
+ */
+import { describe, expect, it } from 'vitest';
+import { demoOrders } from '../support/messages.js';
+import { remoteMarketplaceAndApp } from './support/remote.js';
+
+const online = remoteMarketplaceAndApp({ connectAsDemoSeller: {} });
+
+describe('a refused reply in Chromium (issue 27)', () => {
+  it('is badged not sent, said refused in the composer, and the status bar count opens its conversation', async () => {
+    const page = online.app.page;
+    await page.getByRole('tab', { name: /Inbox/ }).click();
+    const nav = page.getByRole('navigation', { name: 'Conversations' });
+    const row = nav.getByRole('button', { name: /Order 2000009000002/ });
+    await row.waitFor({ timeout: 20_000 });
+    // Meanwhile the marketplace cancels the order: the replica learns it only from the refusal.
+    online.remote.db.prepare("UPDATE orders SET status = 'cancelled' WHERE id = ?").run(demoOrders.delivered.id);
+
+    await row.click();
+    await page.getByRole('textbox', { name: 'Your reply' }).fill('¿Te llegó bien?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const composer = page.getByRole('region', { name: 'Your reply' });
+    await composer.getByRole('alert').getByText('Not sent: the marketplace refused it.', { exact: false }).waitFor({ timeout: 20_000 });
+    await row.locator('.badge.failed').getByText('1 not sent').waitFor();
+    expect(await row.locator('.badge.queued').count()).toBe(0);
+    expect(await page.getByText('Queued: it is sent when the app is online').count()).toBe(0);
+    await online.app.screenshot('inbox-failed-badge');
+
+    // From the stock screen, the failed count leads to the conversation, not to an empty grid.
+    await page.getByRole('tab', { name: 'Stock' }).click();
+    await page.getByRole('button', { name: '1 failed' }).click();
+    await page.getByRole('tab', { name: /Inbox/, selected: true }).waitFor();
+    await nav.getByRole('button', { name: 'Not sent', pressed: true }).waitFor();
+    await nav.getByText('1 conversation').waitFor();
+    await page
+      .getByRole('list', { name: 'Messages' })
+      .getByRole('listitem')
+      .filter({ hasText: '¿Te llegó bien?' })
+      .getByRole('button', { name: 'Retry' })
+      .waitFor();
+    expect(await page.getByText('No product matches these filters').count()).toBe(0);
+    await online.app.screenshot('inbox-failed-status-bar');
+    expect(online.app.errors).toEqual([]);
+  });
+});
