@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from '../../main/db/open.js';
 import { staticTokenProvider } from '../../main/sync/client.js';
+import { type BudgetRates, UNLIMITED_BUDGET } from '../../main/sync/budget.js';
 import { SyncEngine } from '../../main/sync/engine.js';
 import { BENCH_APP, BENCH_SELLER, BENCH_TOKEN, seedWarehouse } from './seed.js';
 
@@ -24,13 +25,14 @@ export function benchEngine(db: Db, file: string, o: { mode?: 'offline' | 'local
 
 /**
  * A sync engine on a bench database against a real remote at `baseUrl`, as the bench seller; it
- * polls nothing and pulls nothing on start (each bench starts what it measures).
+ * polls nothing and pulls nothing on start (each bench starts what it measures). Unlimited unless
+ * a budget is given: the floors measure the engine, not the marketplace's limits (sync-budget.ts does).
  */
 export function remoteEngine(
   db: Db,
   dir: string,
   baseUrl: string,
-  o: { concurrency?: number; retry?: { baseMs: number; maxMs: number; maxAttempts: number } } = {},
+  o: { concurrency?: number; retry?: { baseMs: number; maxMs: number; maxAttempts: number }; budget?: BudgetRates } = {},
 ): SyncEngine {
   return new SyncEngine({
     db,
@@ -42,6 +44,7 @@ export function remoteEngine(
     pullOnStart: false,
     ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
     ...(o.retry ? { retry: o.retry } : {}),
+    budget: o.budget ?? UNLIMITED_BUDGET,
   });
 }
 

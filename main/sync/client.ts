@@ -4,6 +4,7 @@
 import { isServiceErrorCode } from '../../common/errors.js';
 import { remoteAddressProblem } from '../../common/remote-address.js';
 import { ServiceError } from '../service/errors.js';
+import { type BudgetPriority, type RequestBudget, budgetResourceOf } from './budget.js';
 import { Client, type Dispatcher, type FormData, Pool } from 'undici';
 
 /**
@@ -47,6 +48,8 @@ export interface ClientOptions {
   deadlineMs?: number;
   /** A request failed in transport (reset, timeout, no complete answer): the network may be gone (connectivity.ts). */
   onTransportFailure?: (e: RemoteError) => void;
+  /** The marketplace's per-application limits (budget.ts): each limited request waits for its turn; none when absent. */
+  budget?: RequestBudget;
 }
 
 /** Answers larger than this are refused: the remote's JSON answers are a few KB to a few hundred KB. */
@@ -114,6 +117,8 @@ export interface RequestOptions {
   maxBodyBytes?: number;
   /** This request's own deadline (see ClientOptions.deadlineMs). */
   deadlineMs?: number;
+  /** Whose turn in the budget (budget.ts): the outbox's requests go before background reads (default: GET pull, else push). */
+  priority?: BudgetPriority;
 }
 
 const OFFLINE_CODES = new Set([
@@ -196,6 +201,7 @@ export class RemoteClient {
   private readonly maxBodyBytes: number;
   private readonly deadlineMs: number;
   private readonly onTransportFailure: ((e: RemoteError) => void) | undefined;
+  private readonly budget: RequestBudget | undefined;
   /** The exchanges out now, and when the remote last sent anything (performance.now()): see silentForMs. */
   private readonly out = new Set<Answer>();
   private lastHeardAt = 0;
@@ -212,6 +218,7 @@ export class RemoteClient {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.onTransportFailure = options.onTransportFailure;
+    this.budget = options.budget;
     this.pool = new Pool(this.origin, {
       connections: options.connections ?? 8,
       pipelining: 1,
@@ -225,11 +232,12 @@ export class RemoteClient {
   /** One request; the body is JSON as received, `unknown` until a schema of remote-answers.ts parses it. */
   async request(method: 'GET' | 'PUT' | 'POST', path: string, opts: RequestOptions = {}): Promise<RemoteResponse> {
     let token = await this.auth.accessToken();
-    let res = await this.send(method, path, opts, token);
+    const status = (r: RemoteResponse): [number, string | string[] | undefined] => [r.status, r.headers['retry-after']];
+    let res = await this.budgeted(method, path, opts, () => this.send(method, path, opts, token), status);
     if (res.status === 401) {
-      // One refresh and one resend; a second 401 goes back to the caller.
+      // One refresh and one resend (a request of its own in the budget); a second 401 goes back to the caller.
       token = await this.auth.refreshAfter401(token);
-      res = await this.send(method, path, opts, token);
+      res = await this.budgeted(method, path, opts, () => this.send(method, path, opts, token), status);
     }
     if (res.status >= 300 && res.status < 400) throw redirectError(res.status, res.headers);
     return res;
@@ -244,11 +252,12 @@ export class RemoteClient {
     const withLimit = { ...opts, signal: limit.signal };
     try {
       let token = await this.auth.accessToken();
-      let res = await this.dispatch('GET', path, withLimit, token);
+      const status = (r: Dispatcher.ResponseData): [number, string | string[] | undefined] => [r.statusCode, r.headers['retry-after']];
+      let res = await this.budgeted('GET', path, opts, () => this.dispatch('GET', path, withLimit, token), status);
       if (res.statusCode === 401) {
         await res.body.dump();
         token = await this.auth.refreshAfter401(token);
-        res = await this.dispatch('GET', path, withLimit, token);
+        res = await this.budgeted('GET', path, opts, () => this.dispatch('GET', path, withLimit, token), status);
       }
       if (res.statusCode >= 300 && res.statusCode < 400) {
         await res.body.dump().catch(() => undefined);
@@ -264,6 +273,30 @@ export class RemoteClient {
 
   async close(): Promise<void> {
     await this.pool.close();
+  }
+
+  /**
+   * A limited request waits for its turn in the budget first; a 429 of it tells the budget (which
+   * pauses the resource until Retry-After). The caller still gets the 429 and classifies it.
+   */
+  private async budgeted<T>(
+    method: string,
+    path: string,
+    opts: RequestOptions,
+    exchange: () => Promise<T>,
+    status: (r: T) => [number, string | string[] | undefined],
+  ): Promise<T> {
+    const resource = this.budget ? budgetResourceOf(method, path) : null;
+    if (resource === null || !this.budget) return exchange();
+    try {
+      await this.budget.acquire(resource, opts.priority ?? (method === 'GET' ? 'pull' : 'push'), opts.signal);
+    } catch (e) {
+      throw classifyError(e);
+    }
+    const res = await exchange();
+    const [code, retryAfter] = status(res);
+    if (code === 429) this.budget.throttled(resource, parseRetryAfter(retryAfter, Date.now()) ?? null);
+    return res;
   }
 
   /**

@@ -4,6 +4,7 @@ import type { OutboxRow } from '../db/repos/sync.js';
 import type { Clock } from '../service/clock.js';
 import type { MessageView } from '../service/messages/views.js';
 import type { ClientOptions, TokenProvider } from './client.js';
+import type { BudgetRates, RequestBudget } from './budget.js';
 import type { LaneEntry, SyncRepo } from '../db/repos/sync.js';
 import { COUNTED, type LaneCounts, emptyLaneCounts, laneCounts } from './lanes.js';
 import type { PullReport } from './pull.js';
@@ -42,6 +43,12 @@ export interface SyncEngineOptions {
   random?: () => number;
   /** WAL checkpoints in a worker thread every this many ms (default 1000); false leaves them to SQLite. */
   checkpointEveryMs?: number | false;
+  /**
+   * The marketplace's per-application request limits (budget.ts): requests a minute per resource
+   * (DEFAULT_BUDGET where not given, 'unlimited' for none), or a budget shared by every engine of
+   * the same application.
+   */
+  budget?: BudgetRates | RequestBudget;
 }
 
 /** What the status bar shows (its shape is in common/views.ts): connection, counts, progress. */

@@ -15,6 +15,7 @@ import { LaneScheduler } from './scheduler.js';
 import { Connectivity, reachable } from './connectivity.js';
 import { RelaxedWrites } from '../db/relaxed-writes.js';
 import { RemoteClient } from './client.js';
+import { type RequestBudget, TokenBudget } from './budget.js';
 import { type FileStore, MessagePusher } from './message-push.js';
 import { type DiscardResult, type EditMeta, Outbox, type QueueResult, type Resolution, type TransferResult, type UndoResult } from './outbox.js';
 import { PullError, type PullReport, Puller } from './pull.js';
@@ -67,6 +68,8 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   private doneSinceIdle = 0;
   private checkpointer: Checkpointer | null = null;
   private readonly checkpointEveryMs: number | false;
+  /** What each limited request spends (budget.ts); the pull and the outbox share it. */
+  readonly budget: RequestBudget;
 
   constructor(options: SyncEngineOptions) {
     super();
@@ -94,10 +97,12 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.pollIntervalMs = options.pollIntervalMs ?? 60_000;
     this.pullOnStart = options.pullOnStart ?? true;
     this.checkpointEveryMs = options.checkpointEveryMs ?? 1000;
+    const b = options.budget;
+    this.budget = b !== undefined && 'acquire' in b ? b : new TokenBudget({ clock: this.clock, ...(b ? { rates: b } : {}) });
     if (this.modeValue !== 'local-only' || options.baseUrl !== undefined) {
       if (!options.baseUrl || !options.auth) throw new Error('SyncEngine: baseUrl and auth are required unless the mode is local-only');
       const onTransportFailure = (e: Error) => this.connectivity.suspect(e.message);
-      this.client = new RemoteClient({ ...clientOptions(options, options.auth, options.baseUrl, this.concurrency), onTransportFailure });
+      this.client = new RemoteClient({ ...clientOptions(options, options.auth, options.baseUrl, this.concurrency), onTransportFailure, budget: this.budget });
       const messages = new MessagePusher(this.outbox, this.client, this.writes, this.clock, this.files);
       this.kinds = outboxKinds(this.outbox.repo, new StockPusher(this.outbox, this.client, this.writes, this.clock), messages);
       this.puller = new Puller(this.outbox, this.client, this.writes, this.clock, {
@@ -372,6 +377,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   /** Re-evaluates the timers now (a test that moved its clock calls this). */
   wake(): void {
+    if (this.budget instanceof TokenBudget) this.budget.tick();
     this.lanes.wake();
     this.sender.schedulePump();
   }

@@ -5,6 +5,7 @@ import { Pool } from 'undici';
 import { type Db, openDatabase } from '../../main/db/open.js';
 import type { FixtureFile } from '../../main/fixtures/schema.js';
 import { type TokenProvider, staticTokenProvider } from '../../main/sync/client.js';
+import { UNLIMITED_BUDGET } from '../../main/sync/budget.js';
 import { SyncEngine, type SyncEngineOptions } from '../../main/sync/engine.js';
 import type { RetryPolicy } from '../../main/sync/retry.js';
 import { demo, demoFixtures, warehouseFixtures } from './fixtures.js';
@@ -107,6 +108,8 @@ export function newEngine(
     pollIntervalMs: 0,
     pullOnStart: false,
     random: mulberry32(7),
+    // The outbox's and the pull's semantics, at full speed; tests of the budget pass their own (budget.ts).
+    budget: UNLIMITED_BUDGET,
     ...overrides,
   });
 }
