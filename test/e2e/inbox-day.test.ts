@@ -149,19 +149,27 @@ describe('answering', () => {
     await box().fill('');
   });
 
-  it('edits a rejected message and sends it again', async () => {
+  it('edits a rejected message and sends it again; once the copy is delivered, Edit and resend is gone', async () => {
     const page = app.page;
     await box().fill('Llamame al 11 5555-1234 o escribime a ana@example.com');
     const warnings = page.getByRole('group', { name: 'Before sending' }).getByRole('listitem');
     await waitFor(async () => (await warnings.count()) >= 2, 'both warnings at once');
-    await box().press('Control+Enter');
+    // A warned text goes only after a confirmation (issue 27).
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const ask = page.getByRole('alertdialog');
+    await ask.getByText(/moderation warnings: the marketplace will probably reject it/).waitFor();
+    expect(await page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Llamame al 11 5555-1234' }).count()).toBe(0);
+    await ask.getByRole('button', { name: 'Send anyway' }).click();
     const rejected = page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Llamame al 11 5555-1234' });
     await rejected.getByRole('note').waitFor({ timeout: 15_000 });
     await rejected.getByRole('button', { name: 'Edit and resend' }).click();
     expect(await box().inputValue()).toBe('Llamame al 11 5555-1234 o escribime a ana@example.com');
     await box().fill('Te escribo por acá cuando salga.');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Te escribo por acá cuando salga.' }).waitFor();
+    const copy = page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Te escribo por acá cuando salga.' });
+    await copy.getByText('Delivered').waitFor({ timeout: 15_000 });
+    await rejected.getByText('Corrected and sent again below.').waitFor();
+    expect(await rejected.getByRole('button', { name: 'Edit and resend' }).count()).toBe(0);
     expect(app.errors).toEqual([]);
   });
 });

@@ -88,7 +88,9 @@ describe('inbox in Chromium', () => {
     const warning = page.getByRole('group', { name: 'Before sending' });
     await warning.getByText('“lucia.fernandez@example.com” looks like personal data').waitFor();
     await app.screenshot('inbox-composer-warning');
-    // Ctrl+Enter sends (the keyboard alone).
+    // Ctrl+Enter sends (the keyboard alone): a warned text asks first (issue 27), a second Ctrl+Enter confirms.
+    await box.press('Control+Enter');
+    await page.getByRole('alertdialog').getByText('This reply has 1 moderation warning: the marketplace will probably reject it. Send it anyway?').waitFor();
     await box.press('Control+Enter');
     const rejected = page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Escribime a lucia.fernandez@example.com' });
     const note = rejected.getByRole('note');
