@@ -30,10 +30,7 @@ export function OperatorSwitch({ api }: { api: StockroomApi }) {
   };
   return (
     <div className="operator-switch" data-operator={view.current?.id ?? ''}>
-      <span className="operator-current">
-        <span aria-hidden="true">👤 </span>
-        {view.current ? t('operators.current', { name: view.current.name }) : t('operators.none')}
-      </span>{' '}
+      <span className="operator-current">{view.current ? t('operators.current', { name: view.current.name }) : t('operators.none')}</span>{' '}
       <button ref={button} type="button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
         {t('operators.switch')}
       </button>
