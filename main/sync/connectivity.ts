@@ -33,6 +33,8 @@ export class Connectivity {
   private watchTimer: NodeJS.Timeout | undefined;
   private delay = 0;
   private checking: Promise<boolean> | null = null;
+  /** When the last check ended (performance.now()): the watch checks at most once per stallMs. */
+  private checkedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly policy: ReachPolicy,
@@ -57,7 +59,9 @@ export class Connectivity {
         this.watchTimer = undefined;
         if (!this.hooks.active()) return;
         const silent = this.hooks.silentForMs();
-        if (this.online && silent >= this.policy.stallMs) void this.check(`no answer for ${Math.round(silent)} ms`);
+        // A long upload is silent too: while the checks find the remote, one every stallMs is enough.
+        const due = silent >= this.policy.stallMs && performance.now() - this.checkedAt >= this.policy.stallMs;
+        if (this.online && due) void this.check(`no answer for ${Math.round(silent)} ms`);
         this.start();
       },
       Math.max(10, Math.floor(this.policy.stallMs / 3)),
@@ -103,6 +107,7 @@ export class Connectivity {
     const at = this.clock.now();
     this.checking = Promise.all([this.hooks.reach(), this.hooks.reach()]).then(([a, b]) => {
       this.checking = null;
+      this.checkedAt = performance.now();
       if (!a && !b && this.hooks.active()) this.lost(reason, at);
       return this.online;
     });
