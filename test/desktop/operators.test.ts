@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/fixtures.js';
+import { type TestServer, startTestServer } from '../support/server.js';
+import { FAST_RETRY } from '../support/sync-harness.js';
 import { type DesktopCore } from '../../main/desktop/core.js';
 import { failure, openCore, value } from './helpers.js';
 
@@ -98,5 +100,56 @@ describe('operators through the core', () => {
     const locked = failure(await core.api.operators.switch({ id: ana.id, pin: '2468' }));
     expect(locked).toMatchObject({ code: 'too_many_requests', status: 429, cause: [{ code: 'retry_after', seconds: expect.any(Number) }] });
     expect(value(await core.api.operators.list()).current).toBeNull();
+  });
+});
+
+describe('operators on a replica of a remote marketplace', () => {
+  let remote: TestServer;
+  beforeAll(async () => {
+    remote = await startTestServer();
+  });
+  afterAll(() => remote.close());
+
+  it('queued edits, transfers, imports and a count session’s counts carry the operator; another account starts with none of the first one’s', async () => {
+    const c = await openCore({ engine: { pollIntervalMs: 0, pullOnStart: false, retry: FAST_RETRY } });
+    const api = c.core.api;
+    try {
+      // An operator of the demo data, signed in there.
+      const local = value(await api.operators.add({ name: 'Ana', pin: '2468' }));
+      value(await api.operators.switch({ id: local.operators[0]!.id, pin: '2468' }));
+      value(
+        await api.settings.update({ baseUrl: remote.url, applicationId: demo.app, userId: demo.seller.id, accessToken: demo.seller.token, mode: 'offline' }),
+      );
+      // The replica is another database: its own operators, nobody signed in.
+      expect(value(await api.operators.list())).toEqual({ operators: [], current: null });
+      value(await api.settings.update({ mode: 'online' }));
+      value(await api.sync.pullNow());
+
+      const carla = value(await api.operators.add({ name: 'Carla', pin: '9876' })).operators[0]!;
+      value(await api.operators.switch({ id: carla.id, pin: '9876' }));
+      const palermo = { userProductId: demo.userProducts.termo, type: 'seller_warehouse' as const, storeId: demo.stores.palermo };
+      const rows = async () => value(await api.stock.history({ ...palermo, limit: 50 })).filter((h) => h.kind !== 'synced');
+      value(await api.stock.adjust({ ...palermo, delta: 2, reason: 'received' }));
+      value(
+        await api.stock.transfer({ userProductId: demo.userProducts.termo, fromStoreId: demo.stores.palermo, toStoreId: demo.stores.avellaneda, units: 1 }),
+      );
+      value(await api.stock.importApply({ name: 'replica.csv', changes: [{ ...palermo, line: 3, kind: 'adjust', delta: 4 }] }));
+      const session = value(await api.counts.start({ storeId: demo.stores.palermo }));
+      value(await api.counts.set({ sessionId: session.id, userProductId: demo.userProducts.termo, counted: 30 }));
+      const review = value(await api.counts.apply({ sessionId: session.id }));
+      expect(review.lines[0]).toMatchObject({ countedBy: 'Carla' });
+      const mine = await rows();
+      expect(mine.map((h) => [h.kind, h.reason, h.operator_name])).toEqual([
+        ['count', 'count', 'Carla'],
+        // The import's adjustment (no reason picked: a correction).
+        ['adjustment', 'correction', 'Carla'],
+        ['adjustment', 'transfer', 'Carla'],
+        ['adjustment', 'received', 'Carla'],
+      ]);
+      expect(new Set(mine.map((h) => h.author)).size).toBe(1);
+      expect(mine[0]!.author).not.toBe('Carla');
+    } finally {
+      await c.close();
+    }
   });
 });
