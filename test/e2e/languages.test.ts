@@ -14,6 +14,7 @@ import { type Key, en } from '../../renderer/i18n/locales/en.js';
 import { es } from '../../renderer/i18n/locales/es.js';
 import { ptBR } from '../../renderer/i18n/locales/pt-BR.js';
 import { type BrowserApp, launchChromium, startBrowserApp } from './support/browser.js';
+import { waitFor } from '../support/wait.js';
 
 /** A code of the core as it is: lower-case words joined by underscores (`gold_special`, `no_inventory_id`). */
 const SNAKE = /\b[a-z]+_[a-z_]+\b/g;
@@ -141,5 +142,10 @@ describe.each(LANGS)('the screens in $language', ({ language, locale }) => {
     expect(found.filter((f) => f.codes.length > 0 || f.keys.length > 0)).toEqual([]);
     // The demo brands' pictures are on example.com, which this machine cannot reach.
     expect(app.errors.filter((e) => !e.includes('example.com'))).toEqual([]);
+  });
+
+  it('titles the window in the language (issue 27)', async () => {
+    const title = `Stockroom — ${w('frame.title.demo')}`;
+    await waitFor(async () => (await app.page.title()) === title, `the title "${title}"`);
   });
 });
