@@ -75,6 +75,8 @@ export const SERVICE_ERROR_CODES = [
   'too_many_requests',
   // The real marketplace's per-application limits (MARKETPLACE.md), served by `npm run serve -- --rate-limit`.
   'local_rate_limited',
+  // A replica's edit of a product whose stock is not read from the marketplace yet (issue 29).
+  'stock_not_read',
 ] as const;
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
 

@@ -28,6 +28,8 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiError };
 
 export type Mode = 'local-only' | 'online' | 'offline';
 export type Language = 'es' | 'pt-BR' | 'en';
+/** The screens' colours: the system's light or dark setting, or one of them always (Settings › Appearance). */
+export type Theme = 'system' | 'light' | 'dark';
 export type { EditableType, LocationType, SortDirection, StateFilter } from './stock-vocabulary.js';
 
 export interface SettingsView {
@@ -52,6 +54,8 @@ export interface SettingsView {
   tokenProtection?: TokenProtection;
   /** Accounts opened on this computer, each with its own replica and outbox; newest first. */
   accounts?: AccountView[];
+  /** Light, dark, or as the system says (the default). */
+  theme?: Theme;
 }
 
 export type TokenProtection = 'keychain' | 'obfuscated' | 'none';

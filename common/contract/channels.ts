@@ -57,7 +57,7 @@ export const CHANNEL_NAMES = {
     'saveQuickReplies',
   ],
   brands: ['list', 'detail', 'accounts'],
-  sync: ['status', 'pullNow'],
+  sync: ['status', 'pullNow', 'visible'],
   updates: ['status', 'check', 'install'],
   counts: ['list', 'start', 'get', 'scan', 'set', 'review', 'apply', 'cancel'],
   operators: ['list', 'add', 'remove', 'switch', 'signOut'],

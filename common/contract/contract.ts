@@ -153,6 +153,7 @@ export const contract = {
           ])
           .optional(),
         language: z.enum(['es', 'pt-BR', 'en']).optional(),
+        theme: z.enum(['system', 'light', 'dark']).optional(),
         /** The welcome's choice (a first run ends with it). */
         start: z.enum(['demo', 'account']).optional(),
         /** The marketplace site (country) of the account being connected. */
@@ -378,6 +379,8 @@ export const contract = {
   sync: {
     status: op(none, answer<SyncStatusView>()),
     pullNow: op(none, answer<PullReportView>()),
+    /** The user products on screen: a first pull reads their stock first (issue 29). */
+    visible: op(z.strictObject({ ids: z.array(z.string().min(1).max(64)).max(500) }), answer<null>()),
   },
   /** The app's own updates (events: `update.state`). */
   updates: {

@@ -166,7 +166,8 @@ function conflictTimes(db: Db, entryIds: number[]): Map<number, { created_at: nu
  * every call, and a copy of each of an import lookup's 10,000 cells was a third of its time (GC).
  */
 function enrichCell(cell: CellView, items: ItemFacts[] | undefined, times: Map<number, { created_at: number; updated_at: number }>, o: GridOptions): CellView {
-  const lock = lockOf(cell, items, o);
+  // A product whose stock is not read yet (issue 29) is locked by the read model, whatever its items say.
+  const lock = cell.lock?.reason === 'not_read' ? cell.lock : lockOf(cell, items, o);
   if (cell.conflict) {
     cell.conflict = {
       ...cell.conflict,

@@ -22,6 +22,7 @@ import { PullError, type PullReport, Puller } from './pull.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import type { Effect } from './settle.js';
 import { StockPusher } from './stock-push.js';
+import { StockBatcher } from './stock-batch.js';
 import { Intents } from './intents.js';
 import { NO_KINDS, type OutboxKinds, type Sent, outboxKinds, settleFoundMessages } from './kinds/index.js';
 import { type SyncEngineOptions, type SyncEvents, type SyncMode, type SyncStatus, clientOptions, countAll, lastPullAt, loadLanes } from './engine-options.js';
@@ -104,7 +105,9 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       const onTransportFailure = (e: Error) => this.connectivity.suspect(e.message);
       this.client = new RemoteClient({ ...clientOptions(options, options.auth, options.baseUrl, this.concurrency), onTransportFailure, budget: this.budget });
       const messages = new MessagePusher(this.outbox, this.client, this.writes, this.clock, this.files);
-      this.kinds = outboxKinds(this.outbox.repo, new StockPusher(this.outbox, this.client, this.writes, this.clock), messages);
+      const stock = new StockPusher(this.outbox, this.client, this.writes, this.clock);
+      const batcher = options.batch === false ? null : new StockBatcher(this.outbox, this.client, this.writes, this.clock);
+      this.kinds = outboxKinds(this.outbox.repo, stock, messages, batcher);
       this.puller = new Puller(this.outbox, this.client, this.writes, this.clock, {
         sellerId: this.sellerId,
         concurrency: this.concurrency,
@@ -113,6 +116,9 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         retry: this.policy,
         random: this.random,
         onProgress: (p) => this.emit('pull-progress', p),
+        onStockRead: () => {
+          if (this.listenerCount('progress') > 0) this.emit('progress', this.status());
+        },
       });
     } else {
       this.client = null;
@@ -220,7 +226,23 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       lastPullAt: lastPullAt(this.outbox.repo),
       lastError: this.lastError,
       progress: { done: this.doneSinceIdle, total: this.doneSinceIdle + pending + inFlight },
+      ...this.stockRead(),
     };
+  }
+
+  private stockRead(): Pick<SyncStatus, 'stockRead'> {
+    const read = this.puller?.stockReadStatus();
+    return read ? { stockRead: read } : {};
+  }
+
+  /** The products on screen, whose stock a first pull reads first (issue 29). */
+  showing(ids: readonly string[]): void {
+    this.puller?.setVisible(ids);
+  }
+
+  /** A product just scanned or edited: a first pull reads its stock next after those on screen. */
+  touched(userProductId: string): void {
+    this.puller?.touch(userProductId);
   }
 
   /**

@@ -29,9 +29,9 @@ const locKey = (type: string, storeKey: string) => `${type}|${storeKey}`;
  */
 export function applyStockSnapshot(outbox: Outbox, clock: Clock, userProductId: string, snap: StockSnapshot): boolean {
   const current = outbox.mirror.product(userProductId);
-  if (current && snap.version <= current.version) return false;
-  // A product new to the mirror (most of a first pull) has no cells before and no history.
-  if (!current) {
+  if (current?.stockRead && snap.version <= current.version) return false;
+  // A product new to the mirror, or known from its listing only (most of a first pull), has no cells before and no history.
+  if (!current || !current.stockRead) {
     outbox.mirror.replaceStock(userProductId, snap.userId, snap.version, snap.locations, false);
     if (snap.others.length > 0) outbox.mirror.replaceOtherLocations(userProductId, snap.others, false);
     return true;

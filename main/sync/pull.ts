@@ -35,6 +35,7 @@ import {
 import { type RetryPolicy, backoffDelay } from './retry.js';
 import { type StockSnapshot, applyStockSnapshot, writeMessage } from './mirror-writes.js';
 import { readStock } from './stock-push.js';
+import { ReadPace, StockOrder } from './stock-order.js';
 
 /**
  * Pull: fetches the remote state and merges it into the MIRROR (the service tables of the
@@ -49,7 +50,13 @@ import { readStock } from './stock-push.js';
  *   sync_state), so a 100,000-product catalogue is covered over several polls; new products are
  *   always read.
  * - Items: the seller's item ids (GET /users/{id}/items/search); only ids not yet in the mirror
- *   are read (GET /items/{id}) for their user_product_id.
+ *   are read, 20 at a time (GET /items?ids=) where the remote offers it, else one by one
+ *   (GET /items/{id}). Each page is written at once with its user product marked "stock not read"
+ *   (migration 029), so the grid shows the rows before any stock is read (issue 29).
+ * - First pull (issue 29): the products not read yet are read in the person's order
+ *   (stock-order.ts: on screen, then scanned or edited, then the rest) and each answer is
+ *   committed within the turn it arrives, so a restart or a SIGKILL reads none of them again. A
+ *   429 holds every reader until its Retry-After, and costs no attempt.
  * - Stores, user, brands (list + detail), orders (GET /orders/search?seller=): read whole, they are small.
  * - Messages: each conversation newest first (mark_as_read=false, so pulling never marks anything
  *   read on the remote); paging stops at the first page with nothing new or changed. A message
@@ -85,6 +92,12 @@ const itemWithCodes = itemAnswer.extend({
     .optional()
     .catch(undefined),
 });
+
+/** GET /items?ids= (the marketplace's multi-get): one entry per id asked, its status and its body. */
+const itemsPage = z.array(z.object({ code: z.number().int(), body: z.unknown() })).max(20);
+
+/** Ids per multi-get (the marketplace's largest). */
+const MULTI_GET = 20;
 
 /** An item as the remote answered it, as the mirror stores it. */
 function mirrorItem(i: z.infer<typeof itemWithCodes>): MirrorItem {
@@ -156,8 +169,6 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) =>
  */
 const WRITE_CHUNK = 1000;
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 export interface PullerOptions {
   sellerId: number;
   concurrency: number;
@@ -175,6 +186,8 @@ export interface PullerOptions {
   listingLimits?: Partial<ListingLimits>;
   /** Attachment downloads: the largest file and the deadline (defaults: 25 MB, the client's). */
   downloads?: DownloadLimits;
+  /** A product's stock was read for the first time (the status's count moved). */
+  onStockRead?: () => void;
 }
 
 /** Counts one step of a pull and tells its progress, at most once per percent (a 100,000-product catalogue is 100 events, not 100,000). */
@@ -223,13 +236,56 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 export class Puller {
+  /** The stock reads of the pull running now, in the person's order (null between pulls). */
+  private order: StockOrder | null = null;
+  private visible: readonly string[] = [];
+  private readonly touched: string[] = [];
+  private readonly pace: ReadPace;
+  /** Products not read yet and all products of the seller: counted once, then kept as reads are written. */
+  private counts: { unread: number; total: number } | null = null;
+  /** Until when the remote asked the stock readers to wait (a 429's Retry-After, on the clock). */
+  private throttledUntil = 0;
+  /** Whether the remote answers GET /items?ids=; null until asked. */
+  private multiGet: boolean | null = null;
+
   constructor(
     private readonly outbox: Outbox,
     private readonly client: RemoteClient,
     private readonly writes: Writes,
     private readonly clock: Clock,
     private readonly options: PullerOptions,
-  ) {}
+  ) {
+    this.pace = new ReadPace(() => this.clock.now());
+  }
+
+  /** The products on screen: their stock is read first (issue 29). */
+  setVisible(ids: readonly string[]): void {
+    this.visible = ids;
+    this.order?.setVisible(ids);
+  }
+
+  /** A product just scanned or edited: read after those on screen, before the rest. */
+  touch(id: string): void {
+    this.touched.unshift(id);
+    this.touched.length = Math.min(this.touched.length, 100);
+    this.order?.touch(id);
+  }
+
+  /** How far the first pull's stock reads are (absent when every product is read). */
+  stockReadStatus(): { read: number; total: number; perMinute: number | null; leftMs: number | null } | undefined {
+    this.counts ??= { unread: this.outbox.mirror.unreadCount(this.options.sellerId), total: this.outbox.mirror.productIdsOf(this.options.sellerId).length };
+    const { unread, total } = this.counts;
+    if (unread === 0) return undefined;
+    const perMinute = this.pace.perMinute();
+    return { read: total - unread, total, perMinute, leftMs: perMinute ? Math.round((unread / perMinute) * 60_000) : null };
+  }
+
+  /** Counts again after the listings changed what is known. */
+  private recount(): void {
+    const me = this.options.sellerId;
+    const unread = this.outbox.mirror.unreadCount(me);
+    this.counts = { unread, total: unread + this.outbox.mirror.productIdsOf(me).length };
+  }
 
   /** Waits before attempt `attempt + 1` of a read; false when the pull should give up. */
   private async pause(attempt: number, retryAfterMs: number | undefined, signal?: AbortSignal): Promise<boolean> {
@@ -290,48 +346,95 @@ export class Puller {
   }
 
   /** Reads and applies the stock of user products; returns how many changed. */
-  async refreshStock(ids: string[], signal?: AbortSignal, progress?: StepProgress): Promise<{ read: number; changed: number; skipped: number }> {
-    progress?.setTotal(ids.length);
+  refreshStock(ids: string[], signal?: AbortSignal, progress?: StepProgress): Promise<{ read: number; changed: number; skipped: number }> {
+    return this.readInOrder(new StockOrder(ids), signal, progress);
+  }
+
+  /**
+   * Reads the stock of `order`'s products, `concurrency` at a time, each taken when a reader is
+   * free (so a product put first while the pull runs is read next). Answers are written within
+   * the turn they arrive (one transaction for all that arrived in it): a kill loses only reads
+   * still on the wire.
+   */
+  private async readInOrder(order: StockOrder, signal?: AbortSignal, progress?: StepProgress): Promise<{ read: number; changed: number; skipped: number }> {
+    progress?.setTotal(order.size);
     let changed = 0;
     let skipped = 0;
     let failed = false;
-    // Snapshots are written as they arrive, WRITE_CHUNK at a time (each against the requests on
-    // the wire at that moment), rather than all of them once every read is back.
     let arrived: { id: string; snap: StockSnapshot }[] = [];
+    let flushing = false;
     const write = () => {
+      flushing = false;
       const chunk = arrived;
       arrived = [];
       if (chunk.length === 0 || failed) return;
+      let nowRead = 0;
       this.writes.runNow(() => {
         const wire = this.outbox.repo.productsOnTheWire();
         for (const { id, snap } of chunk) {
+          const before = this.outbox.mirror.product(id);
           if (wire.has(id)) skipped++;
-          else if (applyStockSnapshot(this.outbox, this.clock, id, snap)) changed++;
+          else if (applyStockSnapshot(this.outbox, this.clock, id, snap)) {
+            changed++;
+            if (before && !before.stockRead) nowRead++;
+          }
         }
       });
+      if (this.counts && nowRead > 0) this.counts.unread = Math.max(0, this.counts.unread - nowRead);
+      if (nowRead > 0) this.options.onStockRead?.();
+    };
+    const arrive = (id: string, snap: StockSnapshot) => {
+      arrived.push({ id, snap });
+      if (arrived.length >= WRITE_CHUNK) write();
+      else if (!flushing) {
+        flushing = true;
+        setImmediate(write);
+      }
+    };
+    const readOne = async (id: string) => {
+      for (let attempt = 1; ;) {
+        await this.waitThrottle(signal);
+        const s = await readStock(this.client, id, () => this.clock.now(), signal);
+        if ('locations' in s) {
+          this.pace.read();
+          progress?.add();
+          arrive(id, s);
+          return;
+        }
+        if (s.type !== 'retry') {
+          progress?.add();
+          return;
+        }
+        // The rate limit: every reader waits for the marketplace's word, and no attempt is spent.
+        if (s.status === 429 && !signal?.aborted) {
+          this.throttledUntil = Math.max(this.throttledUntil, this.clock.now() + (s.retryAfterMs ?? 1000));
+          continue;
+        }
+        if (!s.offline && (await this.pause(attempt++, s.retryAfterMs, signal))) continue;
+        throw new PullError(`GET stock of ${id}: ${s.error}`, s.offline, s.status);
+      }
+    };
+    this.pace.start();
+    const worker = async () => {
+      for (let id = order.take(); id !== undefined && !failed; id = order.take()) await readOne(id);
     };
     try {
-      await mapLimit(ids, this.options.concurrency, async (id) => {
-        for (let attempt = 1; ; attempt++) {
-          const s = await readStock(this.client, id, () => this.clock.now(), signal);
-          if ('locations' in s || s.type !== 'retry') progress?.add();
-          if ('locations' in s) {
-            arrived.push({ id, snap: s });
-            if (arrived.length >= WRITE_CHUNK) write();
-            return;
-          }
-          if (s.type !== 'retry') return;
-          if (!s.offline && (await this.pause(attempt, s.retryAfterMs, signal))) continue;
-          throw new PullError(`GET stock of ${id}: ${s.error}`, s.offline, s.status);
-        }
-      });
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(this.options.concurrency, order.size)) }, worker));
     } catch (e) {
       // Reads still on the wire when one failed for good write nothing more.
+      write();
       failed = true;
       throw e;
     }
     write();
-    return { read: ids.length, changed, skipped };
+    return { read: order.size, changed, skipped };
+  }
+
+  /** Waits out a 429's Retry-After (shared by every reader). */
+  private async waitThrottle(signal?: AbortSignal): Promise<void> {
+    const wait = this.throttledUntil - this.clock.now();
+    if (wait > 0) await sleep(wait, signal);
+    if (signal?.aborted) throw new PullError('The pull was stopped', false, null);
   }
 
   async pull(signal?: AbortSignal): Promise<PullReport> {
@@ -363,35 +466,42 @@ export class Puller {
       );
     });
 
-    // Items: ids, then the unknown ones (for their user product).
+    // Items: ids, then the unknown ones, each page written as it comes with its user product
+    // listed as not read yet: the grid has rows before any stock is read (issue 29).
     const itemsStep = this.step('items');
     const itemIds = await this.itemIds(signal);
     const codesRead = this.outbox.repo.getState(ITEM_CODES_READ) !== undefined;
     const unknownItems = codesRead ? itemIds.filter((id) => !this.outbox.mirror.itemExists(id)) : itemIds;
     itemsStep.setTotal(itemIds.length);
     itemsStep.add(itemIds.length - unknownItems.length);
-    // Kept as the rows they become (a first pull holds 100,000 of them until their stock is in).
-    const newItems = await mapLimit(unknownItems, this.options.concurrency, async (id) => {
-      const item = mirrorItem(await this.getOk(`/items/${encodeURIComponent(id)}`, itemWithCodes, {}, signal));
-      itemsStep.add();
-      return item;
+    const pages: string[][] = [];
+    for (let from = 0; from < unknownItems.length; from += MULTI_GET) pages.push(unknownItems.slice(from, from + MULTI_GET));
+    const fetched = await mapLimit(pages, this.options.concurrency, async (ids) => {
+      const items = await this.readItems(ids, signal);
+      this.writes.runNow(() => this.writeItems(items));
+      itemsStep.add(ids.length);
+      return items.length;
     });
     itemsStep.finish();
-
-    // Stock: new user products always, then a round-robin window of the known ones.
-    const known = this.outbox.mirror.productIdsOf(me);
-    const knownSet = new Set(known);
-    const fresh = [...new Set(newItems.map((i) => i.user_product_id))].filter((id) => !knownSet.has(id));
-    const window = this.stockWindow(known);
-    const stockStep = this.step('stock');
-    const stock = await this.refreshStock([...fresh, ...window], signal, stockStep);
-    stockStep.finish();
-    for (let from = 0; from < newItems.length; from += WRITE_CHUNK) {
-      // Between two chunks, the screens' calls get their turn.
-      if (from > 0) await nextTurn();
-      this.writes.runNow(() => this.writeItems(newItems.slice(from, from + WRITE_CHUNK)));
-    }
     await this.writes.run(() => this.outbox.repo.setState(ITEM_CODES_READ, '1'));
+    this.recount();
+
+    // Stock: the products not read yet in the person's order, then a round-robin window of the known ones.
+    const unread = this.outbox.mirror.unreadProductIds(me, '', Number.MAX_SAFE_INTEGER);
+    const window = this.stockWindow(this.outbox.mirror.productIdsOf(me));
+    const order = new StockOrder([...unread, ...window]);
+    for (const id of [...this.touched].reverse()) order.touch(id);
+    order.setVisible(this.visible);
+    this.order = order;
+    const stockStep = this.step('stock');
+    let stock: Awaited<ReturnType<Puller['readInOrder']>>;
+    try {
+      stock = await this.readInOrder(order, signal, stockStep);
+    } finally {
+      this.order = null;
+    }
+    stockStep.finish();
+    this.touched.length = 0;
 
     const brands = await this.pullBrands(signal);
     const orders = await this.pullOrders(signal);
@@ -399,7 +509,7 @@ export class Puller {
     await this.writes.run(() => this.outbox.repo.setState('last_pull_at', String(this.clock.now())));
     return {
       stores: stores.length,
-      items: { total: itemIds.length, fetched: newItems.length },
+      items: { total: itemIds.length, fetched: fetched.reduce((a, b) => a + b, 0) },
       stock,
       brands,
       orders,
@@ -434,9 +544,32 @@ export class Puller {
     return { ...DEFAULT_LISTING_LIMITS, ...this.options.listingLimits };
   }
 
-  /** Items, each once its user product is in the mirror (call inside a transaction). */
+  /** Items, each with its user product (listed as not read yet when new; call inside a transaction). */
   private writeItems(items: MirrorItem[]): void {
-    for (const i of items) if (this.outbox.mirror.productExists(i.user_product_id)) this.outbox.mirror.upsertItem(i);
+    for (const i of items) {
+      this.outbox.mirror.listProduct(i.user_product_id, this.options.sellerId);
+      this.outbox.mirror.upsertItem(i);
+    }
+  }
+
+  /**
+   * Items by id: one GET /items?ids= for up to 20 where the remote offers it (a 400, 404 or 405
+   * to the first one says it does not: then one GET /items/{id} each). An id the multi-get
+   * answers with 404 is left out (the item went away between the search and the read).
+   */
+  private async readItems(ids: string[], signal?: AbortSignal): Promise<MirrorItem[]> {
+    if (this.multiGet !== false) {
+      const res = await this.get('/items', { ids: ids.join(',') }, signal);
+      if (res.status === 200 && res.body !== null) {
+        this.multiGet = true;
+        const entries = this.parse(itemsPage, res.body, '/items?ids=');
+        return entries.flatMap((e) => (e.code === 200 ? [mirrorItem(this.parse(itemWithCodes, e.body, '/items?ids='))] : []));
+      }
+      // Pages asked at the same time all learn it from their own answer.
+      if (this.multiGet !== true && [400, 404, 405].includes(res.status)) this.multiGet = false;
+      else throw new PullError(`GET /items?ids=: ${serverMessage(res)}`, false, res.status);
+    }
+    return mapLimit(ids, 1, async (id) => mirrorItem(await this.getOk(`/items/${encodeURIComponent(id)}`, itemWithCodes, {}, signal)));
   }
 
   /** The next `stockBatch` known products, round robin (the cursor is the last id read). */

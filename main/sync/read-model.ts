@@ -114,6 +114,30 @@ export interface GridRow {
   version: string;
   /** Cells by column key (store id, `selling_address`, `platform_facility`); absent where the product has no such location. */
   cells: Record<string, CellView>;
+  /** Known from its listing only (migration 029): every column has a cell locked as not read yet. */
+  stockUnread?: true;
+}
+
+/** Why a product known from its listing only refuses edits (validate.ts refuses them with the same words). */
+export const NOT_READ_MESSAGE = 'The stock of this product is not read from the marketplace yet: it can be changed once it is read.';
+
+/** A cell of a product whose stock is not read yet: no quantity, locked until the pull reads it. */
+function unreadCell(userProductId: string, column: GridColumn, version: string): CellView {
+  const storeKey = column.storeId ?? '';
+  return {
+    userProductId,
+    type: column.type,
+    storeId: column.storeId,
+    cell: cellKey(userProductId, column.type, storeKey),
+    remote: { quantity: null, version },
+    shown: 0,
+    state: 'synced',
+    editable: false,
+    entries: [],
+    conflict: null,
+    error: null,
+    lock: { reason: 'not_read', message: NOT_READ_MESSAGE },
+  };
 }
 
 const statements = new WeakMap<Db, GridRowsRepo>();
@@ -146,7 +170,12 @@ export function gridRows(
   const titles = new Map(s.titles.all(ids).map((t) => [t.user_product_id, t.title]));
   const byCell = intentsByCell(db, products);
   const columns = gridColumns(db, opts.sellerId);
-  const rows: GridRow[] = products.map((p) => ({ userProductId: p.id, title: titles.get(p.id) ?? null, version: p.version, cells: {} }));
+  const rows: GridRow[] = products.map((p) => {
+    if (p.stock_read === 1) return { userProductId: p.id, title: titles.get(p.id) ?? null, version: p.version, cells: {} };
+    const cells: Record<string, CellView> = {};
+    for (const c of columns) cells[c.key] = unreadCell(p.id, c, p.version);
+    return { userProductId: p.id, title: titles.get(p.id) ?? null, version: p.version, cells, stockUnread: true as const };
+  });
   const rowOf = new Map(rows.map((r) => [r.userProductId, r]));
   const seen = new Set<string>();
   for (const l of locations) {

@@ -4,7 +4,7 @@ import type { MirrorRepo } from '../db/repos/mirror.js';
 import type { MessagesRepo } from '../db/repos/messages.js';
 import type { LocationType, StoreRow } from '../db/repos/stock.js';
 import type { EditableType } from '../db/repos/sync.js';
-import { badRequest } from '../service/errors.js';
+import { ServiceError, badRequest } from '../service/errors.js';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_PER_MESSAGE, attachmentErrors, nameError } from '../service/messages/attachments/service.js';
 import { sendAccessErrors } from '../service/messages/messages.js';
 import { type Finding, findIssues } from '../../common/messages/moderation/index.js';
@@ -14,6 +14,7 @@ import { assertPairing, userProductErrors } from '../service/stock/locations.js'
 import { assertStockLocation, storeErrors } from '../service/stock/stores.js';
 import { parseUserProductId } from '../service/params.js';
 import type { CellRef } from './outbox.js';
+import { NOT_READ_MESSAGE } from './read-model.js';
 
 /**
  * Queue-time checks: the same rules the marketplace applies, run against the replica before
@@ -37,6 +38,8 @@ export function checkStockTarget(stores: { storeById(id: string): StoreRow | und
   const product = mirror.product(id);
   if (!product) throw userProductErrors.notFound(id);
   if (product.user_id !== sellerId) throw userProductErrors.denied(sellerId, id);
+  // Known from its listing only (a first pull, issue 29): an edit would be based on a quantity nobody has seen.
+  if (!product.stockRead) throw new ServiceError(409, 'stock_not_read', NOT_READ_MESSAGE);
   let storeKey = '';
   if (type === 'seller_warehouse') {
     const storeId = t.storeId?.trim();

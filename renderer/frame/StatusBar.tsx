@@ -95,6 +95,7 @@ export function StatusBar({
           <progress max={Math.max(1, activity.total)} value={activity.done} /> {activity.label}
         </span>
       ) : null}
+      {status.stockRead ? <StockReadProgress read={status.stockRead} i18n={i18n} /> : null}
       {sending ? (
         <span className="progress">
           <progress max={status.progress.total} value={status.progress.done} />{' '}
@@ -102,5 +103,24 @@ export function StatusBar({
         </span>
       ) : null}
     </footer>
+  );
+}
+
+/** A first pull's stock reads (issue 29): how many products have their stock read, and the time left at the pace of the last minute. */
+function StockReadProgress({ read, i18n }: { read: NonNullable<SyncStatusView['stockRead']>; i18n: I18n }) {
+  const { t } = i18n;
+  let left = t('frame.stockLeftUnknown');
+  if (read.leftMs !== null && read.perMinute !== null) {
+    const minutes = Math.max(1, Math.ceil(read.leftMs / 60_000));
+    const rate = Math.round(read.perMinute);
+    left =
+      minutes >= 60
+        ? t('frame.stockLeftHours', { hours: Math.floor(minutes / 60), minutes: minutes % 60, rate })
+        : t('frame.stockLeftMinutes', { minutes, rate });
+  }
+  return (
+    <span className="progress stock-read">
+      <progress max={Math.max(1, read.total)} value={read.read} /> {t('frame.stockRead', { read: read.read, total: read.total })} · {left}
+    </span>
   );
 }

@@ -98,6 +98,19 @@ export function StockGrid({ label }: { label: string }) {
     return () => clearTimeout(timer);
   }, [store, first, last, total, pages]);
 
+  // A first pull reads the stock of the rows on screen first (issue 29): told only while some of them are not read yet.
+  const unreadInView = useMemo(() => {
+    const ids: string[] = [];
+    for (let i = first; i <= last; i++) {
+      const r = rowAt({ pages }, i);
+      if (r?.stockUnread) ids.push(r.userProductId);
+    }
+    return ids.join(',');
+  }, [pages, first, last]);
+  useEffect(() => {
+    if (unreadInView !== '') void store.getState().api.sync.visible({ ids: unreadInView.split(',') });
+  }, [store, unreadInView]);
+
   const rowsPerPage = () => Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 600) - HEADER_HEIGHT) / ROW_HEIGHT) - 1);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {

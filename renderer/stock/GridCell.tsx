@@ -98,7 +98,8 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, sellin
   const lock = lockOfCell(column, cell, sellingAddress);
   const state = saving ? 'saving' : lock ? 'locked' : (cell?.state ?? 'none');
   const outcome = !saving && !lock && cell ? outcomeOf(cell) : null;
-  const value = cell ? w.formatNumber(cell.shown) : '—';
+  // Not read yet (a first pull, issue 29): no quantity is known, so none is shown.
+  const value = cell && cell.lock?.reason !== 'not_read' ? w.formatNumber(cell.shown) : '—';
   // At or under its reorder point (migration 015): highlighted, and said in the cell's name.
   const point = reorderPoint;
   const low = point !== undefined && (cell?.shown ?? 0) <= point ? w.t('reorder.low', { point: w.formatNumber(point) }) : null;

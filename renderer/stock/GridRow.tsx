@@ -94,7 +94,7 @@ export const Row = memo(function Row({ index, top, row, columns, colItems, activ
         );
       })}
       <div role="gridcell" className="grid-cell total-cell" aria-colindex={columns.length + 2} aria-readonly="true">
-        {row ? w.formatNumber(rowTotal(row)) : ''}
+        {row ? (row.stockUnread ? '—' : w.formatNumber(rowTotal(row))) : ''}
       </div>
     </div>
   );

@@ -26,6 +26,7 @@ import { operatorsMigration } from './025-operators.js';
 import { workstationPrefsMigration } from './026-workstation-prefs.js';
 import { draftFilesMigration } from './027-draft-files.js';
 import { importFingerprintsMigration } from './028-import-fingerprints.js';
+import { stockReadMigration } from './029-stock-read.js';
 
 export interface Migration {
   version: number;
@@ -69,4 +70,5 @@ export const migrations: Migration[] = [
   workstationPrefsMigration,
   draftFilesMigration,
   importFingerprintsMigration,
+  stockReadMigration,
 ];

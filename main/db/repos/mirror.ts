@@ -60,8 +60,8 @@ export interface MirrorItem extends ItemFields {
  * only the pull and the outbox completions write here; what the person meant lives in the outbox.
  */
 export function mirrorRepo(db: Db) {
-  const product = db.prepare<[string], { id: string; user_id: number; version: string }>(
-    'SELECT id, user_id, CAST(version AS TEXT) AS version FROM user_products WHERE id = ?',
+  const product = db.prepare<[string], { id: string; user_id: number; version: string; stock_read: number }>(
+    'SELECT id, user_id, CAST(version AS TEXT) AS version, stock_read FROM user_products WHERE id = ?',
   );
   const cells = db.prepare<[string], MirrorCell>(
     'SELECT type, store_key, network_node_id, quantity FROM stock_locations WHERE user_product_id = ? ORDER BY position',
@@ -71,8 +71,17 @@ export function mirrorRepo(db: Db) {
   );
   const upsertProduct = db.prepare<[string, number, bigint]>(
     `INSERT INTO user_products (id, user_id, version) VALUES (?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, version = excluded.version`,
+     ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, version = excluded.version, stock_read = 1`,
   );
+  // A product known from its listing only (migration 029): version 0, below any the remote answers.
+  const listProduct = db.prepare<[string, number]>(
+    'INSERT INTO user_products (id, user_id, version, stock_read) VALUES (?, ?, 0, 0) ON CONFLICT (id) DO NOTHING',
+  );
+  const unreadOf = db.prepare<[number, string, number], { id: string }>(
+    'SELECT id FROM user_products WHERE user_id = ? AND stock_read = 0 AND id > ? ORDER BY id LIMIT ?',
+  );
+  const unreadCount = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM user_products WHERE user_id = ? AND stock_read = 0');
+  const unreadAmong = db.prepare<[string], { id: string }>('SELECT id FROM user_products WHERE stock_read = 0 AND id IN (SELECT value FROM json_each(?))');
   const productExists = db.prepare<[string], 1>('SELECT 1 FROM user_products WHERE id = ?').pluck();
   const setVersion = db.prepare<[bigint, string]>('UPDATE user_products SET version = ? WHERE id = ?');
   const advanceVersion = db.prepare<[bigint, string, bigint]>('UPDATE user_products SET version = ? WHERE id = ? AND version = ?');
@@ -105,7 +114,7 @@ export function mirrorRepo(db: Db) {
     }
     return stmt;
   };
-  const productIdsOf = db.prepare<[number], { id: string }>('SELECT id FROM user_products WHERE user_id = ? ORDER BY id');
+  const productIdsOf = db.prepare<[number], { id: string }>('SELECT id FROM user_products WHERE user_id = ? AND stock_read = 1 ORDER BY id');
 
   const upsertUser = db.prepare(
     `INSERT INTO users (id, nickname, registration_date, first_name, last_name, gender, country_id, site_id, user_type, tags)
@@ -180,12 +189,20 @@ export function mirrorRepo(db: Db) {
   return {
     product: (id: string) => {
       const r = product.get(id);
-      return r ? { id: r.id, user_id: r.user_id, version: BigInt(r.version) } : undefined;
+      return r ? { id: r.id, user_id: r.user_id, version: BigInt(r.version), stockRead: r.stock_read === 1 } : undefined;
     },
+    /** A product known from its listing, its stock not read yet (a progressive first pull); an existing one is left as it is. */
+    listProduct: (id: string, userId: number) => listProduct.run(id, userId).changes === 1,
+    /** The seller's products whose stock is not read yet, in id order after `after`. */
+    unreadProductIds: (userId: number, after: string, limit: number) => unreadOf.all(userId, after, limit).map((r) => r.id),
+    unreadCount: (userId: number) => unreadCount.get(userId)?.n ?? 0,
+    /** Which of `ids` are not read yet. */
+    unreadAmong: (ids: readonly string[]) => unreadAmong.all(JSON.stringify(ids)).map((r) => r.id),
     productExists: (id: string) => productExists.get(id) !== undefined,
     cells: (id: string) => cells.all(id),
     /** The mirror quantity of one cell; undefined when the product has no such location. */
     cellQuantity: (id: string, type: string, storeKey: string) => cell.get(id, type, storeKey)?.quantity,
+    /** The seller's products whose stock was read (the pull's round robin of known products). */
     productIdsOf: (userId: number) => productIdsOf.all(userId).map((r) => r.id),
     /**
      * Replaces a user product's stock with a remote snapshot (call inside a transaction).

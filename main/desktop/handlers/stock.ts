@@ -80,7 +80,10 @@ export function stockHandlers(ctx: StockContext) {
     },
     locate: async (q) => {
       const p = await ctx.current();
-      return locate(p.db, p.sellerId, q);
+      const found = locate(p.db, p.sellerId, q);
+      // A scanned product's stock is read next by a first pull (issue 29).
+      if (found.userProductId !== null) p.engine.touched(found.userProductId);
+      return found;
     },
     rows: async ({ ids }) => {
       const p = await ctx.current();

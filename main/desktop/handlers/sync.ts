@@ -3,7 +3,7 @@ import { desktopErrors } from '../errors.js';
 import type { HandlerContext } from './context.js';
 import type { AreaHandlers } from './types.js';
 
-/** `sync`: the engine's status, and a pull on demand. */
+/** `sync`: the engine's status, a pull on demand, and what is on screen (read first by a first pull). */
 export function syncHandlers(ctx: Pick<HandlerContext, 'current' | 'feed'>) {
   return {
     status: async (): Promise<SyncStatusView> => (await ctx.current()).engine.status(),
@@ -14,6 +14,10 @@ export function syncHandlers(ctx: Pick<HandlerContext, 'current' | 'feed'>) {
       const { incoming: _incoming, ...report } = await p.engine.pullNow();
       ctx.feed.scheduleStatus();
       return report;
+    },
+    visible: async ({ ids }) => {
+      (await ctx.current()).engine.showing(ids);
+      return null;
     },
   } satisfies AreaHandlers<'sync'>;
 }

@@ -15,6 +15,9 @@ export const stockRoutes = (service: Service) => async (app: FastifyInstance) =>
     return reply.status(201).send(item);
   });
 
+  // The multi-get of items (up to 20 ids): a first pull's listings in one request per 20.
+  app.get<{ Querystring: { ids?: unknown } }>('/items', (req) => service.items.multiGet(app.principal(req), req.query.ids));
+
   app.get<{ Params: { item_id: string } }>('/items/:item_id', (req) => service.items.get(app.principal(req), req.params.item_id));
 
   app.put<{ Params: { item_id: string } }>('/items/:item_id', (req) => service.items.legacyUpdate(app.principal(req), req.params.item_id, req.body));

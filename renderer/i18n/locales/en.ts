@@ -59,6 +59,7 @@ export const en = {
     request_timeout {The request took too long: check the connection and try again.}
     too_many_requests {Too many attempts: wait a moment and try again.}
     local_rate_limited {The marketplace limits how many requests the app may send per minute: wait a moment and try again.}
+    stock_not_read {The stock of this product is not read from the marketplace yet: it can be changed once it is read.}
     forbidden_sender {This window may not call the app: open it from the app itself.}
     unknown_channel {This window asked the app for something it does not have: restart the app.}
     unsupported {This is not available in this window.}
@@ -85,6 +86,8 @@ export const en = {
 
   // ------------------------------------------------------------ frame
   'frame.tabs': 'Sections',
+  'frame.skipToGrid': 'Skip to the grid',
+  'frame.skipToMain': 'Skip to the content',
   'frame.stock': 'Stock',
   'frame.inbox': 'Inbox',
   'frame.inboxUnread': '{count, plural, =0 {Inbox} other {Inbox (# unread)}}',
@@ -107,6 +110,10 @@ export const en = {
   'frame.blocked': '{count, plural, =0 {nothing waiting for you} other {# waiting for you}}',
   'frame.blockedHint': 'Later edits held behind a conflict or a failed change of the same cell: resolve, retry or discard it to send them.',
   'frame.pushing': 'sending {done}/{total}',
+  'frame.stockRead': 'Stock read for {read} of {total} products',
+  'frame.stockLeftHours': 'about {hours} h {minutes} min left at {rate} requests/min',
+  'frame.stockLeftMinutes': 'about {minutes} min left at {rate} requests/min',
+  'frame.stockLeftUnknown': 'time left known after a minute of reading',
   'frame.noToken': 'Open the address printed by `npm run web` (it carries this session’s key).',
   'frame.never': 'never',
 
@@ -363,6 +370,10 @@ export const en = {
 
   // ------------------------------------------------------------ settings
   'settings.title': 'Settings',
+  'settings.theme': 'Appearance',
+  'settings.theme.system': 'Same as the system',
+  'settings.theme.light': 'Light',
+  'settings.theme.dark': 'Dark',
   'settings.language': 'Language',
   'settings.language.es': 'Español',
   'settings.language.pt-BR': 'Português (Brasil)',
@@ -554,11 +565,13 @@ export const en = {
   'stock.lock.fulfillment_only': 'Selling address stock cannot be changed: the items are fulfillment only, or there are none.',
   'stock.lock.no_inventory_id': 'Selling address stock cannot be changed: the item has no inventory id.',
   'stock.lock.no_full_inbound': 'Selling address stock cannot be changed until the first full inbound is done.',
+  'stock.lock.not_read': 'Stock not read yet from the marketplace: it can be changed once it is read.',
   'stock.lock.short.platform_managed': 'platform',
   'stock.lock.short.pairing': 'selling address',
   'stock.lock.short.fulfillment_only': 'fulfillment only',
   'stock.lock.short.no_inventory_id': 'no inventory id',
   'stock.lock.short.no_full_inbound': 'no full inbound',
+  'stock.lock.short.not_read': 'not read yet',
   'stock.lock.noLocation': 'This product has no {column} stock.',
   'stock.lock.pairing': 'This product keeps its stock at the selling address: a product has stores or a selling address, not both.',
   'stock.lock.why': 'Not editable: {reason}',

@@ -54,6 +54,7 @@ export const es: Dictionary = {
     request_timeout {La solicitud tardó demasiado: revisá la conexión e intentá de nuevo.}
     too_many_requests {Demasiados intentos: esperá un momento e intentá de nuevo.}
     local_rate_limited {El marketplace limita cuántas solicitudes puede enviar la app por minuto: esperá un momento e intentá de nuevo.}
+    stock_not_read {El stock de este producto todavía no se leyó del marketplace: se puede cambiar cuando se lea.}
     forbidden_sender {Esta ventana no puede llamar a la app: abrila desde la propia app.}
     unknown_channel {Esta ventana le pidió a la app algo que no tiene: reiniciá la app.}
     unsupported {Esto no está disponible en esta ventana.}
@@ -80,6 +81,8 @@ export const es: Dictionary = {
 
   // ------------------------------------------------------------ frame
   'frame.tabs': 'Secciones',
+  'frame.skipToGrid': 'Ir a la grilla',
+  'frame.skipToMain': 'Ir al contenido',
   'frame.stock': 'Stock',
   'frame.inbox': 'Mensajes',
   'frame.inboxUnread': '{count, plural, =0 {Mensajes} other {Mensajes (# sin leer)}}',
@@ -103,6 +106,10 @@ export const es: Dictionary = {
   'frame.blockedHint':
     'Cambios retenidos detrás de un conflicto o de un cambio con error de la misma celda: resolvelo, reintentalo o descartalo para enviarlos.',
   'frame.pushing': 'enviando {done}/{total}',
+  'frame.stockRead': 'Stock leído de {read} de {total} productos',
+  'frame.stockLeftHours': 'faltan unas {hours} h {minutes} min a {rate} solicitudes/min',
+  'frame.stockLeftMinutes': 'faltan unos {minutes} min a {rate} solicitudes/min',
+  'frame.stockLeftUnknown': 'el tiempo restante se sabrá tras un minuto de lectura',
   'frame.noToken': 'Abrí la dirección que mostró `npm run web` (incluye la clave de esta sesión).',
   'frame.never': 'nunca',
 
@@ -360,6 +367,10 @@ export const es: Dictionary = {
 
   // ------------------------------------------------------------ settings
   'settings.title': 'Configuración',
+  'settings.theme': 'Apariencia',
+  'settings.theme.system': 'Igual que el sistema',
+  'settings.theme.light': 'Clara',
+  'settings.theme.dark': 'Oscura',
   'settings.language': 'Idioma',
   'settings.language.es': 'Español',
   'settings.language.pt-BR': 'Português (Brasil)',
@@ -554,11 +565,13 @@ export const es: Dictionary = {
   'stock.lock.fulfillment_only': 'No se puede cambiar el stock del domicilio de venta: las publicaciones son solo Full, o no hay ninguna.',
   'stock.lock.no_inventory_id': 'No se puede cambiar el stock del domicilio de venta: la publicación no tiene código de inventario.',
   'stock.lock.no_full_inbound': 'No se puede cambiar el stock del domicilio de venta hasta hacer el primer envío a Full.',
+  'stock.lock.not_read': 'Stock todavía no leído del marketplace: se puede cambiar cuando se lea.',
   'stock.lock.short.platform_managed': 'plataforma',
   'stock.lock.short.pairing': 'domicilio de venta',
   'stock.lock.short.fulfillment_only': 'solo Full',
   'stock.lock.short.no_inventory_id': 'sin código de inventario',
   'stock.lock.short.no_full_inbound': 'sin envío a Full',
+  'stock.lock.short.not_read': 'sin leer aún',
   'stock.lock.noLocation': 'Este producto no tiene stock en {column}.',
   'stock.lock.pairing': 'Este producto tiene su stock en el domicilio de venta: un producto usa depósitos o domicilio de venta, no los dos.',
   'stock.lock.why': 'No editable: {reason}',

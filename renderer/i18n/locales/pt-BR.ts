@@ -54,6 +54,7 @@ export const ptBR: Dictionary = {
     request_timeout {A solicitação demorou demais: verifique a conexão e tente de novo.}
     too_many_requests {Tentativas demais: espere um momento e tente de novo.}
     local_rate_limited {O marketplace limita quantas solicitações o app pode enviar por minuto: espere um momento e tente de novo.}
+    stock_not_read {O estoque deste produto ainda não foi lido do marketplace: ele pode ser alterado quando for lido.}
     forbidden_sender {Esta janela não pode chamar o app: abra-a pelo próprio app.}
     unknown_channel {Esta janela pediu ao app algo que ele não tem: reinicie o app.}
     unsupported {Isto não está disponível nesta janela.}
@@ -80,6 +81,8 @@ export const ptBR: Dictionary = {
 
   // ------------------------------------------------------------ frame
   'frame.tabs': 'Seções',
+  'frame.skipToGrid': 'Pular para a grade',
+  'frame.skipToMain': 'Pular para o conteúdo',
   'frame.stock': 'Estoque',
   'frame.inbox': 'Mensagens',
   'frame.inboxUnread': '{count, plural, =0 {Mensagens} one {Mensagens (# não lida)} other {Mensagens (# não lidas)}}',
@@ -103,6 +106,10 @@ export const ptBR: Dictionary = {
   'frame.blockedHint':
     'Alterações retidas atrás de um conflito ou de uma alteração com erro da mesma célula: resolva, tente de novo ou descarte para enviá-las.',
   'frame.pushing': 'enviando {done}/{total}',
+  'frame.stockRead': 'Estoque lido de {read} de {total} produtos',
+  'frame.stockLeftHours': 'faltam cerca de {hours} h {minutes} min a {rate} solicitações/min',
+  'frame.stockLeftMinutes': 'faltam cerca de {minutes} min a {rate} solicitações/min',
+  'frame.stockLeftUnknown': 'o tempo restante será conhecido após um minuto de leitura',
   'frame.noToken': 'Abra o endereço mostrado por `npm run web` (ele inclui a chave desta sessão).',
   'frame.never': 'nunca',
 
@@ -361,6 +368,10 @@ export const ptBR: Dictionary = {
 
   // ------------------------------------------------------------ settings
   'settings.title': 'Configurações',
+  'settings.theme': 'Aparência',
+  'settings.theme.system': 'Igual ao sistema',
+  'settings.theme.light': 'Clara',
+  'settings.theme.dark': 'Escura',
   'settings.language': 'Idioma',
   'settings.language.es': 'Español',
   'settings.language.pt-BR': 'Português (Brasil)',
@@ -554,11 +565,13 @@ export const ptBR: Dictionary = {
   'stock.lock.fulfillment_only': 'O estoque do endereço de venda não pode ser alterado: os anúncios são só Full, ou não há nenhum.',
   'stock.lock.no_inventory_id': 'O estoque do endereço de venda não pode ser alterado: o anúncio não tem código de inventário.',
   'stock.lock.no_full_inbound': 'O estoque do endereço de venda não pode ser alterado até o primeiro envio ao Full.',
+  'stock.lock.not_read': 'Estoque ainda não lido do marketplace: pode ser alterado quando for lido.',
   'stock.lock.short.platform_managed': 'plataforma',
   'stock.lock.short.pairing': 'endereço de venda',
   'stock.lock.short.fulfillment_only': 'só Full',
   'stock.lock.short.no_inventory_id': 'sem código de inventário',
   'stock.lock.short.no_full_inbound': 'sem envio ao Full',
+  'stock.lock.short.not_read': 'ainda não lido',
   'stock.lock.noLocation': 'Este produto não tem estoque em {column}.',
   'stock.lock.pairing': 'Este produto tem o estoque no endereço de venda: um produto usa depósitos ou endereço de venda, não os dois.',
   'stock.lock.why': 'Não editável: {reason}',
