@@ -1,10 +1,14 @@
-// Writes the app icons (assets/icon.png 1024x1024, assets/icon-512.png) as plain PNG files with
-// zlib, no downloads: a rounded blue square with three white shelves of boxes. electron-builder
-// derives the macOS .icns and the Windows .ico from assets/icon.png when it packages.
-// Run: npm run icons
-import { mkdirSync, writeFileSync } from 'node:fs';
+// The app's icons, all from assets/mark.svg (issue 28), as plain PNG/ICO files with zlib, no
+// downloads and no browser: the mark is made of <rect> elements only (rounded corners allowed),
+// which this file rasterises itself, 4x4 samples a pixel. Writes:
+// - assets/icon.png (1024, macOS: electron-builder makes the .icns from it) and assets/icon-512.png;
+// - assets/icon.ico (Windows: 16, 24, 32, 48, 64, 128, 256; PNG-compressed entries);
+// - assets/icons/<n>x<n>.png (Linux: 16 to 512);
+// - renderer/public/favicon.ico (16, 32, 48) and renderer/public/favicon.svg (the browser mode's tab).
+// Run: npm run icons. test/build/icons.test.ts checks the files are what this writes.
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deflateSync } from 'node:zlib';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -27,15 +31,12 @@ function chunk(type, data) {
   return Buffer.concat([len, body, crc]);
 }
 
-/** An RGBA PNG of `size` x `size` whose pixels come from `pixel(x, y)` (coordinates 0..1). */
+/** An RGBA PNG of `size` x `size` whose pixels come from `pixel(x, y)` (pixel coordinates). */
 export function png(size, pixel) {
   const raw = Buffer.alloc((size * 4 + 1) * size);
   for (let y = 0; y < size; y++) {
     raw[y * (size * 4 + 1)] = 0; // filter: none
-    for (let x = 0; x < size; x++) {
-      const [r, g, b, a] = pixel((x + 0.5) / size, (y + 0.5) / size);
-      raw.set([r, g, b, a], y * (size * 4 + 1) + 1 + x * 4);
-    }
+    for (let x = 0; x < size; x++) raw.set(pixel(x, y), y * (size * 4 + 1) + 1 + x * 4);
   }
   const header = Buffer.alloc(13);
   header.writeUInt32BE(size, 0);
@@ -50,47 +51,120 @@ export function png(size, pixel) {
   ]);
 }
 
-/** The Stockroom mark: shelves of boxes on a rounded square. */
-function stockroom(x, y) {
-  const m = 0.06; // margin
-  const r = 0.18; // corner radius
-  const inside = (() => {
-    if (x < m || x > 1 - m || y < m || y > 1 - m) return false;
-    const cx = Math.min(Math.max(x, m + r), 1 - m - r);
-    const cy = Math.min(Math.max(y, m + r), 1 - m - r);
-    return (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
-  })();
-  if (!inside) return [0, 0, 0, 0];
-  const shade = Math.round(40 * y);
-  const background = [37 - shade / 4, 99 - shade / 2, 235 - shade, 255];
-  const shelves = [0.36, 0.58, 0.8];
-  for (const s of shelves) if (y > s && y < s + 0.035 && x > 0.2 && x < 0.8) return [255, 255, 255, 255];
-  const boxes = [
-    [0.24, 0.2, 0.14, 0.16],
-    [0.42, 0.24, 0.12, 0.12],
-    [0.58, 0.18, 0.16, 0.18],
-    [0.24, 0.44, 0.2, 0.14],
-    [0.48, 0.46, 0.12, 0.12],
-    [0.64, 0.42, 0.12, 0.16],
-    [0.24, 0.66, 0.12, 0.14],
-    [0.4, 0.64, 0.18, 0.16],
-    [0.62, 0.68, 0.14, 0.12],
-  ];
-  for (const [bx, by, bw, bh] of boxes) {
-    if (x > bx && x < bx + bw && y > by && y < by + bh) {
-      const edge = x < bx + 0.012 || x > bx + bw - 0.012 || y < by + 0.012 || y > by + bh - 0.012;
-      return edge ? [255, 255, 255, 255] : [250, 204, 21, 255];
-    }
-  }
-  return background;
+/** The rects of an SVG made of rects only: viewBox size and [{x, y, w, h, rx, rgb}]; anything else drawn is refused. */
+export function readMark(svg) {
+  const view = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(svg);
+  if (!view) throw new Error('mark.svg: expected viewBox="0 0 w h"');
+  const body = svg.replace(/<!--[\s\S]*?-->/g, '').replace(/<title>[^<]*<\/title>/, '');
+  const other = /<(?!\/?svg\b|rect\b)[a-z]+/i.exec(body);
+  if (other) throw new Error(`mark.svg: only <rect> can be rasterised here, found ${other[0]}>`);
+  const num = (tag, name, fallback) => {
+    const m = new RegExp(`\\s${name}="([\\d.]+)"`).exec(tag);
+    if (m) return Number(m[1]);
+    if (fallback === undefined) throw new Error(`mark.svg: ${tag} has no ${name}`);
+    return fallback;
+  };
+  const rects = [...body.matchAll(/<rect\b[^>]*>/g)].map(([tag]) => {
+    const fill = /\sfill="#([0-9a-f]{6})"/i.exec(tag);
+    if (!fill) throw new Error(`mark.svg: ${tag} needs fill="#rrggbb"`);
+    const n = parseInt(fill[1], 16);
+    return {
+      x: num(tag, 'x', 0),
+      y: num(tag, 'y', 0),
+      w: num(tag, 'width'),
+      h: num(tag, 'height'),
+      rx: num(tag, 'rx', 0),
+      rgb: [n >> 16, (n >> 8) & 255, n & 255],
+    };
+  });
+  return { width: Number(view[1]), height: Number(view[2]), rects };
 }
 
-const assets = join(dirname(fileURLToPath(import.meta.url)), '..', 'assets');
-mkdirSync(assets, { recursive: true });
-for (const [name, size] of [
-  ['icon.png', 1024],
-  ['icon-512.png', 512],
-]) {
-  writeFileSync(join(assets, name), png(size, stockroom));
-  console.log(`wrote assets/${name} (${size}x${size})`);
+const inside = (r, x, y) => {
+  if (x < r.x || x > r.x + r.w || y < r.y || y > r.y + r.h) return false;
+  if (r.rx === 0) return true;
+  const cx = Math.min(Math.max(x, r.x + r.rx), r.x + r.w - r.rx);
+  const cy = Math.min(Math.max(y, r.y + r.rx), r.y + r.h - r.rx);
+  return (x - cx) ** 2 + (y - cy) ** 2 <= r.rx * r.rx;
+};
+
+/** The mark at `size` pixels: each pixel the average of 4x4 samples (the last rect that covers a sample paints it). */
+export function rasterise(mark, size) {
+  const S = 4;
+  return png(size, (px, py) => {
+    let r = 0;
+    let g = 0;
+    let b = 0;
+    let a = 0;
+    for (let sy = 0; sy < S; sy++) {
+      for (let sx = 0; sx < S; sx++) {
+        const x = ((px + (sx + 0.5) / S) / size) * mark.width;
+        const y = ((py + (sy + 0.5) / S) / size) * mark.height;
+        let hit = null;
+        for (const rect of mark.rects) if (inside(rect, x, y)) hit = rect;
+        if (hit) {
+          r += hit.rgb[0];
+          g += hit.rgb[1];
+          b += hit.rgb[2];
+          a += 1;
+        }
+      }
+    }
+    // Colour averaged over the covered samples (no dark fringe), coverage as alpha.
+    return a === 0 ? [0, 0, 0, 0] : [Math.round(r / a), Math.round(g / a), Math.round(b / a), Math.round((255 * a) / (S * S))];
+  });
+}
+
+/** A Windows .ico holding the given PNGs (one entry each; 256 is written as 0, as the format says). */
+export function ico(pngs) {
+  const header = Buffer.alloc(6);
+  header.writeUInt16LE(0, 0);
+  header.writeUInt16LE(1, 2); // icon
+  header.writeUInt16LE(pngs.length, 4);
+  let offset = 6 + 16 * pngs.length;
+  const entries = pngs.map(({ size, data }) => {
+    const e = Buffer.alloc(16);
+    e[0] = size >= 256 ? 0 : size;
+    e[1] = size >= 256 ? 0 : size;
+    e.writeUInt16LE(1, 4); // colour planes
+    e.writeUInt16LE(32, 6); // bits per pixel
+    e.writeUInt32LE(data.length, 8);
+    e.writeUInt32LE(offset, 12);
+    offset += data.length;
+    return e;
+  });
+  return Buffer.concat([header, ...entries, ...pngs.map((p) => p.data)]);
+}
+
+export const WINDOWS_SIZES = [16, 24, 32, 48, 64, 128, 256];
+export const LINUX_SIZES = [16, 24, 32, 48, 64, 128, 256, 512];
+export const FAVICON_SIZES = [16, 32, 48];
+
+/** Every icon file as [path relative to the project, bytes]. */
+export function iconFiles(root) {
+  const mark = readMark(readFileSync(join(root, 'assets', 'mark.svg'), 'utf8'));
+  const cache = new Map();
+  const at = (size) => {
+    if (!cache.has(size)) cache.set(size, rasterise(mark, size));
+    return cache.get(size);
+  };
+  return [
+    ['assets/icon.png', at(1024)],
+    ['assets/icon-512.png', at(512)],
+    ['assets/icon.ico', ico(WINDOWS_SIZES.map((size) => ({ size, data: at(size) })))],
+    ...LINUX_SIZES.map((size) => [`assets/icons/${size}x${size}.png`, at(size)]),
+    ['renderer/public/favicon.ico', ico(FAVICON_SIZES.map((size) => ({ size, data: at(size) })))],
+  ];
+}
+
+const isMain = process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isMain) {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  for (const [path, data] of iconFiles(root)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), data);
+    console.log(`wrote ${path} (${data.length} bytes)`);
+  }
+  copyFileSync(join(root, 'assets', 'mark.svg'), join(root, 'renderer', 'public', 'favicon.svg'));
+  console.log('wrote renderer/public/favicon.svg');
 }
