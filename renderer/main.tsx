@@ -8,6 +8,7 @@ import { takeToken } from './bridge/token.js';
 import { App } from './frame/App.js';
 import { NoToken } from './frame/NoToken.js';
 import './styles.css';
+import { applyRememberedTheme } from './theme/theme.js';
 
 /** `window.stockroom` from the preload in the desktop app; the browser bridge in a plain browser. */
 function pickApi(): StockroomApi | null {
@@ -16,6 +17,8 @@ function pickApi(): StockroomApi | null {
   return token ? createBrowserBridge({ origin: window.location.origin, token }) : null;
 }
 
+// The last run's theme before the first paint; the settings confirm or change it (renderer/theme/theme.ts).
+applyRememberedTheme();
 const api = pickApi();
 const root = createRoot(document.getElementById('root')!);
 root.render(<StrictMode>{api ? <App api={api} /> : <NoToken />}</StrictMode>);

@@ -194,6 +194,7 @@ export function settingsView(store: SettingsStore, p: Profile | null, session: S
     keepSignedIn: prefs.keepSignedIn,
     tokenProtection: session.protection,
     accounts: prefs.accounts.map((a) => ({ ...a, open: open(a) })),
+    theme: prefs.theme,
   };
 }
 

@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { Language, Mode } from '../../common/contract/contract.js';
+import type { Language, Mode, Theme } from '../../common/contract/contract.js';
 import type { Cipher } from '../sync/auth/index.js';
 
 /**
@@ -40,6 +40,8 @@ export interface Prefs {
   /** False: sign-ins and pasted tokens live in memory only (signing in again after a restart). */
   keepSignedIn: boolean;
   accounts: KnownAccount[];
+  /** The screens' colours (Settings › Appearance). */
+  theme: Theme;
 }
 
 const MAX_ACCOUNTS = 20;
@@ -70,10 +72,11 @@ const stored = z.object({
   siteId: z.string().max(10).nullable().optional(),
   keepSignedIn: z.boolean().optional(),
   accounts: z.array(knownAccount).max(MAX_ACCOUNTS).optional(),
+  theme: z.enum(['system', 'light', 'dark']).optional(),
 });
 type Stored = z.infer<typeof stored>;
 
-const defaultPrefs = (): Prefs => ({ start: null, siteId: null, keepSignedIn: true, accounts: [] });
+const defaultPrefs = (): Prefs => ({ start: null, siteId: null, keepSignedIn: true, accounts: [], theme: 'system' });
 
 const pickSettings = (v: Settings): Settings => ({
   mode: v.mode,
@@ -169,6 +172,7 @@ export class SettingsStore {
       siteId: data.siteId ?? null,
       keepSignedIn: data.keepSignedIn ?? true,
       accounts: data.accounts ?? [],
+      theme: data.theme ?? 'system',
     };
     // A file from before the binding: the token was pasted for the address stored with it.
     const tokenFor = data.accessTokenFor !== undefined ? data.accessTokenFor : baseUrl;
@@ -216,7 +220,7 @@ export class SettingsStore {
     const given = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
     const merged = { ...this.value, ...this.extra, ...given };
     const next = pickSettings(merged);
-    const extra: Prefs = { start: merged.start, siteId: merged.siteId, keepSignedIn: merged.keepSignedIn, accounts: merged.accounts };
+    const extra: Prefs = { start: merged.start, siteId: merged.siteId, keepSignedIn: merged.keepSignedIn, accounts: merged.accounts, theme: merged.theme };
     const token = accessToken === undefined ? this.token : accessToken;
     // A token given now is for the address these settings end with; one kept stays with its own
     // (one pasted before any address was set is for the first address set).

@@ -16,12 +16,15 @@ import { AccountBadge } from '../welcome/AccountBadge.js';
 import { OperatorSwitch } from '../operators/OperatorSwitch.js';
 import { WelcomeGate } from '../welcome/WelcomeGate.js';
 import { useWelcome } from '../welcome/store.js';
+import { useSettingsTheme } from '../theme/theme.js';
 
 /** Stock and Inbox keep their state while another tab is shown (mounted the first time they are opened). */
 type Tab = 'stock' | 'inbox' | 'brands' | 'settings';
 
 /** The frame: the tab bar (Inbox with its unread count), the current screen, the status bar. */
 export function App({ api }: { api: StockroomApi }) {
+  // Light, dark or the system's, on the welcome too (issue 28).
+  useSettingsTheme(api);
   // A first run asks how to start (the demo data or an account) before the frame.
   return (
     <WelcomeGate api={api}>

@@ -9,6 +9,7 @@ import { KeepSignedIn } from '../welcome/KeepSignedIn.js';
 import { type SettingsPatch, type SettingsStore, createSettingsStore } from './store.js';
 import { Accounts } from './Accounts.js';
 import { OperatorsSettings } from '../operators/OperatorsSettings.js';
+import { ThemeSwitch } from '../theme/ThemeSwitch.js';
 import './settings.css';
 
 const MODES: Mode[] = ['local-only', 'online', 'offline'];
@@ -33,6 +34,7 @@ export function SettingsScreen({ api }: { api: StockroomApi }) {
     <section className="settings" aria-labelledby="settings-title">
       <h2 id="settings-title">{t('settings.title')}</h2>
       <LanguageSwitch onChange={(l) => void store.getState().setLanguage(l)} />
+      <ThemeSwitch value={settings?.theme ?? 'system'} disabled={!settings} onChange={(theme) => void store.getState().setTheme(theme)} />
       {status === 'loading' || status === 'idle' ? (
         <p className="state loading" role="status">
           {t('common.loading')}

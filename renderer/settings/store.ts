@@ -5,7 +5,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { StockroomApi } from '../../common/contract/api.js';
-import type { ApiError, InputOf, Language, SessionView, SettingsView } from '../../common/contract/contract.js';
+import type { ApiError, InputOf, Language, SessionView, SettingsView, Theme } from '../../common/contract/contract.js';
 
 export type SettingsPatch = NonNullable<InputOf<'settings', 'update'>>;
 
@@ -22,6 +22,7 @@ export interface SettingsActions {
   load(): Promise<void>;
   save(patch: SettingsPatch): Promise<boolean>;
   setLanguage(language: Language): Promise<void>;
+  setTheme(theme: Theme): Promise<void>;
   signIn(): Promise<void>;
   cancelSignIn(): Promise<void>;
   signOut(): Promise<void>;
@@ -69,6 +70,13 @@ export function createSettingsStore(api: StockroomApi) {
       async setLanguage(language) {
         if (get().settings?.language === language) return;
         const r = await api.settings.update({ language });
+        if (r.ok) set({ settings: r.value });
+        else set({ result: { kind: 'error', error: r.error } });
+      },
+
+      async setTheme(theme) {
+        if ((get().settings?.theme ?? 'system') === theme) return;
+        const r = await api.settings.update({ theme });
         if (r.ok) set({ settings: r.value });
         else set({ result: { kind: 'error', error: r.error } });
       },

@@ -93,6 +93,23 @@ describe('settings', () => {
     expect(store.accessToken()).toBeNull();
   });
 
+  it('keep the theme (issue 28): as the system says at first, then the choice, across a restart and beside the other settings', async () => {
+    const dir = tmp();
+    const store = await SettingsStore.open(dir, xor, defaultSettings('en'));
+    expect(store.prefs().theme).toBe('system');
+    await store.update({ theme: 'dark' });
+    const again = await SettingsStore.open(dir, xor);
+    expect(again.prefs().theme).toBe('dark');
+    expect(again.get().language).toBe('en');
+    await again.update({ language: 'es' });
+    expect((await SettingsStore.open(dir, xor)).prefs()).toMatchObject({ theme: 'dark' });
+    // A file written before the theme existed opens as the system says.
+    const file = join(dir, 'settings.json');
+    const { theme: _dropped, ...older } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify(older));
+    expect((await SettingsStore.open(dir, xor)).prefs().theme).toBe('system');
+  });
+
   it('pick the language from the system locale', () => {
     expect(languageOf('pt-BR')).toBe('pt-BR');
     expect(languageOf('en-US')).toBe('en');
