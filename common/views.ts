@@ -338,6 +338,8 @@ export interface SavedGridViewView {
     lowStock: number | null;
     belowReorder: boolean;
     sort: GridSortView | null;
+    /** Location columns hidden in the view (their keys); absent in views saved before issue 27. */
+    hidden?: string[];
   };
 }
 

@@ -40,6 +40,8 @@ export const CHANNEL_NAMES = {
     'deleteView',
     'scanStore',
     'setScanStore',
+    'hiddenColumns',
+    'setHiddenColumns',
   ],
   outbox: ['list', 'retry', 'discard'],
   messages: [

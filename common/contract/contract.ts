@@ -100,6 +100,8 @@ const savedQuery = z.strictObject({
   lowStock: z.number().int().min(0).max(1_000_000).nullable(),
   belowReorder: z.boolean(),
   sort: gridSort.nullable(),
+  /** Location columns hidden in the view (their keys; issue 27). */
+  hidden: z.array(z.string().min(1).max(64)).max(200).optional(),
 });
 /** Most changes one import applies in one transaction. */
 export const MAX_IMPORT_CHANGES = 50_000;
@@ -270,6 +272,9 @@ export const contract = {
     /** The store scans go to on this workstation (a store column's key), kept across restarts; null when never chosen. */
     scanStore: op(none, answer<{ store: string | null }>()),
     setScanStore: op(z.strictObject({ store: z.string().min(1).max(64) }), answer<{ store: string }>()),
+    /** The location columns hidden in the grid on this workstation (their keys), kept across reloads and restarts. */
+    hiddenColumns: op(none, answer<{ hidden: string[] }>()),
+    setHiddenColumns: op(z.strictObject({ hidden: z.array(z.string().min(1).max(64)).max(200) }), answer<{ hidden: string[] }>()),
     resolveConflict: op(
       z.strictObject({
         entryId,

@@ -21,6 +21,7 @@ const storedQuery = z.strictObject({
   lowStock: z.number().int().min(0).max(1_000_000).nullable(),
   belowReorder: z.boolean(),
   sort: z.strictObject({ key: z.string().max(64), dir: z.enum(SORT_DIRECTIONS) }).nullable(),
+  hidden: z.array(z.string().min(1).max(64)).max(200).optional(),
 });
 
 export function savedViews(db: Db): SavedGridViewView[] {
@@ -69,4 +70,30 @@ export function scanStore(db: Db): { store: string | null } {
 export function setScanStore(db: Db, store: string): { store: string } {
   repoOf(db).setPref(SCAN_STORE, store);
   return { store };
+}
+
+const HIDDEN_COLUMNS = 'hidden_columns';
+const storedHidden = z.array(z.string().min(1).max(64)).max(200);
+
+/**
+ * The location columns hidden in the grid on this workstation (issue 27), as chosen last; none when
+ * never chosen, or when the stored value is not one this version reads (shown, never trusted).
+ */
+export function hiddenColumns(db: Db): { hidden: string[] } {
+  const stored = repoOf(db).pref(HIDDEN_COLUMNS);
+  if (stored === null) return { hidden: [] };
+  let json: unknown;
+  try {
+    json = JSON.parse(stored);
+  } catch {
+    return { hidden: [] };
+  }
+  const hidden = storedHidden.safeParse(json);
+  return { hidden: hidden.success ? hidden.data : [] };
+}
+
+export function setHiddenColumns(db: Db, hidden: string[]): { hidden: string[] } {
+  const unique = [...new Set(hidden)];
+  repoOf(db).setPref(HIDDEN_COLUMNS, JSON.stringify(unique));
+  return { hidden: unique };
 }

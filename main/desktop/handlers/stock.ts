@@ -10,7 +10,7 @@ import type { Profile } from '../profile.js';
 import type { HandlerContext } from './context.js';
 import type { AreaHandlers } from './types.js';
 import { exportXlsx } from '../grid-export.js';
-import { deleteView, saveView, savedViews, scanStore, setReorderPoint, setScanStore } from '../grid-prefs.js';
+import { deleteView, hiddenColumns, saveView, savedViews, scanStore, setHiddenColumns, setReorderPoint, setScanStore } from '../grid-prefs.js';
 import { applyImport } from '../import.js';
 import { readWorkbook } from '../xlsx.js';
 import { transfer, undo, withReason } from '../stock-undo-transfer.js';
@@ -129,6 +129,8 @@ export function stockHandlers(ctx: StockContext) {
     deleteView: async ({ id }) => deleteView((await ctx.current()).db, id),
     scanStore: async () => scanStore((await ctx.current()).db),
     setScanStore: async ({ store }) => setScanStore((await ctx.current()).db, store),
+    hiddenColumns: async () => hiddenColumns((await ctx.current()).db),
+    setHiddenColumns: async ({ hidden }) => setHiddenColumns((await ctx.current()).db, hidden),
     resolveConflict: async ({ entryId, resolution }) => {
       const p = await ctx.current();
       const up = p.outbox.productOf(entryId);
