@@ -15,7 +15,8 @@ describe('operators through the core', () => {
   /** Who the history names without an operator: the marketplace account. */
   let account = '';
   const palermo = { userProductId: demo.userProducts.termo, type: 'seller_warehouse' as const, storeId: demo.stores.palermo };
-  const newest = async (cell = palermo) => value(await core.api.stock.history({ ...cell, limit: 1 }))[0]!;
+  const newest = async (cell: { userProductId: string; type: 'seller_warehouse'; storeId: string } = palermo) =>
+    value(await core.api.stock.history({ ...cell, limit: 1 }))[0]!;
   beforeAll(async () => {
     ({ core, close } = await openCore());
   });

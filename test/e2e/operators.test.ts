@@ -66,7 +66,7 @@ describe('operators in Chromium', () => {
     await typeLikeAPerson(page, '2468');
     await dialog.waitFor({ state: 'detached' });
     await current(page, 'Operator: Ana Paz').waitFor();
-    await waitFor(() => page.evaluate(() => document.activeElement?.textContent === 'Switch operator'), 'focus back on Switch operator');
+    await waitFor(async () => (await page.evaluate('document.activeElement?.textContent')) === 'Switch operator', 'focus back on Switch operator');
 
     await cell(page, 'Depósito Palermo').click();
     await page.keyboard.type('+3');
