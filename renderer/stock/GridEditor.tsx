@@ -1,5 +1,6 @@
 /** The editor of a stock cell: an input over the cell, its error or its question beside it, and its keys (keys.ts). */
 import { type KeyboardEvent, type RefObject, useLayoutEffect, useRef } from 'react';
+import { createPortal } from 'react-dom';
 import { cellId } from './grid-layout.js';
 import { editorKeyAction } from './keys.js';
 import { cellAt } from './selectors.js';
@@ -83,7 +84,8 @@ function Ask({ editing, askRef, w }: { editing: Editing; askRef: RefObject<HTMLD
     return at?.row.cells[at.column.key]?.shown ?? 0;
   })();
   const typed = editing.text.trim();
-  return (
+  // Over the grid, not inside the cell: a row after it, or the sticky product column, would cover it there.
+  return createPortal(
     <div
       ref={askRef}
       className="cell-ask"
@@ -121,6 +123,7 @@ function Ask({ editing, askRef, w }: { editing: Editing; askRef: RefObject<HTMLD
           </button>
         </>
       )}
-    </div>
+    </div>,
+    document.body,
   );
 }

@@ -27,9 +27,10 @@ describe('scan-count mode on the local demo data', () => {
   }, 120_000);
   afterAll(() => app?.close());
 
-  it('each scan adds one to the chosen store; an unknown code changes nothing; undo takes back the last', async () => {
+  it('scans tally per product; an unknown code is kept flagged; undo takes the last out; Apply writes one adjustment', async () => {
     const { page } = app;
     await page.getByRole('grid', { name: 'Stock per store' }).waitFor();
+    const before = await shown(app, demo.stores.palermo);
     await page.getByRole('button', { name: 'Count', exact: true }).click();
     await page.getByRole('combobox', { name: 'Store' }).selectOption({ label: 'Depósito Palermo' });
     const box = page.getByLabel('Scan or type a code, then Enter');
@@ -37,33 +38,34 @@ describe('scan-count mode on the local demo data', () => {
 
     for (let i = 0; i < 3; i++) await scan(page, demo.items.termo);
     const lines = page.getByRole('list', { name: 'Scans of this session' }).getByRole('listitem');
-    await waitFor(async () => (await lines.count()) === 3, 'three scan lines');
-    await waitFor(async () => (await status(page).textContent()) === `+1 ${TERMO}: now 15.`, 'the last confirmation');
-    expect(await shown(app, demo.stores.palermo)).toBe(15);
+    await waitFor(async () => (await status(page).textContent()) === `+1 ${TERMO}: 3 in this count.`, 'the last confirmation');
+    expect(await lines.allTextContents()).toEqual([`3 units (3 scans) ${TERMO} ${demo.items.termo}`]);
+    // Nothing is written before Apply.
+    expect(await shown(app, demo.stores.palermo)).toBe(before);
     expect(await page.evaluate(`document.activeElement?.id`)).toBe('count-scan-input');
     await app.screenshot('count-scan');
 
     await scan(page, '0000000000000');
     await waitFor(async () => (await status(page).textContent())?.includes('Nothing matches the code 0000000000000'), 'the unknown code message');
-    expect(await lines.count()).toBe(3);
-    expect(await shown(app, demo.stores.palermo)).toBe(15);
+    await waitFor(async () => (await lines.count()) === 2, 'the unknown code kept in the list');
+    expect(await lines.nth(1).textContent()).toContain('Unknown code: not counted');
 
     await page.getByRole('button', { name: 'Undo last scan' }).click();
-    await waitFor(async () => (await shown(app, demo.stores.palermo)) === 14, 'the undo on the cell');
-    await waitFor(async () => (await lines.first().textContent())?.includes('(undone)'), 'the undone line');
+    await page.getByRole('button', { name: 'Undo last scan' }).click();
+    await waitFor(async () => (await lines.allTextContents()).join('|') === `2 units (2 scans) ${TERMO} ${demo.items.termo}`, 'two scans left');
     expect(await page.evaluate(`document.activeElement?.id`)).toBe('count-scan-input');
-    // The history has the scans and the undo as adjustments.
+
+    await page.getByRole('button', { name: 'Apply 2 units to Depósito Palermo' }).click();
+    await waitFor(async () => (await shown(app, demo.stores.palermo)) === before! + 2, 'the applied units on the cell');
+    // One history row for the product, with its total.
     const history = await app.core.api.stock.history({
       userProductId: demo.userProducts.termo,
       type: 'seller_warehouse',
       storeId: demo.stores.palermo,
-      limit: 4,
+      limit: 50,
     });
-    expect(history.ok && history.value.map((h) => [h.delta, h.ref, h.reason])).toEqual([
-      [-1, `undo scan ${demo.items.termo}`, 'received'],
-      [1, `scan ${demo.items.termo}`, 'received'],
-      [1, `scan ${demo.items.termo}`, 'received'],
-      [1, `scan ${demo.items.termo}`, 'received'],
+    expect(history.ok && history.value.filter((h) => h.ref?.startsWith('scan ')).map((h) => [h.delta, h.ref, h.reason])).toEqual([
+      [2, `scan ${demo.items.termo} x2`, 'received'],
     ]);
     expect(app.errors).toEqual([]);
   });
