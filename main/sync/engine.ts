@@ -116,6 +116,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         retry: this.policy,
         random: this.random,
         onProgress: (p) => this.emit('pull-progress', p),
+        stockPerMinute: () => this.budget.perMinute('stock'),
         onStockRead: () => {
           if (this.listenerCount('progress') > 0) this.emit('progress', this.status());
         },

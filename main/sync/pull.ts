@@ -188,6 +188,8 @@ export interface PullerOptions {
   downloads?: DownloadLimits;
   /** A product's stock was read for the first time (the status's count moved). */
   onStockRead?: () => void;
+  /** Stock requests a minute the request budget allows now (budget.ts; Infinity when unlimited). */
+  stockPerMinute?: () => number;
 }
 
 /** Counts one step of a pull and tells its progress, at most once per percent (a 100,000-product catalogue is 100 events, not 100,000). */
@@ -276,7 +278,10 @@ export class Puller {
     this.counts ??= { unread: this.outbox.mirror.unreadCount(this.options.sellerId), total: this.outbox.mirror.productIdsOf(this.options.sellerId).length };
     const { unread, total } = this.counts;
     if (unread === 0) return undefined;
-    const perMinute = this.pace.perMinute();
+    // At the budget's rate, or at the pace measured over the last minute when the pushes leave the reads less.
+    const allowed = this.options.stockPerMinute?.() ?? Infinity;
+    const measured = this.pace.perMinute();
+    const perMinute = Number.isFinite(allowed) ? Math.min(allowed, measured ?? allowed) : measured;
     return { read: total - unread, total, perMinute, leftMs: perMinute ? Math.round((unread / perMinute) * 60_000) : null };
   }
 
@@ -488,7 +493,8 @@ export class Puller {
 
     // Stock: the products not read yet in the person's order, then a round-robin window of the known ones.
     const unread = this.outbox.mirror.unreadProductIds(me, '', Number.MAX_SAFE_INTEGER);
-    const window = this.stockWindow(this.outbox.mirror.productIdsOf(me));
+    // While a first pull is unfinished, what it read is fresh: not read again before the rest (a resume reads only what is left).
+    const window = unread.length > 0 ? [] : this.stockWindow(this.outbox.mirror.productIdsOf(me));
     const order = new StockOrder([...unread, ...window]);
     for (const id of [...this.touched].reverse()) order.touch(id);
     order.setVisible(this.visible);

@@ -1,0 +1,32 @@
+/**
+ * A first pull in a real child process, to be killed (test/sync/first-pull.test.ts): opens the
+ * replica, pulls once (resuming whatever an earlier, killed pull left unread), prints `pulled`
+ * and exits.
+ *
+ * Usage: node --import tsx test/support/first-pull-child.ts '<json config>'
+ */
+import { newEngine, newReplica } from './sync-harness.js';
+
+interface ChildConfig {
+  replicaDir: string;
+  url: string;
+  token: string;
+  sellerId: number;
+}
+
+async function main(): Promise<void> {
+  const cfg = JSON.parse(process.argv[2] ?? '{}') as ChildConfig;
+  const replica = newReplica(cfg.replicaDir);
+  const engine = newEngine(replica, { url: cfg.url, token: cfg.token, sellerId: cfg.sellerId }, { concurrency: 2 });
+  engine.on('sync-error', (e) => process.stderr.write(`sync-error ${e.message}\n`));
+  engine.start();
+  const report = await engine.pullNow();
+  process.stdout.write(`pulled ${JSON.stringify(report.stock)}\n`);
+  await engine.stop();
+  replica.close();
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});
