@@ -17,6 +17,7 @@ import { OperatorSwitch } from '../operators/OperatorSwitch.js';
 import { WelcomeGate } from '../welcome/WelcomeGate.js';
 import { useWelcome } from '../welcome/store.js';
 import { useSettingsTheme } from '../theme/theme.js';
+import { SkipLink, TabBar } from './TabBar.js';
 
 /** Stock and Inbox keep their state while another tab is shown (mounted the first time they are opened). */
 type Tab = 'stock' | 'inbox' | 'brands' | 'settings';
@@ -123,16 +124,11 @@ function Frame({ api }: { api: StockroomApi }) {
   ];
   return (
     <div className="frame">
+      <SkipLink toGrid={tab === 'stock'} text={tab === 'stock' ? t('frame.skipToGrid') : t('frame.skipToMain')} />
       {/* One row of the frame's grid, whether or not the update banner shows. */}
       <header>
         <UpdateBanner api={api} i18n={i18n} />
-        <nav className="tab-bar" role="tablist">
-          {tabs.map(([id, label]) => (
-            <button key={id} role="tab" type="button" aria-selected={tab === id} aria-controls={`panel-${id}`} id={`tab-${id}`} onClick={() => show(id)}>
-              {label}
-            </button>
-          ))}
-        </nav>
+        <TabBar tabs={tabs} selected={tab} label={t('frame.tabs')} onSelect={show} />
         <AccountBadge api={api} />
         <OperatorSwitch api={api} />
         {/* A scan on another tab than Stock is said here, never swallowed silently (issue 27). */}
@@ -145,18 +141,21 @@ function Frame({ api }: { api: StockroomApi }) {
           }}
         />
       </header>
-      <main className="screen" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'brands' ? <BrandsScreen api={api} /> : tab === 'settings' ? <SettingsScreen api={api} /> : null}
-        {opened.has('stock') ? (
-          <div className="kept-screen" hidden={tab !== 'stock'}>
-            <StockTab store={stock} />
-          </div>
-        ) : null}
-        {opened.has('inbox') ? (
-          <div className="kept-screen" hidden={tab !== 'inbox'}>
-            <InboxScreen api={api} onUnreadChanged={refreshUnread} reveal={revealPack} />
-          </div>
-        ) : null}
+      {/* The tab panel inside <main>: the landmark stays "main" for assistive technology and the audit (issue 28). */}
+      <main className="screen" id="main" tabIndex={-1}>
+        <div className="tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+          {tab === 'brands' ? <BrandsScreen api={api} /> : tab === 'settings' ? <SettingsScreen api={api} /> : null}
+          {opened.has('stock') ? (
+            <div className="kept-screen" hidden={tab !== 'stock'}>
+              <StockTab store={stock} />
+            </div>
+          ) : null}
+          {opened.has('inbox') ? (
+            <div className="kept-screen" hidden={tab !== 'inbox'}>
+              <InboxScreen api={api} onUnreadChanged={refreshUnread} reveal={revealPack} />
+            </div>
+          ) : null}
+        </div>
       </main>
       <StatusBar
         status={status}
