@@ -104,8 +104,9 @@ export interface SyncStatusView {
   progress: { done: number; total: number };
   /**
    * A first pull's stock reads (issue 29), while products are known from their listings only:
-   * how many have their stock read, of how many, the reads per minute of the last minute and the
-   * time left at that pace (null until a minute's pace is known). Absent when every product is read.
+   * how many have their stock read, of how many, the stock requests a minute (the request budget's
+   * rate, or the last minute's pace when lower; null when neither is known) and the time left at
+   * that rate. Absent when every product is read.
    */
   stockRead?: { read: number; total: number; perMinute: number | null; leftMs: number | null };
 }
