@@ -49,6 +49,8 @@ export interface SyncEngineOptions {
    * the same application.
    */
   budget?: BudgetRates | RequestBudget;
+  /** One PUT per user product for its due seller_warehouse entries (stock-batch.ts; default true); false sends each entry alone. */
+  batch?: boolean;
 }
 
 /** What the status bar shows (its shape is in common/views.ts): connection, counts, progress. */

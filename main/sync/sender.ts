@@ -6,6 +6,7 @@ import type { Outbox } from './outbox.js';
 import type { RetryPolicy } from './retry.js';
 import type { LaneScheduler } from './scheduler.js';
 import { type Effect, SpellWatch, recordOutcome } from './settle.js';
+import type { BatchOutcome } from './stock-batch.js';
 import type { PushOutcome } from './stock-push.js';
 
 /**
@@ -163,7 +164,11 @@ export class Sender {
     this.ahead = [];
     const now = this.host.clock.now();
     try {
-      this.host.writes.runNow(() => ahead.forEach(({ claim }) => this.host.outbox.repo.unclaim(claim.row.id, claim.before, now)));
+      this.host.writes.runNow(() =>
+        ahead.forEach(({ claim }) => {
+          for (const c of [claim, ...(claim.also ?? [])]) this.host.outbox.repo.unclaim(c.row.id, c.before, now);
+        }),
+      );
     } catch (e) {
       // Left in flight: back to pending at the next start, their planned requests kept (sent once then).
       this.host.failed(e as Error, false);
@@ -176,7 +181,7 @@ export class Sender {
 
   /** Inside a transaction: claims the picked entries and plans their requests, each through its kind. */
   private claimAll(picked: { lane: string; entry: LaneEntry }[], now: number): (Claimed | null)[] {
-    return picked.map(({ entry }) => this.host.kinds[entry.kind].claim(entry.id, now));
+    return picked.map(({ lane, entry }) => this.host.kinds[entry.kind].claim(entry.id, now, lane));
   }
 
   /** The claim transaction failed (nothing was claimed): those entries wait a little rather than spin. */
@@ -199,6 +204,7 @@ export class Sender {
       const claim = claims[i];
       if (claim) {
         this.host.lanes.markInFlight(lane, claim.row.id);
+        for (const c of claim.also ?? []) this.host.lanes.markInFlight(lane, c.row.id);
         this.ahead.push({ lane, claim });
       } else {
         // Gone meanwhile (coalesced away, discarded): look at the lane again.
@@ -240,23 +246,27 @@ export class Sender {
 
   private dispatch(lane: string, claim: Claimed): void {
     this.active++;
-    const work: Promise<void> = this.push(claim).then((outcome) => {
+    const work: Promise<void> = this.push(claim).then((each) => {
       this.inflight.delete(work);
-      this.finish(lane, claim.row, outcome);
+      this.finish(lane, each);
     });
     this.inflight.add(work);
   }
 
-  private async push(claim: Claimed): Promise<PushOutcome> {
-    let outcome: PushOutcome;
+  private async push(claim: Claimed): Promise<{ row: Sent; outcome: PushOutcome }[]> {
+    let sent: PushOutcome | BatchOutcome;
     try {
-      outcome = await claim.send();
+      sent = await claim.send();
     } catch (e) {
-      return { type: 'retry', offline: false, status: null, error: (e as Error).message };
+      // Every entry of the request (one PUT per product: stock-batch.ts) has the same outcome.
+      const outcome: PushOutcome = { type: 'retry', offline: false, status: null, error: (e as Error).message };
+      return [claim, ...(claim.also ?? [])].map((c) => ({ row: c.row, outcome }));
     }
+    const each = sent.type === 'batch' ? sent.each : [{ row: claim.row, outcome: sent }];
     // No answer came: when the network is what failed, it costs no attempt (the request is kept, resent under its key).
-    if (outcome.type === 'retry' && outcome.transport && !outcome.offline && !(await this.host.reachable())) return { ...outcome, offline: true };
-    return outcome;
+    if (each.some(({ outcome: o }) => o.type === 'retry' && o.transport && !o.offline) && !(await this.host.reachable()))
+      return each.map(({ row, outcome: o }) => ({ row, outcome: o.type === 'retry' && o.transport ? { ...o, offline: true } : o }));
+    return each;
   }
 
   /**
@@ -269,10 +279,10 @@ export class Sender {
    * memory: a crash leaves its entry in flight in SQLite, sent again after a restart under the
    * same key (the remote replays its answer).
    */
-  private finish(lane: string, row: Sent, outcome: PushOutcome): void {
+  private finish(lane: string, each: { row: Sent; outcome: PushOutcome }[]): void {
     this.active--;
     this.sendAhead();
-    this.settling.push({ lane, row, outcome });
+    for (const { row, outcome } of each) this.settling.push({ lane, row, outcome });
     if (this.ahead.length === 0 || this.settling.length >= this.host.concurrency) {
       if (!this.settleQueued) {
         this.settleQueued = true;

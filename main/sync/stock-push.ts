@@ -3,6 +3,7 @@ import { type ClaimMirror, type ClaimedFields, type StockClaim, claimedFields } 
 import type { Clock } from '../service/clock.js';
 import { MAX_QUANTITY } from '../service/stock/locations.js';
 import { type RemoteClient, RemoteError, type RemoteResponse, classifyStatus, isTransportFailure, parseRetryAfter, serverMessage } from './client.js';
+import type { BudgetPriority } from './budget.js';
 import { type Outbox, cellOf, newKey } from './outbox.js';
 import { type StockSnapshot, applyStockSnapshot } from './mirror-writes.js';
 import { parseSellerWarehouseAnswer, stockAnswer } from './remote-answers.js';
@@ -81,10 +82,17 @@ export function answerOutcome(res: RemoteResponse, now: number): PushOutcome {
 }
 
 /** GET /user-products/{id}/stock as a snapshot, or the outcome that ends the push. */
-export async function readStock(client: RemoteClient, userProductId: string, now: () => number, signal?: AbortSignal): Promise<StockSnapshot | PushOutcome> {
+export async function readStock(
+  client: RemoteClient,
+  userProductId: string,
+  now: () => number,
+  signal?: AbortSignal,
+  /** The outbox's own reads (after a 409, a check) go before background reads in the budget. */
+  priority: BudgetPriority = 'pull',
+): Promise<StockSnapshot | PushOutcome> {
   let res: RemoteResponse;
   try {
-    res = await client.request('GET', `/user-products/${encodeURIComponent(userProductId)}/stock`, signal ? { signal } : {});
+    res = await client.request('GET', `/user-products/${encodeURIComponent(userProductId)}/stock`, { priority, ...(signal ? { signal } : {}) });
   } catch (e) {
     return retryOutcome(e);
   }
@@ -239,7 +247,7 @@ export class StockPusher {
           return this.check(row);
         case 'read': {
           if (++reads > MAX_REBASES) return { type: 'retry', offline: false, status: 409, error: `Version mismatch ${MAX_REBASES} times in a row` };
-          const snap = await readStock(this.client, row.user_product_id!, () => this.clock.now());
+          const snap = await readStock(this.client, row.user_product_id!, () => this.clock.now(), undefined, 'push');
           if (!isSnapshot(snap)) return snap;
           const why = plan.why;
           const next = await this.writes.run((): Plan | 'applied' => {
@@ -284,7 +292,7 @@ export class StockPusher {
           // 409: this request was not applied (a stored success would have been replayed): re-read and rebase.
           if (++reads > MAX_REBASES)
             return { type: 'retry', offline: false, status: 409, error: `Version mismatch ${MAX_REBASES} times in a row`, refused: true };
-          const snap = await readStock(this.client, row.user_product_id!, () => this.clock.now());
+          const snap = await readStock(this.client, row.user_product_id!, () => this.clock.now(), undefined, 'push');
           if (!isSnapshot(snap)) return snap.type === 'retry' ? { ...snap, refused: true } : snap;
           plan = await this.writes.run(() => {
             applyStockSnapshot(this.outbox, this.clock, row.user_product_id!, snap);
@@ -311,7 +319,7 @@ export class StockPusher {
     const withdrawn: PushOutcome = { type: 'withdrawn', commit: () => this.outbox.withdrawChecked(row.id) };
     if (row.sent_version === null) return withdrawn;
     const sentVersion = BigInt(row.sent_version);
-    const snap = await readStock(this.client, row.user_product_id!, () => this.clock.now());
+    const snap = await readStock(this.client, row.user_product_id!, () => this.clock.now(), undefined, 'push');
     if (!isSnapshot(snap)) return snap;
     await this.writes.run(() => applyStockSnapshot(this.outbox, this.clock, row.user_product_id!, snap));
     if (snap.version === sentVersion) return withdrawn;
@@ -351,6 +359,7 @@ export class StockPusher {
       json,
       headers: { 'x-version': plan.version.toString() },
       idempotencyKey: row.idempotency_key,
+      priority: 'push',
     });
   }
 

@@ -209,8 +209,20 @@ type LaneTuple = [
   lane: OutboxRow['lane'],
 ];
 
-/** The claim of a row of pendingStock (its first 21 values). */
-function stockClaimOf(r: PendingStockTuple): StockClaim {
+/** A row of stockOfLane read as an array: the claim's 21 columns, the state, when due, and the mirror's quantity at its cell. */
+type LaneStockTuple = [...StockClaimTuple, state: EntryState, next_attempt_at: number, quantity: number | null];
+
+/** A stock entry of a lane as a batch claim reads it (stock-batch.ts). */
+export interface LaneStock {
+  row: StockClaim;
+  state: EntryState;
+  next_attempt_at: number;
+  /** The mirror's quantity at the entry's cell (undefined: no such location). */
+  quantity: number | undefined;
+}
+
+/** The claim of a row of pendingStock or stockOfLane (its first 21 values). */
+function stockClaimOf(r: [...StockClaimTuple, ...unknown[]]): StockClaim {
   return {
     id: r[0],
     kind: r[1],
@@ -309,6 +321,22 @@ export function syncRepo(db: Db) {
        WHERE o.id = ? AND o.state = 'pending' AND o.kind = 'stock'`,
     )
     .raw(true);
+  // A user product's active stock entries with the mirror's quantity at each one's cell: what a
+  // batch claim (stock-batch.ts) gathers from; raw for the reason pendingStock is.
+  const stockOfLane = db
+    .prepare<[string], LaneStockTuple>(
+      `SELECT ${STOCK_CLAIM_COLUMNS}, o.state, o.next_attempt_at, l.quantity
+       FROM sync_outbox o
+       LEFT JOIN stock_locations l ON l.user_product_id = o.user_product_id AND l.type = o.cell_type AND l.store_key = coalesce(o.store_key, '')
+       WHERE o.lane = ? AND o.state <> 'done' AND o.kind = 'stock' ORDER BY o.id`,
+    )
+    .raw(true);
+  // A member's share of a batch request (one key for the whole request); `claim` 1 also claims it.
+  const setBatchSent = db.prepare<[{ id: number; version: bigint; quantity: number; now: number; key: string; claim: number }]>(
+    `UPDATE sync_outbox SET state = CASE WHEN @claim = 1 THEN 'in_flight' ELSE state END, sent_version = @version, sent_quantity = @quantity,
+       sent_quantity2 = NULL, sent_at = @now, updated_at = @now, idempotency_key = @key, key_used = 1, needs_read = 0
+     WHERE id = @id AND state = CASE WHEN @claim = 1 THEN 'pending' ELSE 'in_flight' END`,
+  );
   const claimQuiet = db.prepare<[number, number]>(`UPDATE sync_outbox SET state = 'in_flight', updated_at = ? WHERE id = ? AND state = 'pending'`);
   // The claim and its new request in one write (setSent's rules for the key). Positional, and the
   // key not read back (the caller has the row): it runs for every request sent.
@@ -469,6 +497,15 @@ export function syncRepo(db: Db) {
         },
       };
     },
+    /** The active stock entries of a lane (`up:<id>`), oldest first, each with the mirror's quantity at its cell. */
+    stockOfLane: (lane: string): LaneStock[] =>
+      stockOfLane.all(lane).map((r) => ({ row: stockClaimOf(r), state: r[21], next_attempt_at: r[22], quantity: r[23] ?? undefined })),
+    /**
+     * Persists a member's share of a batch request under the batch's key (`claim`: and claims the
+     * pending entry; else it is in flight already); false when the entry is not in that state.
+     */
+    setBatchSent: (id: number, version: bigint, quantity: number, key: string, now: number, claim: boolean) =>
+      setBatchSent.run({ id, version, quantity, key, now, claim: claim ? 1 : 0 }).changes === 1,
     /** Claims a pending entry without reading it back; false when it is not pending. */
     claimQuiet: (id: number, now: number) => claimQuiet.run(now, id).changes === 1,
     /**

@@ -1,6 +1,7 @@
 import { isStockReason } from '../../../common/stock-reasons.js';
 import type { OutboxEntryView } from '../../../common/views.js';
 import type { OutboxViewRow } from '../../db/repos/outbox-view.js';
+import type { StockBatcher } from '../stock-batch.js';
 import type { StockPusher } from '../stock-push.js';
 import type { OutboxKindHandler } from './types.js';
 
@@ -12,10 +13,13 @@ import type { OutboxKindHandler } from './types.js';
  */
 export { stockLane } from './lanes.js';
 
-export function stockKind(pusher: StockPusher): OutboxKindHandler {
+export function stockKind(pusher: StockPusher, batcher: StockBatcher | null): OutboxKindHandler {
   return {
     kind: 'stock',
-    claim(id, now) {
+    claim(id, now, lane) {
+      // One request per product (stock-batch.ts) when the entry has company; else alone.
+      const batch = batcher && lane?.startsWith('up:') ? batcher.claim(id, lane.slice(3), now) : 'single';
+      if (batch !== 'single') return batch;
       const c = pusher.claim(id, now);
       return c === null ? null : { row: c.row, before: c.before, send: () => pusher.push(c.row, c.plan) };
     },

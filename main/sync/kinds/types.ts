@@ -1,5 +1,6 @@
 import type { OutboxKind } from '../../../common/outbox.js';
 import type { ClaimedFields, OutboxRow } from '../../db/repos/sync.js';
+import type { BatchOutcome } from '../stock-batch.js';
 import type { PushOutcome } from '../stock-push.js';
 
 /** What settling an entry's outcome and announcing it need of the claimed row. */
@@ -12,8 +13,10 @@ export type Sent = Pick<OutboxRow, 'id' | 'kind' | 'attempts' | 'cell'>;
 export interface Claimed {
   row: Sent;
   before: ClaimedFields;
-  /** Sends it until an outcome: done, conflict, withdrawn, retry or failed (never throws for the remote's sake). */
-  send(): Promise<PushOutcome>;
+  /** The other entries claimed into the same request (one PUT per product, stock-batch.ts): each settles on its own. */
+  also?: { row: Sent; before: ClaimedFields }[];
+  /** Sends it until an outcome: done, conflict, withdrawn, retry or failed, one per entry of a batch (never throws for the remote's sake). */
+  send(): Promise<PushOutcome | BatchOutcome>;
 }
 
 /**
@@ -24,7 +27,7 @@ export interface Claimed {
 export interface OutboxKindHandler {
   readonly kind: OutboxKind;
   /** Inside the claim's transaction: claims a pending entry and plans its request; null when it is no longer pending. */
-  claim(id: number, now: number): Claimed | null;
+  claim(id: number, now: number, lane?: string): Claimed | null;
 }
 
 /** Every kind's handler: a Record over the kind list, so a new kind does not compile until it has one. */
