@@ -356,7 +356,7 @@ export async function benchInboxSearch(conversations = 2000, perConversation = 5
         value: percentile(times, 95),
         unit: 'ms',
         limit: { max: 100, unit: 'ms' },
-        note: `${times.length} searches, median ${median(times).toFixed(1)} ms; full-text index (migrations 017, 019)`,
+        note: `${times.length} searches, median ${median(times).toFixed(1)} ms; full-text index (migrations 017, 019), folded names and titles (030)`,
       };
     } finally {
       await core.close();

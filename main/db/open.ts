@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
+import { foldForSearch } from '../../common/search-fold.js';
 import { migrations } from './migrations/index.js';
 import { privateDir, privateFile, tightenIfPresent } from './private-files.js';
 
@@ -50,7 +51,16 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   return db;
 }
 
+/**
+ * `stockroom_fold(text)`: the search's fold (common/search-fold.ts) in SQL, for the migration that
+ * fills the folded columns (030) and the search's fallback on rows written without them.
+ */
+export function registerSearchFold(db: Db): void {
+  db.function('stockroom_fold', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? foldForSearch(v) : null));
+}
+
 export function migrate(db: Db): void {
+  registerSearchFold(db);
   const current = db.pragma('user_version', { simple: true }) as number;
   for (const m of migrations) {
     if (m.version <= current) continue;

@@ -27,6 +27,8 @@ import { workstationPrefsMigration } from './026-workstation-prefs.js';
 import { draftFilesMigration } from './027-draft-files.js';
 import { importFingerprintsMigration } from './028-import-fingerprints.js';
 import { stockReadMigration } from './029-stock-read.js';
+import { searchFoldedMigration } from './030-search-folded.js';
+import { orderItemsByItemMigration } from './031-order-items-by-item.js';
 
 export interface Migration {
   version: number;
@@ -71,4 +73,6 @@ export const migrations: Migration[] = [
   draftFilesMigration,
   importFingerprintsMigration,
   stockReadMigration,
+  searchFoldedMigration,
+  orderItemsByItemMigration,
 ];

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { foldForSearch } from '../../../common/search-fold.js';
-import { type Db, nativeBinding } from '../open.js';
+import { type Db, nativeBinding, registerSearchFold } from '../open.js';
 
 /** The tokenizer of messages_fts (migration 017): the tail's index cuts and folds words the same way. */
 export const MESSAGE_TOKENIZER = 'unicode61 remove_diacritics 2';
@@ -51,14 +51,16 @@ export function inboxSearchRepo(db: Db) {
   }) as <T>(q: string, read: (p: { q: string; tail: string }) => T) => T;
   // The buyer (nickname, first or last name), a product title, an order or pack id. Names and
   // titles are compared folded (accents and case ignored, common/search-fold.ts): SQLite's LIKE
-  // folds ASCII only. A scan of the seller's orders, not of message text: a few ms at 2,000.
-  db.function('stockroom_fold', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? foldForSearch(v) : null));
-  const has = (column: string) => `instr(stockroom_fold(${column}), @needle) > 0`;
+  // folds ASCII only. A scan of the seller's orders, not of message text, over the folded copies
+  // their writers store (migration 030); a row written without them is folded here.
+  registerSearchFold(db);
+  const has = (folded: string, column: string) => `instr(coalesce(${folded}, stockroom_fold(${column})), @needle) > 0`;
   const byOrder = db.prepare<[{ seller: number; needle: string; digits: string | null }], { pack_key: number }>(
     `SELECT DISTINCT coalesce(o.pack_id, o.id) AS pack_key FROM orders o LEFT JOIN users u ON u.id = o.buyer_id
       WHERE o.seller_id = @seller AND (
-        ${has('u.nickname')} OR ${has("coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')")}
-        OR EXISTS (SELECT 1 FROM order_items l WHERE l.order_id = o.id AND ${has('l.title')})
+        ${has('u.nickname_folded', 'u.nickname')}
+        OR ${has('u.name_folded', "coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')")}
+        OR EXISTS (SELECT 1 FROM order_items l WHERE l.order_id = o.id AND ${has('l.title_folded', 'l.title')})
         OR (@digits IS NOT NULL AND (instr(CAST(o.id AS TEXT), @digits) > 0 OR instr(CAST(o.pack_id AS TEXT), @digits) > 0))
       )`,
   );

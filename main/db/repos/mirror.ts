@@ -2,6 +2,7 @@ import type { ItemFields, UserView } from '../../../common/views.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../open.js';
 import type { AttachmentRow } from './attachments.js';
+import { userFolded } from './folded.js';
 import type { MessageRow } from './messages.js';
 import { type LocationType, UPSERT_LOCATION_SQL, type UpsertLocationParams } from './stock.js';
 
@@ -117,9 +118,12 @@ export function mirrorRepo(db: Db) {
   const productIdsOf = db.prepare<[number], { id: string }>('SELECT id FROM user_products WHERE user_id = ? AND stock_read = 1 ORDER BY id');
 
   const upsertUser = db.prepare(
-    `INSERT INTO users (id, nickname, registration_date, first_name, last_name, gender, country_id, site_id, user_type, tags)
-     VALUES (@id, @nickname, @registration_date, @first_name, @last_name, @gender, @country_id, @site_id, @user_type, @tags)
+    `INSERT INTO users (id, nickname, registration_date, first_name, last_name, gender, country_id, site_id, user_type, tags,
+       nickname_folded, name_folded)
+     VALUES (@id, @nickname, @registration_date, @first_name, @last_name, @gender, @country_id, @site_id, @user_type, @tags,
+       @nickname_folded, @name_folded)
      ON CONFLICT (id) DO UPDATE SET nickname = excluded.nickname, registration_date = excluded.registration_date,
+       nickname_folded = excluded.nickname_folded, name_folded = excluded.name_folded,
        first_name = excluded.first_name, last_name = excluded.last_name, gender = excluded.gender,
        country_id = excluded.country_id, site_id = excluded.site_id, tags = excluded.tags,
        user_type = coalesce(excluded.user_type, user_type)`,
@@ -242,7 +246,8 @@ export function mirrorRepo(db: Db) {
     advanceVersion: (id: string, from: bigint, to: bigint) => advanceVersion.run(to, id, from).changes === 1,
 
     userExists: (id: number) => userExists.get(id) !== undefined,
-    upsertUser: (u: UserView & { user_type?: string | null }) => upsertUser.run({ ...u, user_type: u.user_type ?? null, tags: JSON.stringify(u.tags) }),
+    upsertUser: (u: UserView & { user_type?: string | null }) =>
+      upsertUser.run({ ...u, ...userFolded(u), user_type: u.user_type ?? null, tags: JSON.stringify(u.tags) }),
     upsertStore: (s: { id: string; user_id: string; description: string; status: string; tags: string[]; network_node_id: string; location: unknown }) =>
       upsertStore.run({ ...s, tags: JSON.stringify(s.tags), location: JSON.stringify(s.location) }),
     deleteStoresExcept: (userId: string, keep: string[]) => deleteStoresExcept.run(userId, JSON.stringify(keep)).changes,

@@ -1,4 +1,5 @@
 import type { Db } from '../open.js';
+import { titleFolded } from './folded.js';
 import type { OrderRow } from './messages.js';
 
 /** An order with the columns of migration 016 and its buyer's names (null where the buyer is not known). */
@@ -76,7 +77,8 @@ export function ordersRepo(db: Db) {
   // Two index lookups (orders_by_pack, the primary key), not a scan of coalesce(pack_id, id).
   const ofPackKey = db.prepare<[{ key: number }], OrderDetailRow>(`${DETAIL} WHERE o.pack_id = @key OR (o.pack_id IS NULL AND o.id = @key) ORDER BY o.id`);
   const items = db.prepare<[string], OrderItemRow>(
-    `SELECT l.*, i.attributes AS item_attributes FROM order_items l LEFT JOIN items i ON i.id = l.item_id
+    `SELECT l.order_id, l.position, l.item_id, l.title, l.quantity, l.unit_price, l.currency_id, i.attributes AS item_attributes
+       FROM order_items l LEFT JOIN items i ON i.id = l.item_id
       WHERE l.order_id IN (SELECT value FROM json_each(?)) ORDER BY l.order_id, l.position`,
   );
   const setDetails = db.prepare<[OrderDetails]>(
@@ -84,9 +86,9 @@ export function ordersRepo(db: Db) {
        shipping_id = @shipping_id WHERE id = @id`,
   );
   const deleteItems = db.prepare<[number]>('DELETE FROM order_items WHERE order_id = ?');
-  const insertItem = db.prepare<[NewOrderItem & { order_id: number; position: number }]>(
-    `INSERT INTO order_items (order_id, position, item_id, title, quantity, unit_price, currency_id)
-     VALUES (@order_id, @position, @item_id, @title, @quantity, @unit_price, @currency_id)`,
+  const insertItem = db.prepare<[NewOrderItem & { order_id: number; position: number; title_folded: string }]>(
+    `INSERT INTO order_items (order_id, position, item_id, title, quantity, unit_price, currency_id, title_folded)
+     VALUES (@order_id, @position, @item_id, @title, @quantity, @unit_price, @currency_id, @title_folded)`,
   );
 
   type SearchParams = { user: number; status: string | null; from: string | null; to: string | null };
@@ -121,7 +123,7 @@ export function ordersRepo(db: Db) {
     writeDetails(d: OrderDetails, lines: readonly NewOrderItem[]): void {
       setDetails.run(d);
       deleteItems.run(d.id);
-      lines.forEach((l, position) => insertItem.run({ ...l, order_id: d.id, position }));
+      lines.forEach((l, position) => insertItem.run({ ...l, order_id: d.id, position, title_folded: titleFolded(l.title) }));
     },
   };
 }
