@@ -64,7 +64,8 @@ export function StockGrid({ label }: { label: string }) {
   const focusSeq = useStock((s) => s.focusSeq);
   const editing = useStock((s) => s.editing);
   const saving = useStock((s) => s.saving);
-  const columns = useMemo(() => visibleColumns({ allColumns, query }), [allColumns, query]);
+  const hidden = useStock((s) => s.hidden);
+  const columns = useMemo(() => visibleColumns({ allColumns, query, hidden }), [allColumns, query, hidden]);
   const { scrollRef, canvasRef, rowV, colV } = useGridViewport({ total, columnCount: columns.length, active, focusSeq });
 
   const rowItems = rowV.getVirtualItems();

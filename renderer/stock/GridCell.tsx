@@ -5,23 +5,31 @@ import { errorOfStatus, errorText } from '../i18n/errors.js';
 import { cellId } from './grid-layout.js';
 import { Editor } from './GridEditor.js';
 import { LockIcon } from './icons.js';
-import { type Editing, atSellingAddress, columnLabel, lockOfCell, lockText, useStockStore } from './store.js';
+import { type Editing, atSellingAddress, columnLabel, lockOfCell, lockText, useStock, useStockStore } from './store.js';
 import type { StockWords } from './words.js';
 
 /** What a cell says in words: its state, or why it cannot be edited. */
-export function cellStateText(w: StockWords, column: GridColumnView, cell: CellView | undefined, saving: boolean, row?: GridRowView): string {
-  return stateWords(w, column, cell, saving, lockOfCell(column, cell, atSellingAddress(row)));
+export function cellStateText(
+  w: StockWords,
+  column: GridColumnView,
+  cell: CellView | undefined,
+  saving: boolean,
+  row?: GridRowView,
+  unreachable = false,
+): string {
+  return stateWords(w, column, cell, saving, lockOfCell(column, cell, atSellingAddress(row)), unreachable);
 }
 
-function stateWords(w: StockWords, column: GridColumnView, cell: CellView | undefined, saving: boolean, lock: string | null): string {
+function stateWords(w: StockWords, column: GridColumnView, cell: CellView | undefined, saving: boolean, lock: string | null, unreachable: boolean): string {
   if (saving) return w.t('cell.saving');
   if (lock) return `${w.t('cell.locked')}: ${lockText(lock, column, w.t)}`;
   if (!cell) return w.t('cell.none');
   switch (outcomeOf(cell) ?? cell.state) {
+    // While the marketplace cannot be reached nothing is on its way: the edit waits, kept here.
     case 'pending':
-      return w.t('cell.pending');
+      return unreachable ? w.t('cell.waitingWhy') : w.t('cell.pending');
     case 'sending':
-      return w.t('cell.sending');
+      return unreachable ? w.t('cell.waitingWhy') : w.t('cell.sending');
     case 'checking':
       return `${w.t('cell.checking')} ${w.t('cell.checkingTip')}`;
     case 'conflict':
@@ -94,6 +102,8 @@ interface CellProps {
  */
 export const Cell = memo(function Cell({ row, col, column, product, cell, sellingAddress, reorderPoint, active, saving, loaded, editing, left, w }: CellProps) {
   const store = useStockStore();
+  // The marketplace cannot be reached (issue 27): a queued or sending cell says it waits.
+  const unreachable = useStock((s) => s.unreachable);
   const storeName = (id: string) => store.getState().allColumns.find((c) => c.storeId === id)?.label ?? id;
   const lock = lockOfCell(column, cell, sellingAddress);
   const state = saving ? 'saving' : lock ? 'locked' : (cell?.state ?? 'none');
@@ -103,9 +113,12 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, sellin
   // At or under its reorder point (migration 015): highlighted, and said in the cell's name.
   const point = reorderPoint;
   const low = point !== undefined && (cell?.shown ?? 0) <= point ? w.t('reorder.low', { point: w.formatNumber(point) }) : null;
-  const words = stateWords(w, column, cell, saving, lock);
+  const words = stateWords(w, column, cell, saving, lock, unreachable);
   const stateText = low ? `${words}; ${low}` : words;
-  const label = loaded ? w.t('cell.name', { column: columnLabel(column, w.t), product, value, state: stateText }) : w.t('loadingRows');
+  // A locked cell shows its quantity and a short word ('8 platform'): its name says both, in that order (issue 28, WCAG 2.5.3).
+  const shortLock = lock && lock !== 'no_location' ? w.t(`lock.short.${lock}` as 'lock.short.platform_managed') : '';
+  const named = shortLock ? `${value} ${shortLock}` : value;
+  const label = loaded ? w.t('cell.name', { column: columnLabel(column, w.t), product, value: named, state: stateText }) : w.t('loadingRows');
   let badge: ReactNode = null;
   let title: string | undefined;
   if (saving) badge = <span className="cell-badge">{w.t('cell.saving')}</span>;
@@ -113,7 +126,7 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, sellin
     title = lockText(lock, column, w.t);
     badge = (
       <span className="cell-badge">
-        <LockIcon /> {lock === 'no_location' ? '' : w.t(`lock.short.${lock}` as 'lock.short.platform_managed')}
+        <LockIcon /> {shortLock}
       </span>
     );
   } else if (outcome === 'checking') {
@@ -134,7 +147,7 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, sellin
     title = queuedTip(w, cell, storeName);
     badge = (
       <span className="cell-badge">
-        <span aria-hidden="true">~</span> {w.t(cell.state === 'pending' ? 'cell.pending' : 'cell.sending')}
+        <span aria-hidden="true">~</span> {w.t(unreachable ? 'cell.waiting' : cell.state === 'pending' ? 'cell.pending' : 'cell.sending')}
       </span>
     );
   } else if (cell?.state === 'conflict') {

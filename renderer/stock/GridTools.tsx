@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { SavedGridViewView } from '../../common/contract/contract.js';
+import { ColumnsMenu } from './ColumnsMenu.js';
 import { exportXlsx } from './csv-export.js';
 import { columnLabel, rowAt, useStock, useStockStore, visibleColumns } from './store.js';
 import { useStockWords } from './words.js';
@@ -33,14 +34,24 @@ function ViewsMenu() {
     setChosen(id);
     const v = views.find((x) => String(x.id) === id);
     if (!v) return;
-    const { belowReorder, sort, ...rest } = v.query;
+    const { belowReorder, sort, hidden, ...rest } = v.query;
+    // A view saved before columns could be hidden shows them all.
+    store.getState().setHidden(hidden ?? []);
     void store.getState().setQuery({ ...rest, belowReorder, sort });
   };
   const save = async () => {
-    const q = store.getState().query;
+    const { query: q, hidden } = store.getState();
     const r = await store.getState().api.stock.saveView({
       name,
-      query: { search: q.search, filter: q.filter, store: q.store, lowStock: q.lowStock, belowReorder: q.belowReorder ?? false, sort: q.sort ?? null },
+      query: {
+        search: q.search,
+        filter: q.filter,
+        store: q.store,
+        lowStock: q.lowStock,
+        belowReorder: q.belowReorder ?? false,
+        sort: q.sort ?? null,
+        ...(hidden.length > 0 ? { hidden } : {}),
+      },
     });
     if (!r.ok) return store.getState().sayError('error', r.error);
     setViews(r.value);
@@ -150,6 +161,7 @@ export function GridTools() {
   return (
     <div className="grid-tools">
       <ViewsMenu />
+      <ColumnsMenu />
       <label>
         <input type="checkbox" checked={below} onChange={(e) => void store.getState().setQuery({ belowReorder: e.target.checked })} />{' '}
         {w.t('filter.belowReorder')}

@@ -291,7 +291,15 @@ export function StockScreen() {
   useEffect(() => {
     const s = store.getState();
     if (s.status !== 'ready') void s.load();
-    return s.api.subscribe('stock.changed', (e) => store.getState().stockChanged(e.userProductIds));
+    // Queued cells say "waiting" while the marketplace cannot be reached (issue 27).
+    const reach = (v: { unreachableSince: number | null }) => store.setState({ unreachable: v.unreachableSince !== null });
+    void s.api.sync.status().then((r) => r.ok && reach(r.value));
+    const offStatus = s.api.subscribe('sync.status', (e) => reach(e.status));
+    const offChanged = s.api.subscribe('stock.changed', (e) => store.getState().stockChanged(e.userProductIds));
+    return () => {
+      offStatus();
+      offChanged();
+    };
   }, [store]);
 
   return (

@@ -30,7 +30,8 @@ export async function exportCsv(store: StockStore, save: (name: string, text: st
   const q = s.query;
   const filters = queryPayload(q);
   const rows: GridRowView[] = [];
-  let columns: GridColumnView[] = visibleColumns(s);
+  // Every column the filters show, hidden or not: hiding is the screen's (columns-hidden.ts), the file keeps the data.
+  let columns: GridColumnView[] = visibleColumns({ allColumns: s.allColumns, query: q });
   let total = s.total;
   s.setActivity({ kind: 'export', done: 0, total });
   try {

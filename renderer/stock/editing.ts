@@ -30,6 +30,8 @@ export function editingActions({
         if (r.ok) queues = r.value.mode !== 'local-only';
       });
       const s = get();
+      // A new action: an earlier notice ("Scanned …", "Count 40 saved") is not about this one.
+      s.act();
       const at = cellAt(s, s.active.row, s.active.col);
       if (!at) return;
       const cell = at.row.cells[at.column.key];
@@ -123,6 +125,7 @@ export function editingActions({
         return false;
       }
       const key = cellKeyOf(at.row.userProductId, at.column.key);
+      const action = get().act();
       const ref = {
         userProductId: at.row.userProductId,
         type,
@@ -171,12 +174,21 @@ export function editingActions({
         shown: r.value.shown,
         state: r.value.entryId === null ? (base.state === 'synced' ? 'synced' : base.state) : base.state === 'conflict' ? 'conflict' : 'pending',
       });
-      get().say(edit.kind === 'count' ? 'edit.savedCount' : 'edit.savedAdjust', {
-        quantity: edit.kind === 'count' ? edit.quantity : 0,
-        delta: edit.kind === 'adjust' ? (edit.delta > 0 ? `+${edit.delta}` : String(edit.delta)) : '',
-        column: columnLabel(at.column),
-        product: at.row.title ?? at.row.userProductId,
-      });
+      // Said only when no other action began meanwhile; the notice follows the cell if it then fails (notices.ts).
+      const product = at.row.title ?? at.row.userProductId;
+      const columnName = columnLabel(at.column);
+      if (get().isLatest(action)) {
+        get().sayAbout(
+          { cell: { userProductId: at.row.userProductId, column: at.column.key }, product, columnName },
+          edit.kind === 'count' ? 'edit.savedCount' : 'edit.savedAdjust',
+          {
+            quantity: edit.kind === 'count' ? edit.quantity : 0,
+            delta: edit.kind === 'adjust' ? (edit.delta > 0 ? `+${edit.delta}` : String(edit.delta)) : '',
+            column: columnName,
+            product,
+          },
+        );
+      }
       // The exact state (merged entries, a cancelled edit) comes with the core's stock.changed event.
       return true;
     },

@@ -74,7 +74,7 @@ export function pageCache({ set, get, api }: StockKit): { requery: Requery; acti
       // on screen takes them as props, and new ones re-rendered the whole grid at each page read
       // (every few frames of a scroll), not just the rows of the page.
       const allColumns = sameColumns(s.allColumns, r.value.columns) ? s.allColumns : r.value.columns;
-      const cols = visibleColumns({ allColumns, query: s.query });
+      const cols = visibleColumns({ allColumns, query: s.query, hidden: s.hidden });
       const row = clamp(s.active.row, 0, Math.max(0, total - 1));
       const col = clamp(s.active.col, 0, Math.max(0, cols.length - 1));
       const active = row === s.active.row && col === s.active.col ? s.active : { row, col };

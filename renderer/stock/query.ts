@@ -3,18 +3,23 @@
  * rows again from the first page), locating a scanned or typed product in the grid, and the store
  * scans go to as this workstation kept it (restored at load).
  */
+import { restoreHidden } from './columns-hidden.js';
 import { columnLabel, rowAt, visibleColumns } from './selectors.js';
 import type { Requery, StockKit, StockState } from './state.js';
 
 export function queryActions(
-  { set, get, api }: StockKit,
+  kit: StockKit,
   requery: Requery,
 ): Pick<StockState, 'load' | 'setQuery' | 'setLowStockThreshold' | 'clearFilters' | 'showConflicts' | 'locate'> {
+  const { set, get, api } = kit;
   return {
     async load() {
       // The store scans go to, as this workstation chose it last (asked beside the first page).
       const kept = api.stock.scanStore();
+      // The columns hidden on this workstation (columns-hidden.ts), asked beside the first page too.
+      const hidden = restoreHidden(kit);
       await requery();
+      await hidden;
       const r = await kept;
       if (!r.ok || r.value.store === null) return;
       const saved = r.value.store;
@@ -50,6 +55,8 @@ export function queryActions(
 
     async locate(text, opts) {
       const s = get();
+      // A new scan or search: the notice of the one before goes at once, and a slower answer of it says nothing.
+      const action = s.act();
       const q = s.query;
       const r = await api.stock.locate({
         search: text,
@@ -59,13 +66,15 @@ export function queryActions(
         ...(q.belowReorder ? { belowReorder: true } : {}),
         ...(q.sort ? { sort: q.sort } : {}),
       });
+      if (!get().isLatest(action)) return false;
       if (!r.ok) {
         s.sayError('error', r.error);
         return false;
       }
       const { userProductId, index } = r.value;
       if (userProductId === null) {
-        s.say('search.notFound', { text }, 'error');
+        if (opts?.scan) s.say('scanner.unknown', { code: text }, 'error');
+        else s.say('search.notFound', { text }, 'error');
         return false;
       }
       if (index === null) {
@@ -85,6 +94,7 @@ export function queryActions(
       // confirmation always replaces an earlier notice, such as a stale "Nothing matches".
       const title = r.value.title ?? rowAt(get(), index)?.title ?? userProductId;
       const t = get();
+      if (!t.isLatest(action)) return true;
       const column = visibleColumns(t)[t.active.col];
       if (opts?.scan) {
         t.say(focus ? 'scanner.found' : 'scanner.foundBehind', { code: text, title, id: userProductId, store: column ? columnLabel(column) : '' });

@@ -44,9 +44,12 @@ export function lockOfCell(column: GridColumnView, cell: LookupCellView | undefi
 
 export const cellKeyOf = (userProductId: string, column: string) => `${userProductId}|${column}`;
 
-/** The columns on screen: one store's when the store filter is on, else all. */
-export function visibleColumns(s: Pick<StockState, 'allColumns' | 'query'>): GridColumnView[] {
-  if (s.query.store === null) return s.allColumns;
+/** The columns on screen: one store's when the store filter is on (hidden or not: the filter asked for it), else all but those hidden. */
+export function visibleColumns(s: Pick<StockState, 'allColumns' | 'query'> & { hidden?: readonly string[] }): GridColumnView[] {
+  if (s.query.store === null) {
+    const hidden = s.hidden ?? [];
+    return hidden.length === 0 ? s.allColumns : s.allColumns.filter((c) => !hidden.includes(c.key));
+  }
   return s.allColumns.filter((c) => c.key === s.query.store);
 }
 
@@ -63,7 +66,11 @@ export function findRow(s: Pick<StockState, 'pages'>, userProductId: string): { 
 }
 
 /** The loaded row and the column on screen at a grid position, or null when either is missing. */
-export function cellAt(s: Pick<StockState, 'pages' | 'allColumns' | 'query'>, row: number, col: number): { row: GridRowView; column: GridColumnView } | null {
+export function cellAt(
+  s: Pick<StockState, 'pages' | 'allColumns' | 'query' | 'hidden'>,
+  row: number,
+  col: number,
+): { row: GridRowView; column: GridColumnView } | null {
   const r = rowAt(s, row);
   const column = visibleColumns(s)[col];
   return r && column ? { row: r, column } : null;

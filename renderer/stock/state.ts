@@ -40,6 +40,8 @@ export interface Notice {
   action?: 'showAll';
   /** The core's message of an error that `text` does not show (Spanish, Portuguese: renderer/i18n/errors.ts), as its tooltip. */
   detail?: string;
+  /** The cell the notice tells of (a saved edit): when it turns failed or conflict, the notice says so instead (notices.ts). */
+  about?: { cell: CellAddress; product: string; columnName: string };
   seq: number;
 }
 
@@ -104,6 +106,10 @@ export interface StockState {
   failedAt: CellAddress | null;
   /** The reason of + / − adjustments: the last one picked (a count is always 'count'). */
   reason: PickableReason;
+  /** The marketplace cannot be reached now (the sync's unreachableSince): queued cells say they wait. */
+  unreachable: boolean;
+  /** Location columns the person hid (their keys), kept with the current view and with saved views (columns-hidden.ts). */
+  hidden: string[];
 
   // actions
   load(): Promise<void>;
@@ -143,6 +149,15 @@ export interface StockState {
   say(key: StockKey, vars?: Record<string, string | number>, tone?: Notice['tone'], action?: Notice['action']): void;
   /** An error of the core in the person's words (renderer/i18n/errors.ts), as `{message}` of `key`. */
   sayError(key: StockKey, error: ErrorLike): void;
+  /** A notice about one cell (a saved edit): replaced by the cell's failure or conflict when it comes (notices.ts). */
+  sayAbout(about: NonNullable<Notice['about']>, key: StockKey, vars?: Record<string, string | number>): void;
+  /**
+   * A new action of the person (a scan, a search, an edit): the notice of an earlier one is cleared.
+   * Returns the action's number; `isLatest(n)` tells whether no action began since (an answer of an
+   * older one then says nothing).
+   */
+  act(): number;
+  isLatest(action: number): boolean;
   setActivity(a: Activity | null): void;
   setDialog(d: StockState['dialog']): void;
   /** Transfers (§5), reasons and undo (§6), failed edits (§7): dialogs.ts. */
@@ -162,6 +177,8 @@ export interface StockState {
   undo(): Promise<void>;
   /** Replaces one cell in the loaded pages (after an edit or a resolution). */
   putCell(cell: CellView): void;
+  /** Hides these location columns (the rest shown) and keeps the choice on this workstation. */
+  setHidden(keys: string[]): void;
 }
 
 /** What a slice of the store is built with: the store's own set / get, and the API it talks to. */

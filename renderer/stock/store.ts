@@ -16,7 +16,8 @@ import type { StockroomApi } from '../../common/contract/api.js';
 import { cursorActions } from './cursor.js';
 import { dialogActions } from './dialogs.js';
 import { editingActions } from './editing.js';
-import { noticeActions } from './notices.js';
+import { hiddenActions } from './columns-hidden.js';
+import { noticeActions, watchNoticeCell } from './notices.js';
 import { pageCache } from './page-cache.js';
 import { queryActions } from './query.js';
 import { DEFAULT_LOW_STOCK, type StockKit, type StockState } from './state.js';
@@ -29,7 +30,7 @@ export type { Activity, CellAddress, Editing, Notice, StateFilter, StockQuery, S
 export type StockStore = ReturnType<typeof createStockStore>;
 
 export function createStockStore(api: StockroomApi) {
-  return createStore<StockState>()((set, get) => {
+  const store = createStore<StockState>()((set, get) => {
     const kit: StockKit = { set, get, api };
     const pages = pageCache(kit);
     return {
@@ -57,6 +58,8 @@ export function createStockStore(api: StockroomApi) {
       transferFrom: null,
       failedAt: null,
       reason: 'correction',
+      unreachable: false,
+      hidden: [],
 
       ...queryActions(kit, pages.requery),
       ...pages.actions,
@@ -64,8 +67,11 @@ export function createStockStore(api: StockroomApi) {
       ...editingActions(kit),
       ...dialogActions(kit),
       ...noticeActions(kit),
+      ...hiddenActions(kit),
     };
   });
+  watchNoticeCell(store);
+  return store;
 }
 
 export const StockStoreContext = createContext<StockStore | null>(null);

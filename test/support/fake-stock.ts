@@ -121,6 +121,8 @@ export interface FakeStockroom extends FakeApi {
   refuseLine: number | null;
   /** The store scans go to, as the workstation keeps it (`stock.scanStore`). */
   scanStore: string | null;
+  /** The columns hidden in the grid, as the workstation keeps them (`stock.hiddenColumns`). */
+  hidden: string[];
 }
 
 /** A fake whose stock calls answer from an in-memory grid of `rows` (edits change it; other areas are not faked). */
@@ -234,6 +236,11 @@ export function fakeStockroom(rows: GridRowView[] = sampleRows(5)): FakeStockroo
       f.scanStore = (payload as { store: string }).store;
       return ok({ store: f.scanStore });
     },
+    'stock.hiddenColumns': () => ok({ hidden: f.hidden }),
+    'stock.setHiddenColumns': (payload) => {
+      f.hidden = [...(payload as { hidden: string[] }).hidden];
+      return ok({ hidden: f.hidden });
+    },
     'stock.stores': () => ok(f.stores),
     'stock.createListing': () => ok({ id: 'MLA1400000099', user_product_id: 'MLAU100000099' }),
   };
@@ -245,6 +252,7 @@ export function fakeStockroom(rows: GridRowView[] = sampleRows(5)): FakeStockroo
     views: [] as SavedGridViewView[],
     refuseLine: null as number | null,
     scanStore: null as string | null,
+    hidden: [] as string[],
     stores: [
       { id: '64712', user_id: '1', description: 'Depósito Palermo', status: 'active', location: {}, tags: ['stock_location'], network_node_id: 'ARBA01P' },
       { id: '64713', user_id: '1', description: 'Depósito Avellaneda', status: 'active', location: {}, tags: ['stock_location'], network_node_id: 'ARBA02A' },

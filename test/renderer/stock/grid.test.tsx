@@ -302,7 +302,7 @@ describe('search, scanner, history, status bar', () => {
     await user.keyboard('{Control>}f{/Control}');
     expect(document.activeElement).toBe(screen.getByRole('searchbox'));
     await user.keyboard('MLA0000000000{Enter}');
-    await waitFor(() => expect(document.querySelector('.notice-line')!.textContent).toContain('Nothing matches “MLA0000000000”.'));
+    await waitFor(() => expect(document.querySelector('.notice-line')!.textContent).toBe('! No product has code MLA0000000000.'));
   });
 
   it('the history panel lists time, person or marketplace, kind and from → to for the focused cell', async () => {

@@ -73,7 +73,7 @@ describe('a scan wherever focus is', () => {
     const { f, user, scan, type } = renderStock();
     await user.click(await screen.findByRole('gridcell', { name: /^Depósito Palermo, Producto 1:/ }));
     await scan('UNKNOWN1{Enter}');
-    await waitFor(() => expect(notice()).toContain('Nothing matches “UNKNOWN1”.'));
+    await waitFor(() => expect(notice()).toContain('No product has code UNKNOWN1.'));
     // The person opens the editor and starts a count; a scan comes before their Enter.
     await type(['{Enter}', '4']);
     const editor = screen.getByRole('textbox', { name: /Producto 1/ }) as HTMLInputElement;
