@@ -206,6 +206,24 @@ export interface GridRowView {
   lastChanges?: Record<string, HistoryEntryView>;
   /** The seller's SKU (an item's SELLER_SKU attribute, else its seller_custom_field), when asked for (the exports). */
   sku?: string | null;
+  /**
+   * Days of cover of each seller_warehouse cell, when asked for (issue 28): store column key →
+   * what the cell shows ÷ the product's average daily units sold over the last 30 days (one
+   * decimal); null when nothing sold in those days.
+   */
+  cover?: Record<string, number | null>;
+}
+
+/** A product's stock per store over time and its recent sales (`stock.insight`, issue 28). */
+export interface StockInsightView {
+  userProductId: string;
+  /** The window: from `since` to `now` (ms since the epoch). */
+  since: number;
+  now: number;
+  /** Each seller_warehouse store's quantity changes in the window, oldest first (its last `points` at most). */
+  stores: { storeId: string; points: { at: number; quantity: number }[] }[];
+  /** Units sold on each of the last `salesDays` days, oldest first, every day listed (0 when none). */
+  sales: { day: string; units: number }[];
 }
 
 export interface GridView {
@@ -341,6 +359,8 @@ export interface SavedGridViewView {
     sort: GridSortView | null;
     /** Location columns hidden in the view (their keys); absent in views saved before issue 27. */
     hidden?: string[];
+    /** The grid shows days of cover (issue 28); absent in views saved before it. */
+    cover?: boolean;
   };
 }
 

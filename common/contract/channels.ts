@@ -24,6 +24,7 @@ export const CHANNEL_NAMES = {
     'lookup',
     'cell',
     'history',
+    'insight',
     'adjust',
     'count',
     'transfer',

@@ -44,6 +44,7 @@ import type {
   SessionView,
   SettingsView,
   StagedFileView,
+  StockInsightView,
   StoreView,
   SyncStatusView,
   ThreadView,
@@ -102,6 +103,8 @@ const savedQuery = z.strictObject({
   sort: gridSort.nullable(),
   /** Location columns hidden in the view (their keys; issue 27). */
   hidden: z.array(z.string().min(1).max(64)).max(200).optional(),
+  /** The grid shows days of cover (issue 28). */
+  cover: z.boolean().optional(),
 });
 /** Most changes one import applies in one transaction. */
 export const MAX_IMPORT_CHANGES = 50_000;
@@ -184,6 +187,8 @@ export const contract = {
           ...gridFilters,
           /** Each cell's newest edit with its reason too (the exports' `Last change` note). */
           changes: z.boolean().optional(),
+          /** Each store cell's days of cover too (issue 28): one more query per page. */
+          cover: z.boolean().optional(),
         })
         .optional(),
       answer<GridView>(),
@@ -212,6 +217,21 @@ export const contract = {
     history: op(
       z.strictObject({ ...cellRef, limit: z.number().int().min(1).max(500).optional(), before: z.number().int().positive().optional() }),
       answer<HistoryEntryView[]>(),
+    ),
+    /**
+     * A product's stock per store over the last `days` (at most `points` changes per store) and
+     * its units sold per day over the last `salesDays`, days counted at `utcOffsetMinutes` east of
+     * UTC (the screen's zone; default UTC).
+     */
+    insight: op(
+      z.strictObject({
+        userProductId,
+        days: z.number().int().min(1).max(365).optional(),
+        points: z.number().int().min(1).max(500).optional(),
+        salesDays: z.number().int().min(1).max(90).optional(),
+        utcOffsetMinutes: z.number().int().min(-840).max(840).optional(),
+      }),
+      answer<StockInsightView>(),
     ),
     /** "Received 12", "2 damaged": a delta. */
     /** `reason`: why (default 'correction'); a count's is 'count', a transfer's 'transfer'. */

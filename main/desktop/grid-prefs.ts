@@ -22,6 +22,7 @@ const storedQuery = z.strictObject({
   belowReorder: z.boolean(),
   sort: z.strictObject({ key: z.string().max(64), dir: z.enum(SORT_DIRECTIONS) }).nullable(),
   hidden: z.array(z.string().min(1).max(64)).max(200).optional(),
+  cover: z.boolean().optional(),
 });
 
 export function savedViews(db: Db): SavedGridViewView[] {

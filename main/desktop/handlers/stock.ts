@@ -14,6 +14,7 @@ import { deleteView, hiddenColumns, saveView, savedViews, scanStore, setHiddenCo
 import { applyImport } from '../import.js';
 import { readWorkbook } from '../xlsx.js';
 import { transfer, undo, withReason } from '../stock-undo-transfer.js';
+import { stockInsight, withCover } from '../stock-insight.js';
 import type { StockReason } from '../../../common/stock-reasons.js';
 
 const DEFAULT_GRID_LIMIT = 100;
@@ -75,8 +76,9 @@ export function stockHandlers(ctx: StockContext) {
   return {
     grid: async (q) => {
       const p = await ctx.current();
-      const { limit, offset, ...filters } = q ?? {};
-      return gridPage(p.db, p.sellerId, { limit: limit ?? DEFAULT_GRID_LIMIT, offset: offset ?? 0, ...filters }, { authority: p.kind === 'local' });
+      const { limit, offset, cover, ...filters } = q ?? {};
+      const page = gridPage(p.db, p.sellerId, { limit: limit ?? DEFAULT_GRID_LIMIT, offset: offset ?? 0, ...filters }, { authority: p.kind === 'local' });
+      return cover ? withCover(p.db, p.sellerId, page, p.service.clock.now()) : page;
     },
     locate: async (q) => {
       const p = await ctx.current();
@@ -100,6 +102,11 @@ export function stockHandlers(ctx: StockContext) {
     history: async (input) => {
       const p = await ctx.current();
       return cellHistory(p.db, ownedCell(p, input), input.limit ?? 50, input.before);
+    },
+    insight: async (input) => {
+      const p = await ctx.current();
+      p.service.stock.ownedUserProduct(p.principal, input.userProductId);
+      return stockInsight(p.db, p.sellerId, input, p.service.clock.now());
     },
     adjust: async ({ userProductId, type, storeId, delta, ref, reason }) =>
       edit(ctx, await ctx.current(), { userProductId, type, storeId }, { delta }, ref, reason),
