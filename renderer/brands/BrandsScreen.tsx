@@ -205,26 +205,28 @@ function BrandList({ store }: { store: BrandsStore }) {
 }
 
 function BrandCard({ brand: b, onOpen }: { brand: BrandListEntryView; onOpen: () => void }) {
+  const id = useId();
   const i = useI18n();
   const { t } = i;
+  const name = b.fantasy_name || b.name;
+  // The button holds the brand's name only, so the words read are the words seen (WCAG 2.5.3,
+  // issue 28); it covers the whole card (brands.css) and the card's other facts describe it.
   return (
-    <button
-      type="button"
-      className="brand-card"
-      aria-label={t('brands.open', { name: b.fantasy_name || b.name })}
-      onClick={onOpen}
-      data-id={b.official_store_id}
-    >
-      <Logo pictures={b.pictures} name={b.fantasy_name || b.name} size="small" />
+    <div className="brand-card" data-id={b.official_store_id}>
+      <Logo pictures={b.pictures} name={name} size="small" />
       <span className="brand-card-body">
-        <strong>{b.fantasy_name || b.name}</strong>
-        <span className="legal">{b.name}</span>
-        <span className="facts">
-          <StatusText i={i} status={b.status} /> · {t('brands.relevance')}: {t('brands.relevanceValue', { position: b.relevance_position })}
+        <button type="button" className="brand-card-open" aria-label={t('brands.open', { name })} aria-describedby={`${id}-details`} onClick={onOpen}>
+          <strong>{name}</strong>
+        </button>
+        <span id={`${id}-details`} className="brand-card-details">
+          <span className="legal">{b.name}</span>
+          <span className="facts">
+            <StatusText i={i} status={b.status} /> · {t('brands.relevance')}: {t('brands.relevanceValue', { position: b.relevance_position })}
+          </span>
+          <Tags i={i} tags={b.tags} />
         </span>
-        <Tags i={i} tags={b.tags} />
       </span>
-    </button>
+    </div>
   );
 }
 

@@ -98,7 +98,8 @@ function Conversation({ conversation }: { conversation: ConversationView }) {
           <Composer packId={conversation.packId} blocked={blocked} max={view?.seller_max_message_length} />
         </DropZone>
       </section>
-      <aside className="inbox-order" aria-label={t('order.title')}>
+      {/* Focusable: the panel scrolls on its own, and the keyboard must be able to scroll it (issue 28's audit). */}
+      <aside className="inbox-order" aria-label={t('order.title')} tabIndex={0}>
         <h3>{t('order.title')}</h3>
         <OrderPanel conversation={conversation} />
         <dl>

@@ -4,6 +4,7 @@ import type { CellView, GridColumnView, GridRowView } from '../../common/contrac
 import { errorOfStatus, errorText } from '../i18n/errors.js';
 import { cellId } from './grid-layout.js';
 import { Editor } from './GridEditor.js';
+import { coverShort, coverTone, coverWords } from './cover.js';
 import { LockIcon } from './icons.js';
 import { type Editing, atSellingAddress, columnLabel, lockOfCell, lockText, useStock, useStockStore } from './store.js';
 import type { StockWords } from './words.js';
@@ -88,6 +89,8 @@ interface CellProps {
   sellingAddress: boolean;
   /** The cell's reorder point, if it has one. */
   reorderPoint: number | undefined;
+  /** Days of cover (cover.ts): null for no sales; undefined when not shown. */
+  cover?: number | null | undefined;
   active: boolean;
   saving: boolean;
   loaded: boolean;
@@ -100,7 +103,7 @@ interface CellProps {
  * Memoized on plain props (no row object): an edit of one cell re-renders that cell, not its row's
  * other cells.
  */
-export const Cell = memo(function Cell({ row, col, column, product, cell, sellingAddress, reorderPoint, active, saving, loaded, editing, left, w }: CellProps) {
+export const Cell = memo(function Cell({ row, col, column, product, cell, sellingAddress, reorderPoint, cover, active, saving, loaded, editing, left, w }: CellProps) {
   const store = useStockStore();
   // The marketplace cannot be reached (issue 27): a queued or sending cell says it waits.
   const unreachable = useStock((s) => s.unreachable);
@@ -114,7 +117,8 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, sellin
   const point = reorderPoint;
   const low = point !== undefined && (cell?.shown ?? 0) <= point ? w.t('reorder.low', { point: w.formatNumber(point) }) : null;
   const words = stateWords(w, column, cell, saving, lock, unreachable);
-  const stateText = low ? `${words}; ${low}` : words;
+  const withCover = cover === undefined ? words : `${words}; ${coverWords(w, cover)}`;
+  const stateText = low ? `${withCover}; ${low}` : withCover;
   // A locked cell shows its quantity and a short word ('8 platform'): its name says both, in that order (issue 28, WCAG 2.5.3).
   const shortLock = lock && lock !== 'no_location' ? w.t(`lock.short.${lock}` as 'lock.short.platform_managed') : '';
   const named = shortLock ? `${value} ${shortLock}` : value;
@@ -191,6 +195,7 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, sellin
       data-outcome={outcome ?? undefined}
       data-active={active || undefined}
       data-low={low !== null || undefined}
+      data-cover={cover === undefined ? undefined : coverTone(cover)}
       data-error={editError || asking ? true : undefined}
       title={title ?? low ?? undefined}
       style={{ left }}
@@ -207,6 +212,11 @@ export const Cell = memo(function Cell({ row, col, column, product, cell, sellin
         <>
           <span className="cell-value">{value}</span>
           {badge}
+          {cover === undefined ? null : (
+            <span className="cell-cover" aria-hidden="true">
+              {coverShort(w, cover)}
+            </span>
+          )}
         </>
       ) : null}
     </div>

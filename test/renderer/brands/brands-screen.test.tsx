@@ -64,12 +64,16 @@ const withBrands: Handlers = {
 describe('brands: list', () => {
   it('shows a card per brand with its logo by picture name, or initials, and TOP_BRAND as a badge', async () => {
     setup(withBrands);
-    const cards = await screen.findAllByRole('button', { name: /Open the profile of/ });
-    expect(cards).toHaveLength(2);
+    const buttons = await screen.findAllByRole('button', { name: /Open the profile of/ });
+    expect(buttons).toHaveLength(2);
+    // The button is the card's name; the card around it shows the rest.
+    const cards = buttons.map((b) => b.closest<HTMLElement>('.brand-card'));
     expect(within(cards[0]!).getByRole<HTMLImageElement>('img', { name: 'Logo of Aurora' }).src).toBe('https://example.com/img/aurora-logo.png');
     expect(cards[0]!.textContent).toContain('Top brand');
     expect(cards[0]!.textContent).toContain('Active');
     expect(cards[0]!.textContent).toContain('No. 3');
+    // The card's name is what it does; what else it shows is its description (issue 28: the words read are the words seen).
+    expect(document.getElementById(buttons[0]!.getAttribute('aria-describedby') ?? '')?.textContent).toContain('Top brand');
     const kidsLogo = within(cards[1]!).getByRole('img', { name: 'Logo of Aurora Kids' });
     expect(kidsLogo.tagName).toBe('SPAN');
     expect(kidsLogo.textContent).toBe('AK');
