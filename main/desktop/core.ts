@@ -19,6 +19,7 @@ import { QuickReplies } from './quick-replies.js';
 import { Session, sessionView, settingsView } from './session.js';
 import { SettingsStore, defaultSettings } from './settings.js';
 import { Staging } from './staging.js';
+import { draftsOf, keptOwner } from './drafts.js';
 import { UpdateController, type UpdateControllerOptions, coreOutboxDrain } from './updates.js';
 
 export type { CoreApi } from './dispatch.js';
@@ -110,6 +111,7 @@ export class DesktopCore {
           log,
         })
       : null;
+    const staging = new Staging(join(dataDir, 'staging'));
     this.profiles = new Profiles({
       dataDir,
       fixtures,
@@ -120,6 +122,8 @@ export class DesktopCore {
       clock: options.clock,
       jobPollMs: options.jobPollMs,
       engine: options.engine,
+      // Draft files whose draft is gone (a crash between the two): each profile sweeps its own on opening.
+      opened: (p) => draftsOf(p.db).sweep(staging, keptOwner(p)),
       accountsChanged: () =>
         this.feed.emit({
           type: 'settings.changed',
@@ -133,7 +137,7 @@ export class DesktopCore {
       host,
       settings,
       session: this.session,
-      staging: new Staging(join(dataDir, 'staging')),
+      staging,
       quickReplies: new QuickReplies(dataDir),
       feed: this.feed,
       current: () => this.profiles.current(),

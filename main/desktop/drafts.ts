@@ -1,7 +1,15 @@
+import { basename } from 'node:path';
 import type { DraftView } from '../../common/views.js';
 import type { Db } from '../db/open.js';
 import { type DraftsRepo, draftsRepo } from '../db/repos/drafts.js';
+import type { Profile } from './profile.js';
 import type { StagedFile, Staging } from './staging.js';
+
+/**
+ * The folder of the staging's kept files (staging/kept/<owner>/) that belongs to a profile: the
+ * local data's, or a replica's by its own folder's name (remote/<host>-<seller>), unique per data folder.
+ */
+export const keptOwner = (p: Pick<Profile, 'kind' | 'dir'>): string => (p.kind === 'local' ? 'local' : basename(p.dir));
 
 /**
  * Drafts (issue 15 §2): what the seller was writing in each conversation, in the profile's own
@@ -20,14 +28,19 @@ export class Drafts {
   }
 
   /** Every draft with its files; a file whose bytes are gone (deleted by hand) is left out. */
-  async list(staging: Pick<Staging, 'adopt'>): Promise<DraftView[]> {
+  async list(staging: Pick<Staging, 'adopt'>, owner: string): Promise<DraftView[]> {
     const files = new Map<number, DraftView['files']>();
     for (const r of this.repo.files()) {
-      const f = await staging.adopt({ fileId: r.file_id, name: r.name, type: r.type, size: r.size, path: r.path });
+      const f = await staging.adopt({ fileId: r.file_id, name: r.name, type: r.type, size: r.size, path: r.path }, owner);
       if (f) files.set(r.pack_key, [...(files.get(r.pack_key) ?? []), f]);
     }
     const drafts = this.repo.all().map((r): DraftView => ({ packId: r.pack_key, text: r.text, updatedAt: r.updated_at, files: files.get(r.pack_key) ?? [] }));
     return drafts.filter((d) => d.text.trim() !== '' || (d.files?.length ?? 0) > 0);
+  }
+
+  /** Removes the owner's kept files that no draft of this database names (at start, and after a draft is sent or erased). */
+  sweep(staging: Pick<Staging, 'sweep'>, owner: string): string[] {
+    return staging.sweep(owner, new Set(this.repo.files().flatMap((r) => (r.path === null ? [r.file_id] : []))));
   }
 
   /** A text of only whitespace and no files forgets the draft (sent, or erased). */

@@ -22,6 +22,8 @@ export interface ProfilesOptions {
   clock?: Clock | undefined;
   jobPollMs?: number | undefined;
   engine?: EngineTuning | undefined;
+  /** A profile was opened (at start or by a switch), before any call reaches it. */
+  opened?: ((p: Profile) => void) | undefined;
   /** The accounts on this computer changed (an account's name learned by its pull): the screens showing them read them again. */
   accountsChanged?: (() => void) | undefined;
   log(e: unknown): void;
@@ -95,6 +97,12 @@ export class Profiles {
 
   /** Events of a newly opened profile: the feed's, the first pull's progress, the account's name once pulled. */
   private attach(p: Profile): void {
+    try {
+      this.o.opened?.(p);
+    } catch (e) {
+      // Housekeeping: a failure to tidy must not keep the profile from opening.
+      this.o.log(e);
+    }
     this.o.feed.attach(p);
     p.engine.on('pull-progress', (progress) => this.o.feed.emit({ type: 'sync.pull', progress }));
     if (p.kind !== 'remote' || !p.baseUrl) return;

@@ -6,7 +6,7 @@ import type { ConversationsView } from '../../../common/contract/contract.js';
 import { ServiceError, badRequest } from '../../service/errors.js';
 import { MAX_ATTACHMENT_BYTES } from '../../service/messages/attachments/service.js';
 import { orderErrors, resolvePack } from '../../service/messages/orders.js';
-import { draftsOf } from '../drafts.js';
+import { draftsOf, keptOwner } from '../drafts.js';
 import { desktopErrors } from '../errors.js';
 import type { Profile } from '../profile.js';
 import type { HandlerContext } from './context.js';
@@ -97,6 +97,7 @@ export function messagesHandlers(ctx: Pick<HandlerContext, 'current' | 'host' | 
           () => drafts.save(packId, ''),
         );
         for (const f of files) await ctx.staging.discard(f.fileId);
+        drafts.sweep(ctx.staging, keptOwner(p));
         ctx.feed.scheduleStatus();
         return { status: 'queued' as const, entryId: r.entryId, warnings: r.warnings };
       }
@@ -138,6 +139,7 @@ export function messagesHandlers(ctx: Pick<HandlerContext, 'current' | 'host' | 
         },
       );
       for (const f of files) await ctx.staging.discard(f.fileId);
+      draftsOf(p.db).sweep(ctx.staging, keptOwner(p));
       return { status: 'sent' as const, message };
     },
     stageFile: async ({ name, type, bytes }) => ctx.staging.stageBytes(name, type, bytes),
@@ -170,16 +172,23 @@ export function messagesHandlers(ctx: Pick<HandlerContext, 'current' | 'host' | 
       await rename(tmp, target);
       return { saved: true, path: target };
     },
-    drafts: async () => draftsOf((await ctx.current()).db).list(ctx.staging),
+    drafts: async () => {
+      const p = await ctx.current();
+      return draftsOf(p.db).list(ctx.staging, keptOwner(p));
+    },
     saveDraft: async ({ packId, text, fileIds }) => {
       const p = await ctx.current();
       // A file removed (or sent) meanwhile is no longer the draft's.
       const files = [];
       for (const id of fileIds ?? []) {
-        const f = await ctx.staging.keep(id);
+        const f = await ctx.staging.keep(id, keptOwner(p));
         if (f) files.push(f);
       }
-      return { packId, saved: draftsOf(p.db).save(packId, text, files) };
+      const drafts = draftsOf(p.db);
+      const saved = drafts.save(packId, text, files);
+      // An erased draft's files, and any its earlier saves left behind, have no row now.
+      if (!saved) drafts.sweep(ctx.staging, keptOwner(p));
+      return { packId, saved };
     },
     quickReplies: async () => ctx.quickReplies.list(),
     saveQuickReplies: async ({ replies }) => ctx.quickReplies.save(replies),
