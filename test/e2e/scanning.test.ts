@@ -109,14 +109,19 @@ describe('the conflict dialog against a remote marketplace', () => {
   const remoteQuantity = () => remoteTermoQuantity(online.remote, demo.stores.palermo);
   const palermoState = async () => {
     const c = await termoCell(online.app, demo.stores.palermo);
-    return c.ok ? { shown: c.value.shown, state: c.value.state } : null;
+    return c.ok ? { shown: c.value.shown, state: c.value.state, read: c.value.remote.quantity !== null } : null;
   };
 
   it('a stray Enter and a scan resolve nothing; only a chosen button does', async () => {
     const { page } = online.app;
     const api = online.app.core.api;
     await connectAsDemoSeller(online.app, online.remote.url);
-    await waitFor(async () => (await palermoState())?.state === 'synced', 'the replica pulled');
+    // The stock read, not only the listing: a progressive first pull (issue 29) lists the product
+    // first ('synced', nothing queued, quantity unknown) and refuses edits until its stock is read.
+    await waitFor(async () => {
+      const s = await palermoState();
+      return s?.state === 'synced' && s.read;
+    }, "the replica pulled the termo's stock");
 
     // A count made offline while the marketplace changed the same cell.
     expect((await api.settings.update({ mode: 'offline' })).ok).toBe(true);
