@@ -99,6 +99,8 @@ export class EventFeed {
     e.on('pulled', () => this.unreadMayHaveChanged());
     for (const name of ['progress', 'online', 'offline', 'synced', 'failed', 'retry', 'pulled'] as const) e.on(name, () => this.scheduleStatus());
     e.on('synced', () => this.stockChanged(null));
+    // A first pull reads stock behind the pull (issue 29): the rows fill in as it goes.
+    e.on('stock-read', (ids) => this.stockChanged(ids));
     e.on('pulled', () => {
       // A pull can bring stores and location types the grid's column set did not have.
       invalidateGrid(p.db);

@@ -68,6 +68,8 @@ export interface SyncEvents {
   online: [];
   offline: [string];
   pulled: [PullReport];
+  /** Products whose stock a first pull read for the first time (their rows changed; pull.ts). */
+  'stock-read': [string[]];
   /** How far the pull in progress is (pull.ts: each step's start and end, about every 1% between). */
   'pull-progress': [PullProgressView];
   'sync-error': [Error];

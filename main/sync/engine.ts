@@ -18,7 +18,7 @@ import { RemoteClient } from './client.js';
 import { type RequestBudget, TokenBudget } from './budget.js';
 import { type FileStore, MessagePusher } from './message-push.js';
 import { type DiscardResult, type EditMeta, Outbox, type QueueResult, type Resolution, type TransferResult, type UndoResult } from './outbox.js';
-import { PullError, type PullReport, Puller } from './pull.js';
+import { PullError, type PullReport, Puller, type StockReads } from './pull.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import type { Effect } from './settle.js';
 import { StockPusher } from './stock-push.js';
@@ -117,9 +117,11 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         random: this.random,
         onProgress: (p) => this.emit('pull-progress', p),
         stockPerMinute: () => this.budget.perMinute('stock'),
-        onStockRead: () => {
+        onStockRead: (ids) => {
+          this.emit('stock-read', ids);
           if (this.listenerCount('progress') > 0) this.emit('progress', this.status());
         },
+        onStockReadEnd: (e) => this.stockReadEnded(e),
       });
     } else {
       this.client = null;
@@ -278,8 +280,10 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.connectivity.stop();
     this.lanes.stop();
     this.pullAbort?.abort();
+    const reading = this.puller?.stopReading();
     await this.sender.stop();
     await this.pulling?.catch(() => undefined);
+    await reading;
     await this.writes.run(() => undefined);
     await this.client?.close();
     await this.checkpointer?.stop();
@@ -297,6 +301,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       if (this.pollTimer) clearTimeout(this.pollTimer);
       this.pollTimer = undefined;
       this.pullAbort?.abort();
+      void this.puller?.stopReading();
     }
     this.emit('progress', this.status());
   }
@@ -306,8 +311,18 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     return this.sender.whenIdle(timeoutMs, () => JSON.stringify(this.status()));
   }
 
-  /** Pulls the remote state into the mirror now (shared with a pull already running). */
-  pullNow(): Promise<PullReport> {
+  /** Pulls the remote state into the mirror now, a first pull's stock reads included (rejects when they fail). */
+  async pullNow(): Promise<PullReport> {
+    const report = await this.pull();
+    const read = await this.stockReadDone();
+    return read ? { ...report, stock: read } : report;
+  }
+
+  /**
+   * Pulls now (shared with a pull already running). A first pull's stock reads go on behind it
+   * (issue 29: hours at the marketplace's rate) while later pulls bring orders and messages.
+   */
+  pull(): Promise<PullReport> {
     if (!this.puller) return Promise.reject(badRequest('No remote in local-only mode'));
     if (this.modeValue === 'offline') return Promise.reject(badRequest('Offline mode: switch to online to pull'));
     if (this.pulling) return this.pulling;
@@ -337,6 +352,20 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     return this.pulling;
   }
 
+  /** Resolves when a first pull's background stock reads end (pull.ts; at once when none runs). */
+  stockReadDone(): Promise<StockReads | null> {
+    return this.puller?.stockReadDone() ?? Promise.resolve(null);
+  }
+
+  /** The background stock reads ended: a failure is the pull's (the next poll resumes them). */
+  private stockReadEnded(e: unknown): void {
+    if (this.listenerCount('progress') > 0) this.emit('progress', this.status());
+    if (e === null || !this.running || this.modeValue !== 'online') return;
+    if (e instanceof PullError && e.offline) this.connectivity.lost(e.message);
+    this.lastError = (e as Error).message;
+    this.emit('sync-error', e as Error);
+  }
+
   /** Messages of unknown outcome the pull found on the marketplace: delivered (kinds/message.ts). */
   private settleFoundMessages(): void {
     let lanes: string[] = [];
@@ -356,7 +385,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   private backgroundPull(): void {
     if (!this.running || this.modeValue !== 'online' || !this.connectivity.isOnline || !this.puller) return;
-    this.pullNow().catch((e: unknown) => this.emit('sync-error', e as Error));
+    this.pull().catch((e: unknown) => this.emit('sync-error', e as Error));
   }
 
   private schedulePoll(): void {

@@ -3,6 +3,7 @@
 // page and the same batched writes; splitting the phases would scatter that order.
 import { z } from 'zod';
 import { PULL_PHASES, type PullPhase, type PullProgressView, type PullReportView } from '../../common/views.js';
+import { setMaxListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import { type AttachmentRef, type DownloadLimits, downloadAttachment } from './attachment-download.js';
 import { DEFAULT_LISTING_LIMITS, type ListingLimits, Pager, PullError, checkTotal } from './paging.js';
@@ -53,16 +54,20 @@ import { ReadPace, StockOrder } from './stock-order.js';
  *   are read, 20 at a time (GET /items?ids=) where the remote offers it, else one by one
  *   (GET /items/{id}). Each page is written at once with its user product marked "stock not read"
  *   (migration 029), so the grid shows the rows before any stock is read (issue 29).
- * - First pull (issue 29): the products not read yet are read in the person's order
- *   (stock-order.ts: on screen, then scanned or edited, then the rest) and each answer is
- *   committed within the turn it arrives, so a restart or a SIGKILL reads none of them again. A
- *   429 holds every reader until its Retry-After, and costs no attempt.
+ * - First pull (issue 29): the products not read yet are read in the background, in the person's
+ *   order (stock-order.ts: on screen, then scanned or edited, then the rest), while the pull goes
+ *   on to brands, orders and messages and later polls pull those again; each answer is committed
+ *   within the turn it arrives, so a restart or a SIGKILL reads none of them again. A 429 holds
+ *   every reader until its Retry-After, and costs no attempt.
  * - Stores, user, brands (list + detail), orders (GET /orders/search?seller=): read whole, they are small.
  * - Messages: each conversation newest first (mark_as_read=false, so pulling never marks anything
  *   read on the remote); paging stops at the first page with nothing new or changed. A message
  *   from the buyer that was not in the mirror is reported as new.
  * - Attachment files: metadata only; bytes are fetched on demand (attachmentFile).
  */
+
+/** What a pull's stock reads did: products read, changed, skipped (a request of theirs on the wire). */
+export type StockReads = PullReportView['stock'];
 
 /** What a pull did (the contract's shape) and the buyers' messages it brought (for notifications). */
 export type PullReport = PullReportView & { incoming: MessageView[] };
@@ -186,8 +191,10 @@ export interface PullerOptions {
   listingLimits?: Partial<ListingLimits>;
   /** Attachment downloads: the largest file and the deadline (defaults: 25 MB, the client's). */
   downloads?: DownloadLimits;
-  /** A product's stock was read for the first time (the status's count moved). */
-  onStockRead?: () => void;
+  /** Products' stock was read for the first time (the status's count moved; their rows changed). */
+  onStockRead?: (ids: string[]) => void;
+  /** The first pull's background stock reads ended: all read, or stopped by a failure (the next pull resumes them). */
+  onStockReadEnd?: (error: unknown) => void;
   /** Stock requests a minute the request budget allows now (budget.ts; Infinity when unlimited). */
   stockPerMinute?: () => number;
 }
@@ -249,6 +256,12 @@ export class Puller {
   private throttledUntil = 0;
   /** Whether the remote answers GET /items?ids=; null until asked. */
   private multiGet: boolean | null = null;
+  /**
+   * The first pull's stock reads, running behind the pulls (null when none runs): at the
+   * marketplace's rate they take hours, and brands, orders and messages must not wait for them.
+   * Kept once ended until the next pull, so the pull that started them can report them.
+   */
+  private reading: { done: Promise<StockReads>; abort: AbortController; running: boolean } | null = null;
 
   constructor(
     private readonly outbox: Outbox,
@@ -361,7 +374,7 @@ export class Puller {
    * the turn they arrive (one transaction for all that arrived in it): a kill loses only reads
    * still on the wire.
    */
-  private async readInOrder(order: StockOrder, signal?: AbortSignal, progress?: StepProgress): Promise<{ read: number; changed: number; skipped: number }> {
+  private async readInOrder(order: StockOrder, signal?: AbortSignal, progress?: StepProgress, readers = this.options.concurrency): Promise<StockReads> {
     progress?.setTotal(order.size);
     let changed = 0;
     let skipped = 0;
@@ -373,7 +386,7 @@ export class Puller {
       const chunk = arrived;
       arrived = [];
       if (chunk.length === 0 || failed) return;
-      let nowRead = 0;
+      const nowRead: string[] = [];
       this.writes.runNow(() => {
         const wire = this.outbox.repo.productsOnTheWire();
         for (const { id, snap } of chunk) {
@@ -381,12 +394,12 @@ export class Puller {
           if (wire.has(id)) skipped++;
           else if (applyStockSnapshot(this.outbox, this.clock, id, snap)) {
             changed++;
-            if (before && !before.stockRead) nowRead++;
+            if (before && !before.stockRead) nowRead.push(id);
           }
         }
       });
-      if (this.counts && nowRead > 0) this.counts.unread = Math.max(0, this.counts.unread - nowRead);
-      if (nowRead > 0) this.options.onStockRead?.();
+      if (this.counts && nowRead.length > 0) this.counts.unread = Math.max(0, this.counts.unread - nowRead.length);
+      if (nowRead.length > 0) this.options.onStockRead?.(nowRead);
     };
     const arrive = (id: string, snap: StockSnapshot) => {
       arrived.push({ id, snap });
@@ -424,7 +437,7 @@ export class Puller {
       for (let id = order.take(); id !== undefined && !failed; id = order.take()) await readOne(id);
     };
     try {
-      await Promise.all(Array.from({ length: Math.max(1, Math.min(this.options.concurrency, order.size)) }, worker));
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(readers, order.size)) }, worker));
     } catch (e) {
       // Reads still on the wire when one failed for good write nothing more.
       write();
@@ -433,6 +446,65 @@ export class Puller {
     }
     write();
     return { read: order.size, changed, skipped };
+  }
+
+  /** The known products' window, in the person's order, within the pull. */
+  private async readKnown(ids: string[], signal?: AbortSignal): Promise<StockReads> {
+    const order = this.personsOrder(ids);
+    const step = this.step('stock');
+    try {
+      return await this.readInOrder(order, signal, step);
+    } finally {
+      this.order = null;
+      step.finish();
+    }
+  }
+
+  private personsOrder(ids: string[]): StockOrder {
+    const order = new StockOrder(ids);
+    for (const id of [...this.touched].reverse()) order.touch(id);
+    this.touched.length = 0;
+    order.setVisible(this.visible);
+    this.order = order;
+    return order;
+  }
+
+  /**
+   * Starts the first pull's stock reads behind the pull (issue 29). One reader fewer than the
+   * connections, so a pull's other requests and the pushes always find one free.
+   */
+  private readInBackground(ids: string[]): void {
+    const abort = new AbortController();
+    setMaxListeners(0, abort.signal);
+    const order = this.personsOrder(ids);
+    const readers = Math.max(1, this.options.concurrency - 1);
+    const done = this.readInOrder(order, abort.signal, undefined, readers);
+    const reading = { done, abort, running: true };
+    this.reading = reading;
+    done.then(
+      () => this.options.onStockReadEnd?.(null),
+      (e: unknown) => this.options.onStockReadEnd?.(e),
+    );
+    void done
+      .catch(() => undefined)
+      .finally(() => {
+        reading.running = false;
+        if (this.order === order) this.order = null;
+      });
+  }
+
+  /** Resolves when the first pull's background stock reads are done, rejects when they failed (at once when none runs). */
+  stockReadDone(): Promise<StockReads | null> {
+    return this.reading?.done ?? Promise.resolve(null);
+  }
+
+  /** Stops the background stock reads (what was read is kept; the next pull resumes the rest). */
+  stopReading(): Promise<void> {
+    this.reading?.abort.abort();
+    return this.stockReadDone().then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** Waits out a 429's Retry-After (shared by every reader). */
@@ -491,23 +563,17 @@ export class Puller {
     await this.writes.run(() => this.outbox.repo.setState(ITEM_CODES_READ, '1'));
     this.recount();
 
-    // Stock: the products not read yet in the person's order, then a round-robin window of the known ones.
-    const unread = this.outbox.mirror.unreadProductIds(me, '', Number.MAX_SAFE_INTEGER);
-    // While a first pull is unfinished, what it read is fresh: not read again before the rest (a resume reads only what is left).
-    const window = unread.length > 0 ? [] : this.stockWindow(this.outbox.mirror.productIdsOf(me));
-    const order = new StockOrder([...unread, ...window]);
-    for (const id of [...this.touched].reverse()) order.touch(id);
-    order.setVisible(this.visible);
-    this.order = order;
-    const stockStep = this.step('stock');
-    let stock: Awaited<ReturnType<Puller['readInOrder']>>;
-    try {
-      stock = await this.readInOrder(order, signal, stockStep);
-    } finally {
-      this.order = null;
+    // Stock. Products not read yet (a first pull, or its resume): read in the background in the
+    // person's order, while brands, orders and messages are pulled now and on every poll after.
+    // While a first pull is unfinished, what it read is fresh: the known products' round-robin
+    // window waits until none is unread (a resume reads only what is left).
+    let stock: StockReads = { read: 0, changed: 0, skipped: 0 };
+    if (this.reading && !this.reading.running) this.reading = null;
+    if (!this.reading) {
+      const unread = this.outbox.mirror.unreadProductIds(me, '', Number.MAX_SAFE_INTEGER);
+      if (unread.length > 0) this.readInBackground(unread);
+      else stock = await this.readKnown(this.stockWindow(this.outbox.mirror.productIdsOf(me)), signal);
     }
-    stockStep.finish();
-    this.touched.length = 0;
 
     const brands = await this.pullBrands(signal);
     const orders = await this.pullOrders(signal);

@@ -13,6 +13,8 @@ import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { type Replica, newEngine, newReplica, syncMarket } from '../support/sync-harness.js';
 import { waitFor } from '../support/wait.js';
+import { demo } from '../support/fixtures.js';
+import { sendBody, sendPath } from '../support/messages.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -46,12 +48,12 @@ describe('a progressive first pull', () => {
     server = await startTestServer(market.fixtures);
     proxy = await startFaultProxy(server.url);
     replica = newReplica();
-    // One reader: the order the proxy sees is the order the pull chose.
-    engine = newEngine(replica, { url: proxy.url, token: market.token, sellerId: market.sellerId }, { concurrency: 1 });
+    // One stock reader (and one connection for the rest of the pull): the order the proxy sees is the order the pull chose.
+    engine = newEngine(replica, { url: proxy.url, token: market.token, sellerId: market.sellerId }, { concurrency: 2 });
     engine.start();
     const sorted = [...market.products].sort();
     const first = proxy.hold(isStockGet, 1);
-    const pulling = engine.pullNow();
+    const pulling = engine.pull();
     await first.arrived;
 
     // Listings are in before any stock: 60 rows, every cell "not read yet" and locked.
@@ -72,9 +74,11 @@ describe('a progressive first pull', () => {
     // The screen shows two rows, a scan found a third: those go next, in that order.
     engine.showing([sorted[50]!, sorted[51]!]);
     engine.touched(sorted[40]!);
+    // The pull itself is over (brands, orders, messages pulled) while the stock is read behind it.
+    await pulling;
+    expect(engine.status().stockRead).toMatchObject({ read: 0, total: 60 });
     first.release();
-    const report = await pulling;
-    expect(report.stock).toMatchObject({ read: 60, changed: 60 });
+    await engine.stockReadDone();
     const order = stockReads(proxy);
     expect(order.slice(0, 4)).toEqual([sorted[0], sorted[50], sorted[51], sorted[40]]);
     expect([...order].sort()).toEqual(sorted);
@@ -85,6 +89,43 @@ describe('a progressive first pull', () => {
     expect(engine.queueCount({ userProductId: sorted[30]!, type: 'seller_warehouse', storeId: market.stores[0]!, quantity: 3 })).toMatchObject({
       how: 'queued',
     });
+  });
+
+  it('pulls orders and messages while the stock is read: a buyer message sent during a held stock read is pulled', async () => {
+    server = await startTestServer();
+    proxy = await startFaultProxy(server.url);
+    replica = newReplica();
+    // Two connections: one stock reader, one for everything else.
+    engine = newEngine(replica, { url: proxy.url, token: demo.seller.token, sellerId: demo.seller.id }, { concurrency: 2 });
+    engine.start();
+    const held = proxy.hold(isStockGet, 1);
+    const report = await engine.pull();
+    await held.arrived;
+    const total = engine.status().stockRead!.total;
+    expect(total).toBeGreaterThan(1);
+    expect(engine.status().stockRead).toMatchObject({ read: 0 });
+    expect(report.orders).toBeGreaterThan(0);
+    const packs = engine.outbox.mirror.packKeysOf(demo.seller.id);
+    expect(packs.length).toBeGreaterThan(0);
+
+    // A buyer writes while the stock read is still held on the wire: the next poll brings it.
+    const incoming: string[] = [];
+    engine.on('message', (m) => incoming.push(m.text));
+    const pack = packs[0]!;
+    const sent = await server.as(demo.buyer.token).post(sendPath(pack), sendBody(demo.buyer.id, demo.seller.id, 'Hola, ¿sale hoy el envío?'));
+    expect(sent.status).toBe(201);
+    const mark = proxy.log.length;
+    await engine.pull();
+    expect(incoming).toEqual(['Hola, ¿sale hoy el envío?']);
+    expect(proxy.log.slice(mark).some((l) => l.path.startsWith(`/messages/packs/${pack}/`))).toBe(true);
+    // No stock was read meanwhile, and the later pull did not start a second reader.
+    expect(engine.status().stockRead).toMatchObject({ read: 0, total });
+    expect(stockReads(proxy)).toHaveLength(1);
+
+    held.release();
+    await engine.stockReadDone();
+    expect(engine.status().stockRead).toBeUndefined();
+    expect(stockReads(proxy)).toHaveLength(total);
   });
 
   it('resumes after a SIGKILL of the pulling process without reading again any product it read', async () => {
