@@ -53,6 +53,12 @@ export interface BudgetOptions {
    * marketplace's own bucket): up to the limit goes at once, a flood then goes at the rate.
    */
   burstSeconds?: number;
+  /**
+   * The part of the burst kept back (default 0.1): the marketplace counts requests when they
+   * arrive, so a request delayed on the way and the next one not would meet an empty bucket
+   * there; a tenth of it covers seconds of jitter at 100 a minute.
+   */
+  headroom?: number;
 }
 
 interface Waiter {
@@ -84,6 +90,7 @@ class Bucket {
   constructor(
     private readonly configured: number,
     private readonly burstSeconds: number,
+    private readonly headroom: number,
     private readonly clock: Clock,
   ) {
     this.rate = configured;
@@ -96,7 +103,7 @@ class Bucket {
   }
 
   private capacity(): number {
-    return Math.max(1, (this.rate * this.burstSeconds) / 60);
+    return Math.max(1, ((this.rate * this.burstSeconds) / 60) * (1 - this.headroom));
   }
 
   acquire(priority: BudgetPriority, signal?: AbortSignal): Promise<void> {
@@ -187,7 +194,7 @@ export class TokenBudget implements RequestBudget {
       if (rate === 'unlimited') continue;
       if (!(rate > 0) || !Number.isFinite(rate))
         throw new Error(`request budget: ${r} must be a positive number of requests a minute or 'unlimited', got ${rate}`);
-      this.buckets.set(r, new Bucket(rate, options.burstSeconds ?? 60, options.clock));
+      this.buckets.set(r, new Bucket(rate, options.burstSeconds ?? 60, options.headroom ?? 0.1, options.clock));
     }
   }
 

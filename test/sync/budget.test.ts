@@ -24,7 +24,7 @@ async function settled(promises: Promise<unknown>[]): Promise<boolean[]> {
 describe('request budget (issue 29)', () => {
   it('lets a burst of a few seconds go at once, then exactly the rate', async () => {
     const clock = fakeClock();
-    const budget = new TokenBudget({ clock, rates: { stock: 60 }, burstSeconds: 3 });
+    const budget = new TokenBudget({ clock, rates: { stock: 60 }, burstSeconds: 3, headroom: 0 });
     // 60 a minute, 3 s of burst: 3 go at once, the 4th waits one second.
     const first = [0, 1, 2].map(() => budget.acquire('stock', 'push'));
     const fourth = budget.acquire('stock', 'push');
@@ -48,7 +48,7 @@ describe('request budget (issue 29)', () => {
 
   it('serves waiting pushes before any waiting pull, each in order', async () => {
     const clock = fakeClock();
-    const budget = new TokenBudget({ clock, rates: { stock: 60 }, burstSeconds: 1 });
+    const budget = new TokenBudget({ clock, rates: { stock: 60 }, burstSeconds: 1, headroom: 0 });
     await budget.acquire('stock', 'pull');
     const order: string[] = [];
     const pulls = [1, 2].map((i) => budget.acquire('stock', 'pull').then(() => order.push(`pull${i}`)));
@@ -63,7 +63,7 @@ describe('request budget (issue 29)', () => {
 
   it('keeps resources apart and lets unlimited ones through at once', async () => {
     const clock = fakeClock();
-    const budget = new TokenBudget({ clock, rates: { stock: 60, 'messages-read': 'unlimited' }, burstSeconds: 1 });
+    const budget = new TokenBudget({ clock, rates: { stock: 60, 'messages-read': 'unlimited' }, burstSeconds: 1, headroom: 0 });
     await budget.acquire('stock', 'push');
     const stock = budget.acquire('stock', 'push');
     const reads = Array.from({ length: 1000 }, () => budget.acquire('messages-read', 'pull'));
@@ -76,7 +76,7 @@ describe('request budget (issue 29)', () => {
 
   it('after a 429 shrinks the rate, pauses until Retry-After, and recovers over quiet minutes', async () => {
     const clock = fakeClock();
-    const budget = new TokenBudget({ clock, rates: { stock: 100 }, burstSeconds: 3 });
+    const budget = new TokenBudget({ clock, rates: { stock: 100 }, burstSeconds: 3, headroom: 0 });
     budget.throttled('stock', 5000);
     expect(budget.perMinute('stock')).toBeLessThan(100);
     const next = budget.acquire('stock', 'push');
@@ -102,7 +102,7 @@ describe('request budget (issue 29)', () => {
 
   it('a waiter whose signal aborts leaves the queue and rejects with the reason', async () => {
     const clock = fakeClock();
-    const budget = new TokenBudget({ clock, rates: { stock: 60 }, burstSeconds: 1 });
+    const budget = new TokenBudget({ clock, rates: { stock: 60 }, burstSeconds: 1, headroom: 0 });
     await budget.acquire('stock', 'push');
     const abort = new AbortController();
     const gone = budget.acquire('stock', 'pull', abort.signal);
@@ -112,6 +112,18 @@ describe('request budget (issue 29)', () => {
     clock.t += 1000;
     budget.tick();
     expect(await settled([kept])).toEqual([true]);
+  });
+
+  it('keeps a tenth of the burst back by default, for requests delayed on the way', async () => {
+    const clock = fakeClock();
+    const budget = new TokenBudget({ clock, rates: { stock: 100 } });
+    // A minute's worth is 100: 90 go at once, the 91st waits for the rate (0.6 s).
+    const burst = Array.from({ length: 91 }, () => budget.acquire('stock', 'push'));
+    const done = await settled(burst);
+    expect(done.filter(Boolean).length).toBe(90);
+    clock.t += 600;
+    budget.tick();
+    expect((await settled(burst)).every(Boolean)).toBe(true);
   });
 
   it('refuses a rate that is not a positive number', () => {

@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { TokenBudget } from '../../main/sync/budget.js';
+import { systemClock } from '../../main/service/clock.js';
+import { cellView } from '../../main/sync/read-model.js';
+import { startFaultProxy } from '../support/fault-proxy.js';
+import { demo } from '../support/fixtures.js';
+import { demoRemote, termoCells } from '../support/demo-remote.js';
+import { startTestServer } from '../support/server.js';
+import { type SyncedReplica, waitFor, newEngine, newReplica, startSyncedReplica, stopSyncedReplica, syncMarket } from '../support/sync-harness.js';
+
+/**
+ * One request per product (issue 29) against the real remote on loopback behind the logging
+ * fault proxy, on a real replica file: the due entries of a product's stores go out as one PUT,
+ * each settles by its own rule, and under the rate-limit double the budget causes no 429.
+ */
+let s: SyncedReplica | null = null;
+afterEach(async () => {
+  if (s) await stopSyncedReplica(s);
+  s = null;
+});
+
+const { termo, palermo, avellaneda, palermoRef } = termoCells;
+const avellanedaRef = { ...palermoRef, storeKey: demo.stores.avellaneda };
+const P = `seller_warehouse|${demo.stores.palermo}`;
+const A = `seller_warehouse|${demo.stores.avellaneda}`;
+const { remoteQty, otherWrite } = demoRemote(() => s!.server);
+const puts = () => s!.proxy.log.filter((l) => l.method === 'PUT');
+
+describe('one request per product', () => {
+  it('the queued edits of every store of a product go as ONE PUT, and each entry settles on its own', async () => {
+    s = await startSyncedReplica();
+    const { engine, proxy, replica } = s;
+    engine.setMode('offline');
+    const a = engine.queueAdjustment({ ...palermo, delta: 3 });
+    const b = engine.queueAdjustment({ ...avellaneda, delta: -4 });
+    // A count after an adjustment of the same store stays its own entry, based on the adjustment's effect.
+    const c = engine.queueCount({ ...palermo, quantity: 20 });
+    const synced: number[] = [];
+    engine.on('synced', (e) => synced.push(e.entryId));
+    engine.setMode('online');
+    await engine.drain();
+    expect(puts()).toHaveLength(1);
+    expect(proxy.log.filter((l) => l.method === 'PUT').map((l) => l.status)).toEqual([200]);
+    for (const r of [a, b, c]) expect(engine.outbox.repo.byId(r.entryId!)).toMatchObject({ state: 'done', last_status: 200 });
+    expect(synced.sort()).toEqual([a.entryId, b.entryId, c.entryId].sort());
+    expect(await remoteQty(termo, P)).toBe(20);
+    expect(await remoteQty(termo, A)).toBe(26);
+    // One PUT applied: the product's version moved once, and the mirror followed it without a re-read.
+    expect(cellView(replica.db, palermoRef)).toMatchObject({ remote: { quantity: 20, version: '2' }, shown: 20, state: 'synced' });
+    expect(cellView(replica.db, avellanedaRef)).toMatchObject({ remote: { quantity: 26, version: '2' }, shown: 26, state: 'synced' });
+  });
+
+  it('on 409 a count whose store moved becomes a conflict and is left out; the adjustment is rebased and goes on under a fresh key', async () => {
+    s = await startSyncedReplica();
+    const { engine, proxy } = s;
+    engine.setMode('offline');
+    const count = engine.queueCount({ ...palermo, quantity: 20 });
+    const adjust = engine.queueAdjustment({ ...avellaneda, delta: 5 });
+    // Someone else moves the counted store on the remote meanwhile (version 2).
+    await otherWrite(demo.stores.palermo, 15);
+    const before = proxy.log.length;
+    engine.setMode('online');
+    await engine.drain();
+    // The refused PUT, one read of the product, the rest of the batch (a refresh read may follow the conflict).
+    const stock = proxy.log.slice(before).filter((l) => l.path.startsWith(`/user-products/${termo}/stock`));
+    expect(stock.filter((l) => l.method === 'PUT').map((l) => l.status)).toEqual([409, 200]);
+    expect(stock.slice(0, 2).map((l) => `${l.method} ${l.status}`)).toEqual(['PUT 409', 'GET 200']);
+    const [first, second] = puts();
+    expect(first!.key).not.toBe(second!.key);
+    expect(engine.outbox.repo.byId(count.entryId!)).toMatchObject({ state: 'conflict', remote_quantity: 15, base_quantity: 12, quantity: 20 });
+    expect(engine.outbox.repo.byId(adjust.entryId!)).toMatchObject({ state: 'done', idempotency_key: second!.key });
+    // The count was not sent: the remote keeps the other write, and the adjustment is on the fresh quantity.
+    expect(await remoteQty(termo, P)).toBe(15);
+    expect(await remoteQty(termo, A)).toBe(35);
+  });
+
+  it('an adjustment that no longer fits fails alone; the other store of the product goes on', async () => {
+    s = await startSyncedReplica();
+    const { engine } = s;
+    engine.setMode('offline');
+    const take = engine.queueAdjustment({ ...palermo, delta: -10 });
+    const add = engine.queueAdjustment({ ...avellaneda, delta: 1 });
+    // A sale leaves 2 in the store the −10 comes out of.
+    await otherWrite(demo.stores.palermo, 2);
+    engine.setMode('online');
+    await engine.drain();
+    expect(engine.outbox.repo.byId(take.entryId!)).toMatchObject({ state: 'failed' });
+    expect(engine.outbox.repo.byId(take.entryId!)!.last_error).toMatch(/below 0/);
+    expect(engine.outbox.repo.byId(add.entryId!)).toMatchObject({ state: 'done' });
+    expect(await remoteQty(termo, P)).toBe(2);
+    expect(await remoteQty(termo, A)).toBe(31);
+  });
+});
+
+describe('the request budget against the rate-limit double', () => {
+  it('sends no more than the limit allows (no 429 of its own) and about one request per product', async () => {
+    const products = 30;
+    const market = syncMarket({ products, stores: 3, quantity: 50 });
+    // The double's bucket holds 30 and refills 30 a second; the client's the same rate (1,800 a minute), 27 of burst (its headroom).
+    const server = await startTestServer(market.fixtures, { rateLimit: { limits: { stock: { requests: 30, per: 's' } } } });
+    const proxy = await startFaultProxy(server.url);
+    const replica = newReplica();
+    const budget = new TokenBudget({ clock: systemClock, rates: { stock: 1800 }, burstSeconds: 1 });
+    const engine = newEngine(replica, { url: proxy.url, token: market.token, sellerId: market.sellerId }, { budget, concurrency: 16 });
+    s = { server, proxy, replica, engine };
+    engine.start();
+    await engine.pullNow();
+    // Every product's stock is read (a first pull may read it after the listings): edits need it.
+    await waitFor(() => engine.status().stockRead === undefined, 'every product stock read');
+    engine.setMode('offline');
+    let edits = 0;
+    for (const up of market.products)
+      for (const store of market.stores) {
+        engine.queueAdjustment({ userProductId: up, type: 'seller_warehouse', storeId: store, delta: 1 + (edits++ % 3) });
+      }
+    const before = proxy.log.length;
+    engine.setMode('online');
+    await engine.drain();
+    const sent = proxy.log.slice(before).filter((l) => l.path.includes('/stock'));
+    expect(proxy.log.filter((l) => l.status === 429)).toEqual([]);
+    expect(sent.length).toBeLessThanOrEqual(Math.floor(1.05 * products));
+    expect(engine.outbox.repo.counts()).toMatchObject({ pending: 0, in_flight: 0, failed: 0, conflict: 0, done: edits });
+    // The remote's own file (its API would count the test's reads against the same limit).
+    const at = server.db.prepare<[string, string], { quantity: number }>(
+      "SELECT quantity FROM stock_locations WHERE user_product_id = ? AND type = 'seller_warehouse' AND store_key = ?",
+    );
+    let i = 0;
+    for (const up of market.products) for (const store of market.stores) expect(at.get(up, store)?.quantity, `${up} ${store}`).toBe(50 + 1 + (i++ % 3));
+  });
+});
