@@ -26,8 +26,8 @@ describe('importing a file twice, and the exports with SKUs', () => {
     if (!r.ok) throw new Error(r.error.message);
     return r.value.shown;
   };
-  const focusedLabel = () => app.page.evaluate(() => document.activeElement?.textContent ?? document.activeElement?.getAttribute('aria-label') ?? '');
-  const focusInDialog = () => app.page.evaluate(() => document.activeElement?.closest('[role="dialog"]') !== null);
+  const focusedLabel = () => app.page.evaluate<string>("document.activeElement?.textContent ?? document.activeElement?.getAttribute('aria-label') ?? ''");
+  const focusInDialog = () => app.page.evaluate<boolean>(`document.activeElement?.closest('[role="dialog"]') !== null`);
 
   it('asks before applying the same file again; Apply keeps focus in the dialog and Esc closes it', async () => {
     const { page } = app;

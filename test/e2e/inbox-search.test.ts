@@ -15,9 +15,9 @@ let dir: string;
 
 beforeAll(async () => {
   const fixtures = demoFixtures();
-  const buyer = fixtures.users.find((u) => u.id === demo.buyer.id)!;
+  const buyer = (fixtures.users ?? []).find((u) => u.id === demo.buyer.id)!;
   Object.assign(buyer, { first_name: 'João', last_name: 'Núñez' });
-  const lamp = fixtures.items.find((i) => i.id === 'MLA1400000004')!;
+  const lamp = (fixtures.items ?? []).find((i) => i.id === 'MLA1400000004')!;
   lamp.title = 'Lámpara de pie nórdica';
   dir = mkdtempSync(join(tmpdir(), 'stockroom-e2e-search-'));
   writeFileSync(join(dir, 'fixtures.json'), JSON.stringify(fixtures));

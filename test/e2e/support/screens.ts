@@ -32,11 +32,7 @@ export async function useScheme(page: Page, scheme: SchemeName): Promise<void> {
 
 /** Waits until the page paints in the given theme's background. */
 export async function paintedIn(page: Page, scheme: SchemeName): Promise<void> {
-  let seen = '';
-  await waitFor(
-    async () => (seen = await pageBackground(page)) === BACKGROUND[scheme],
-    () => `the page in the ${scheme} theme (background ${seen})`,
-  );
+  await waitFor(async () => (await pageBackground(page)) === BACKGROUND[scheme], `the page in the ${scheme} theme (background ${BACKGROUND[scheme]})`);
 }
 
 /** Opens a screen of the frame from its tab and waits for its content (the demo data's). */
