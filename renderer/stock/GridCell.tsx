@@ -103,7 +103,22 @@ interface CellProps {
  * Memoized on plain props (no row object): an edit of one cell re-renders that cell, not its row's
  * other cells.
  */
-export const Cell = memo(function Cell({ row, col, column, product, cell, sellingAddress, reorderPoint, cover, active, saving, loaded, editing, left, w }: CellProps) {
+export const Cell = memo(function Cell({
+  row,
+  col,
+  column,
+  product,
+  cell,
+  sellingAddress,
+  reorderPoint,
+  cover,
+  active,
+  saving,
+  loaded,
+  editing,
+  left,
+  w,
+}: CellProps) {
   const store = useStockStore();
   // The marketplace cannot be reached (issue 27): a queued or sending cell says it waits.
   const unreachable = useStock((s) => s.unreachable);

@@ -83,6 +83,7 @@ export const Row = memo(function Row({ index, top, row, columns, colItems, activ
             cell={cell}
             sellingAddress={sellingAddress}
             reorderPoint={row?.reorder?.[column.key]}
+            cover={row?.cover?.[column.key]}
             active={activeCol === c.index}
             saving={row ? saving[`${row.userProductId}|${column.key}`] === true : false}
             loaded={row !== undefined}

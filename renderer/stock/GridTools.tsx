@@ -1,12 +1,11 @@
 /**
  * The grid's tools beside the filters: saved views (store, filters, order) chosen from a menu and
- * saved under a name, the "below reorder point" list, the reorder point of the focused cell, and
- * the Excel export. Views and reorder points are kept in the profile's database (migration 015).
+ * saved under a name, the "below reorder point" list and the reorder point of the focused cell,
+ * shown in the View options panel (StockToolbar.tsx; the Excel export is in the File menu). Views and reorder points are kept in the profile's database (migration 015).
  */
 import { useEffect, useState } from 'react';
 import type { SavedGridViewView } from '../../common/contract/contract.js';
 import { ColumnsMenu } from './ColumnsMenu.js';
-import { exportXlsx } from './csv-export.js';
 import { columnLabel, rowAt, useStock, useStockStore, visibleColumns } from './store.js';
 import { useStockWords } from './words.js';
 import './grid-tools.css';
@@ -34,10 +33,10 @@ function ViewsMenu() {
     setChosen(id);
     const v = views.find((x) => String(x.id) === id);
     if (!v) return;
-    const { belowReorder, sort, hidden, ...rest } = v.query;
+    const { belowReorder, sort, hidden, cover, ...rest } = v.query;
     // A view saved before columns could be hidden shows them all.
     store.getState().setHidden(hidden ?? []);
-    void store.getState().setQuery({ ...rest, belowReorder, sort });
+    void store.getState().setQuery({ ...rest, belowReorder, sort, cover: cover ?? false });
   };
   const save = async () => {
     const { query: q, hidden } = store.getState();
@@ -51,6 +50,7 @@ function ViewsMenu() {
         belowReorder: q.belowReorder ?? false,
         sort: q.sort ?? null,
         ...(hidden.length > 0 ? { hidden } : {}),
+        ...(q.cover ? { cover: true } : {}),
       },
     });
     if (!r.ok) return store.getState().sayError('error', r.error);
@@ -157,7 +157,7 @@ export function GridTools() {
   const store = useStockStore();
   const w = useStockWords();
   const below = useStock((s) => s.query.belowReorder === true);
-  const busy = useStock((s) => s.activity !== null);
+  const cover = useStock((s) => s.query.cover === true);
   return (
     <div className="grid-tools">
       <ViewsMenu />
@@ -166,10 +166,10 @@ export function GridTools() {
         <input type="checkbox" checked={below} onChange={(e) => void store.getState().setQuery({ belowReorder: e.target.checked })} />{' '}
         {w.t('filter.belowReorder')}
       </label>
+      <label>
+        <input type="checkbox" checked={cover} onChange={(e) => void store.getState().setQuery({ cover: e.target.checked })} /> {w.t('cover.toggle')}
+      </label>
       <ReorderPoint />
-      <button type="button" disabled={busy} onClick={() => void exportXlsx(store)}>
-        {w.t('csv.exportXlsx')}
-      </button>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { ApiError, HistoryEntryView } from '../../common/contract/contract.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
 import { columnEditable } from './columns.js';
+import { StockInsight } from './StockInsight.js';
 import { columnLabel, rowAt, useStock, useStockStore, visibleColumns } from './store.js';
 import { useStockWords } from './words.js';
 
@@ -86,6 +87,7 @@ export function HistoryPanel() {
           {w.t('history.hide')}
         </button>
       </div>
+      {row ? <StockInsight row={row} /> : null}
       {!row || !column ? (
         <p>{w.t('history.pick')}</p>
       ) : !editable ? (

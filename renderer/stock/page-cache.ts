@@ -53,7 +53,9 @@ export function pageCache({ set, get, api }: StockKit): { requery: Requery; acti
 
   async function readPage(page: number, generation: number): Promise<void> {
     set((s) => ({ loadingPages: { ...s.loadingPages, [page]: true } }));
-    const r = await api.stock.grid({ ...queryPayload(get().query), limit: PAGE_SIZE, offset: page * PAGE_SIZE });
+    const q = get().query;
+    // Days of cover only for the grid's pages (locate and the exports do not show them).
+    const r = await api.stock.grid({ ...queryPayload(q), ...(q.cover ? { cover: true } : {}), limit: PAGE_SIZE, offset: page * PAGE_SIZE });
     if (get().generation !== generation) return;
     set((s) => {
       const loadingPages = { ...s.loadingPages };

@@ -28,6 +28,8 @@ export interface StockQuery {
   belowReorder?: boolean;
   /** The order; null or absent: by product id. */
   sort?: GridSortView | null;
+  /** Store cells show their days of cover (issue 28, cover.ts); kept with saved views. */
+  cover?: boolean;
 }
 
 export const PAGE_SIZE = 50;
