@@ -64,6 +64,7 @@ export const CHANNEL_NAMES = {
   updates: ['status', 'check', 'install'],
   counts: ['list', 'start', 'get', 'scan', 'set', 'review', 'apply', 'cancel'],
   operators: ['list', 'add', 'remove', 'switch', 'signOut'],
+  tally: ['list', 'add', 'undo', 'clear', 'apply'],
 } as const satisfies { [A in keyof Contract]: readonly (keyof Contract[A])[] };
 
 // Every function of the contract is listed, and every listed area exists in the contract.

@@ -52,6 +52,7 @@ import type {
 } from '../views.js';
 import type { CountLineView, CountOutsideView, CountReviewView, CountScanView, CountSessionPageView, CountSessionView } from '../count-views.js';
 import type { OperatorsView } from '../operator-views.js';
+import type { TallyAddView, TallyApplyView, TallyUndoView, TallyView } from '../tally-views.js';
 
 export { CHANNELS, CHANNEL_NAMES, CHANNEL_PREFIX, ERROR_CODES, EVENT_CHANNEL, channelName } from './channels.js';
 
@@ -59,6 +60,7 @@ export { CHANNELS, CHANNEL_NAMES, CHANNEL_PREFIX, ERROR_CODES, EVENT_CHANNEL, ch
 export type * from '../views.js';
 export type * from '../count-views.js';
 export type * from '../operator-views.js';
+export type * from '../tally-views.js';
 
 // ---------------------------------------------------------------- payload schemas
 
@@ -450,6 +452,23 @@ export const contract = {
     /** Every difference as a count at its base, in one transaction; the session is then applied. */
     apply: op(z.strictObject({ sessionId: countSessionId }), answer<CountReviewView>()),
     cancel: op(z.strictObject({ sessionId: countSessionId }), answer<CountSessionView>()),
+  },
+  /**
+   * Scan to count's tally of a store (main/desktop/scan-tally.ts): kept in the database per scan,
+   * so a reload or a restart before Apply loses nothing; Apply writes one adjustment per product.
+   */
+  tally: {
+    list: op(z.strictObject({ storeId }), answer<TallyView>()),
+    /** A scanned code adds `quantity` units (one by default); unknown codes and other stores' products are kept flagged. */
+    add: op(
+      z.strictObject({ storeId, code: z.string().trim().min(1).max(200), quantity: z.number().int().min(1).max(1_000_000).optional() }),
+      answer<TallyAddView>(),
+    ),
+    /** Takes the newest scan out. */
+    undo: op(z.strictObject({ storeId }), answer<TallyUndoView>()),
+    clear: op(z.strictObject({ storeId }), answer<TallyView>()),
+    /** One adjustment per counted product (reason received) and the tally emptied, in one transaction: all or none. */
+    apply: op(z.strictObject({ storeId }), answer<TallyApplyView>()),
   },
   /** The people of a shared workstation, switching with a PIN (main/desktop/operators.ts); every answer is the list and who is signed in. */
   operators: {

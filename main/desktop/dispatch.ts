@@ -123,6 +123,7 @@ export function dispatch(handlers: Handlers, o: DispatchOptions): Dispatch {
     updates: area('updates'),
     counts: area('counts'),
     operators: area('operators'),
+    tally: area('tally'),
   };
   return {
     api,

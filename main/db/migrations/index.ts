@@ -29,6 +29,7 @@ import { importFingerprintsMigration } from './028-import-fingerprints.js';
 import { stockReadMigration } from './029-stock-read.js';
 import { searchFoldedMigration } from './030-search-folded.js';
 import { orderItemsByItemMigration } from './031-order-items-by-item.js';
+import { scanTallyMigration } from './032-scan-tally.js';
 
 export interface Migration {
   version: number;
@@ -75,4 +76,5 @@ export const migrations: Migration[] = [
   stockReadMigration,
   searchFoldedMigration,
   orderItemsByItemMigration,
+  scanTallyMigration,
 ];

@@ -9,6 +9,7 @@ import { sessionHandlers } from './session.js';
 import { settingsHandlers } from './settings.js';
 import { stockHandlers } from './stock.js';
 import { syncHandlers } from './sync.js';
+import { tallyHandlers } from './tally.js';
 import type { Handlers } from './types.js';
 import { updatesHandlers } from './updates.js';
 
@@ -29,5 +30,6 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     updates: updatesHandlers(ctx),
     counts: countsHandlers(ctx),
     operators: operatorsHandlers(ctx),
+    tally: tallyHandlers(ctx),
   } satisfies Handlers;
 }
