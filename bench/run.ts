@@ -1,11 +1,13 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { benchCounting } from './counting.js';
+import { benchFirstPull } from './first-pull.js';
 import { benchImport } from './import.js';
 import { benchMessages } from './messages.js';
 import { benchPull } from './pull.js';
 import { benchStart } from './start.js';
 import { benchStock } from './stock.js';
 import { benchSync } from './sync.js';
+import { benchSyncBudget } from './sync-budget.js';
 import { benchUi } from './ui.js';
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -37,6 +39,8 @@ async function main(): Promise<void> {
     ['counting', benchCounting],
     ['start', benchStart],
     ['pull', benchPull],
+    ['first-pull', benchFirstPull],
+    ['sync-budget', benchSyncBudget],
   ];
   const startedAt = new Date().toISOString();
   const ran: string[] = [];
