@@ -7,13 +7,12 @@ import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { errorDetail, errorText } from '../i18n/errors.js';
 import { ConflictDialog } from './ConflictDialog.js';
 import { CountArea, CountButton, useCountOpen, useCountShortcut } from './count/CountArea.js';
-import { exportCsv } from './csv-export.js';
 import { StockGrid } from './Grid.js';
 import { GridTools } from './GridTools.js';
+import { StockToolbar } from './StockToolbar.js';
 import { HistoryPanel } from './HistoryPanel.js';
 import { ImportDialog } from './ImportDialog.js';
 import { ListingDialog } from './ListingDialog.js';
-import { EditTools } from './EditTools.js';
 import { FailedDialog } from './FailedDialog.js';
 import { TransferDialog } from './TransferDialog.js';
 import { ScanDetector, strokeOf, useScanCapture } from './scanner.js';
@@ -117,7 +116,7 @@ function Filters() {
     <div className="filters" role="group" aria-label={w.t('filter.state')}>
       <label>
         {w.t('filter.store')}{' '}
-        <select value={query.store ?? ''} onChange={(e) => void store.getState().setQuery({ store: e.target.value === '' ? null : e.target.value })}>
+        <select data-view="store" value={query.store ?? ''} onChange={(e) => void store.getState().setQuery({ store: e.target.value === '' ? null : e.target.value })}>
           <option value="">{w.t('filter.allStores')}</option>
           {stores.map((c) => (
             <option key={c.key} value={c.key}>
@@ -129,6 +128,7 @@ function Filters() {
       <label>
         {w.t('filter.state')}{' '}
         <select
+          data-view="show"
           value={query.filter}
           onChange={(e) => {
             const filter = e.target.value;
@@ -170,7 +170,7 @@ function Filters() {
       {stores.length > 0 ? (
         <label className="current-store">
           {w.t('scanner.store')}{' '}
-          <select value={current?.key ?? ''} onChange={(e) => store.getState().setCurrentStore(e.target.value)}>
+          <select data-view="scanStore" value={current?.key ?? ''} onChange={(e) => store.getState().setCurrentStore(e.target.value)}>
             {current ? null : <option value="" />}
             {stores.map((c) => (
               <option key={c.key} value={c.key}>
@@ -180,30 +180,6 @@ function Filters() {
           </select>
         </label>
       ) : null}
-    </div>
-  );
-}
-
-function Actions() {
-  const store = useStockStore();
-  const w = useStockWords();
-  const historyOpen = useStock((s) => s.historyOpen);
-  const busy = useStock((s) => s.activity !== null);
-  return (
-    <div className="actions">
-      <button type="button" aria-pressed={historyOpen} onClick={() => store.getState().toggleHistory()}>
-        {historyOpen ? w.t('history.hide') : w.t('history.show')}
-      </button>
-      <button type="button" disabled={busy} onClick={() => void exportCsv(store)}>
-        {w.t('csv.export')}
-      </button>
-      <button type="button" disabled={busy} onClick={() => store.getState().setDialog('import')}>
-        {w.t('csv.import')}
-      </button>
-      <button type="button" onClick={() => store.getState().setDialog('listing')}>
-        {w.t('listing.new')}
-      </button>
-      <CountButton />
     </div>
   );
 }
@@ -310,15 +286,22 @@ export function StockScreen() {
           {status === 'ready' ? <span className="row-count"> · {w.t('rows', { count: total })}</span> : null}
         </h1>
         <SearchBox />
-        <Actions />
+        <div className="actions">
+          <CountButton />
+        </div>
+        <StockToolbar
+          viewOptions={
+            <>
+              <Filters />
+              <GridTools />
+            </>
+          }
+        />
       </div>
       {counting ? (
         <CountArea />
       ) : (
         <>
-          <Filters />
-          <GridTools />
-          <EditTools />
           <NoticeLine />
           <Body />
         </>

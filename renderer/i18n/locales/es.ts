@@ -360,6 +360,7 @@ export const es: Dictionary = {
   'brands.accountBrand': '{name} · cuenta de marca',
   'brands.accountOther': 'Otra cuenta…',
   'brands.ofAccount': 'Marcas de {name}',
+  'brands.ofBrandAccount': 'Marcas de {name}, una cuenta de marca que puedes ver',
   'brands.categoryUnnamed': 'Otra categoría',
   'brands.userType.brand': 'cuenta de marca',
   'brands.userType.other': 'cuenta',
@@ -427,7 +428,7 @@ export const es: Dictionary = {
   'stock.count.tallied': '+{delta} {product}: {units} en este conteo.',
   'stock.count.otherStore': '{product} está en otro depósito, no en este: no se contó.',
   'stock.count.undoneScan': 'Escaneo quitado: {delta} {product}.',
-  'stock.count.appliedSome': 'Se aplicaron {count} de {total} productos; el resto queda en la lista. {message}',
+  'stock.count.applyNone': 'No se aplicó nada; el conteo sigue en la lista. {message}',
   'stock.count.scansApplied':
     '{count, plural, =0 {Nada para aplicar.} one {Aplicado: # producto, {units} unidades.} other {Aplicado: # productos, {units} unidades.}}',
   'stock.count.applyScans': '{units, plural, =0 {Nada para aplicar} one {Aplicar # unidad a {store}} other {Aplicar # unidades a {store}}}',

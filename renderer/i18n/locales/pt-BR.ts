@@ -361,6 +361,7 @@ export const ptBR: Dictionary = {
   'brands.accountBrand': '{name} · conta de marca',
   'brands.accountOther': 'Outra conta…',
   'brands.ofAccount': 'Marcas de {name}',
+  'brands.ofBrandAccount': 'Marcas de {name}, uma conta de marca que você pode ver',
   'brands.categoryUnnamed': 'Outra categoria',
   'brands.userType.brand': 'conta de marca',
   'brands.userType.other': 'conta',
@@ -428,7 +429,7 @@ export const ptBR: Dictionary = {
   'stock.count.tallied': '+{delta} {product}: {units} nesta contagem.',
   'stock.count.otherStore': '{product} está em outro depósito, não neste: não foi contado.',
   'stock.count.undoneScan': 'Leitura retirada: {delta} {product}.',
-  'stock.count.appliedSome': '{count} de {total} produtos aplicados; o resto fica na lista. {message}',
+  'stock.count.applyNone': 'Nada foi aplicado; a contagem continua na lista. {message}',
   'stock.count.scansApplied':
     '{count, plural, =0 {Nada para aplicar.} one {Aplicado: # produto, {units} unidades.} other {Aplicado: # produtos, {units} unidades.}}',
   'stock.count.applyScans': '{units, plural, =0 {Nada para aplicar} one {Aplicar # unidade em {store}} other {Aplicar # unidades em {store}}}',
