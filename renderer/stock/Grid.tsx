@@ -66,7 +66,7 @@ export function StockGrid({ label }: { label: string }) {
   const saving = useStock((s) => s.saving);
   const hidden = useStock((s) => s.hidden);
   const columns = useMemo(() => visibleColumns({ allColumns, query, hidden }), [allColumns, query, hidden]);
-  const { scrollRef, canvasRef, rowV, colV } = useGridViewport({ total, columnCount: columns.length, active, focusSeq });
+  const { scrollRef, canvasRef, rowV, colV, columnWidth } = useGridViewport({ total, columnCount: columns.length, active, focusSeq });
 
   const rowItems = rowV.getVirtualItems();
   const colItems = colV.getVirtualItems();
@@ -145,7 +145,7 @@ export function StockGrid({ label }: { label: string }) {
         if (e.target === scrollRef.current) document.getElementById(cellId(active.row, active.col))?.focus({ preventScroll: true });
       }}
     >
-      <div ref={canvasRef} className="grid-canvas" style={{ width, height, '--w': `${width}px` } as CSSProperties}>
+      <div ref={canvasRef} className="grid-canvas" style={{ width, height, '--w': `${width}px`, '--cw': `${columnWidth}px` } as CSSProperties}>
         <GridHeader store={store} w={w} columns={columns} colItems={colItems} sort={query.sort} width={width} />
         {rowItems.map((r, i) => {
           const row = rowFor(r.index);

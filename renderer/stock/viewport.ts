@@ -5,7 +5,7 @@
  * move of focus to the active cell when the store asks for it (focusSeq).
  */
 import { defaultRangeExtractor, type Range, useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { PRODUCT_COLUMN, TOTAL_COLUMN } from './columns.js';
 import { COLUMN_WIDTH, HEADER_HEIGHT, ROW_HEIGHT, cellId } from './grid-layout.js';
 
@@ -35,6 +35,10 @@ export function useGridViewport({ total, columnCount, active, focusSeq }: Viewpo
   /** The last focus request acted on (the effect also re-runs when the virtualizers change). */
   const focusHandled = useRef(0);
   activeRef.current = active;
+  // The store columns share the width the product and total columns leave, never under
+  // COLUMN_WIDTH: with few stores the grid still spans the window (issue 28), with many it scrolls.
+  const [viewportWidth, setViewportWidth] = useState(0);
+  const columnWidth = columnCount > 0 ? Math.max(COLUMN_WIDTH, Math.floor((viewportWidth - PRODUCT_COLUMN.width - TOTAL_COLUMN.width) / columnCount)) : COLUMN_WIDTH;
 
   const rowV = useVirtualizer({
     count: total,
@@ -50,7 +54,7 @@ export function useGridViewport({ total, columnCount, active, focusSeq }: Viewpo
     horizontal: true,
     count: columnCount,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => COLUMN_WIDTH,
+    estimateSize: () => columnWidth,
     overscan: 1,
     paddingStart: PRODUCT_COLUMN.width,
     paddingEnd: TOTAL_COLUMN.width,
@@ -72,7 +76,10 @@ export function useGridViewport({ total, columnCount, active, focusSeq }: Viewpo
       last = el.scrollLeft;
       canvasRef.current?.style.setProperty('--sx', `${last}px`);
     };
-    const onResize = () => canvasRef.current?.style.setProperty('--vw', `${el.clientWidth}px`);
+    const onResize = () => {
+      canvasRef.current?.style.setProperty('--vw', `${el.clientWidth}px`);
+      setViewportWidth(el.clientWidth);
+    };
     onScroll();
     onResize();
     el.addEventListener('scroll', onScroll, { passive: true });
@@ -107,5 +114,8 @@ export function useGridViewport({ total, columnCount, active, focusSeq }: Viewpo
     focus();
   }, [focusSeq, rowV, colV]);
 
-  return { scrollRef, canvasRef, rowV, colV };
+  // A new column width moves every column: the virtualizer measures again.
+  useLayoutEffect(() => colV.measure(), [colV, columnWidth]);
+
+  return { scrollRef, canvasRef, rowV, colV, columnWidth };
 }
