@@ -2,7 +2,8 @@
  * Scan-count mode: one store chosen on purpose, each scan adds the units typed once (one by
  * default) to a tally for that store, with a sound and a line read out per scan; the list has one
  * line per product with its units (tally.ts), undo takes the last scan out, and Apply writes one
- * adjustment per product (the grid's own edit path, so the outbox and sync rules are the same).
+ * adjustment per product (the grid's own edit paths, so the outbox and sync rules are the same).
+ * The core keeps the tally per store in the database, so a reload or a restart shows it again.
  * An unknown code or another store's product has its own sound and stays in the list flagged.
  * The scan station (Station.tsx) is the same tally full screen.
  */
@@ -12,7 +13,6 @@ import { useStockWords } from '../words.js';
 import { useCount, useCountStore } from './context.js';
 import { CountStatus, ScanBox } from './ScanBox.js';
 import { Station } from './Station.js';
-import { tallyOf } from './tally.js';
 
 export function ScanCount() {
   const store = useCountStore();
@@ -22,7 +22,8 @@ export function ScanCount() {
   const station = useCount((s) => s.station);
   const storeId = useCount((s) => s.storeId);
   const quantity = useCount((s) => s.quantity);
-  const scans = useCount((s) => s.scans);
+  const lines = useCount((s) => s.lines);
+  const scanCount = useCount((s) => s.scanCount);
   const notice = useCount((s) => s.notice);
   const queued = useCount((s) => s.queued);
   const input = useRef<HTMLInputElement>(null);
@@ -37,7 +38,7 @@ export function ScanCount() {
     const only = stores.length === 1 ? stores[0]!.storeId : null;
     const chosen = only ?? (stores.some((c) => c.storeId === gridStore) ? gridStore : null);
     if (chosen) {
-      store.getState().setStore(chosen);
+      void store.getState().setStore(chosen);
       return;
     }
     // The store this workstation chose for its scans (kept across restarts), never the first one by default.
@@ -47,14 +48,13 @@ export function ScanCount() {
       .api.stock.scanStore()
       .then((r) => {
         const kept = r.ok ? stores.find((c) => c.key === r.value.store)?.storeId : undefined;
-        if (live && kept && store.getState().storeId === null) store.getState().setStore(kept);
+        if (live && kept && store.getState().storeId === null) void store.getState().setStore(kept);
       });
     return () => {
       live = false;
     };
   }, [storeId, stores, gridStore, store]);
 
-  const lines = tallyOf(scans);
   const counted = lines.filter((l) => l.outcome === 'ok');
   const units = counted.reduce((n, l) => n + l.units, 0);
   const storeLabel = stores.find((c) => c.storeId === storeId)?.label ?? storeId ?? '';
@@ -69,7 +69,7 @@ export function ScanCount() {
           <select
             value={storeId ?? ''}
             onChange={(e) => {
-              store.getState().setStore(e.target.value === '' ? null : e.target.value);
+              void store.getState().setStore(e.target.value === '' ? null : e.target.value);
             }}
           >
             <option value="">{w.t('count.chooseStoreOption')}</option>
@@ -107,7 +107,7 @@ export function ScanCount() {
       <div className="count-actions">
         <button
           type="button"
-          disabled={scans.length === 0}
+          disabled={scanCount === 0}
           onClick={() => {
             void store.getState().undoLast();
             back();

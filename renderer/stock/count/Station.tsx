@@ -11,7 +11,6 @@ import { type KeyboardEvent, useRef, useState } from 'react';
 import { useStockWords } from '../words.js';
 import { useCount, useCountStore } from './context.js';
 import { CountStatus, ScanBox } from './ScanBox.js';
-import { tallyOf } from './tally.js';
 
 function Picture({ url, title }: { url: string | null; title: string }) {
   const w = useStockWords();
@@ -28,12 +27,11 @@ function Picture({ url, title }: { url: string | null; title: string }) {
 export function Station({ storeLabel }: { storeLabel: string }) {
   const store = useCountStore();
   const w = useStockWords();
-  const scans = useCount((s) => s.scans);
+  const lines = useCount((s) => s.lines);
+  const last = useCount((s) => s.last);
   const notice = useCount((s) => s.notice);
   const muted = useCount((s) => s.muted);
   const input = useRef<HTMLInputElement>(null);
-  const last = scans[0];
-  const lines = tallyOf(scans);
   const line = last ? lines.find((l) => l.lastSeq === last.seq) : undefined;
   const counted = lines.filter((l) => l.outcome === 'ok');
   const units = counted.reduce((n, l) => n + l.units, 0);

@@ -1,25 +1,21 @@
 /**
- * The Count area's state (zustand): scan-count mode (each scan of a product adds units to one
- * store's cell as an adjustment, through the same `stock.adjust` as the grid) and count sessions
- * (`counts.*`: start, count, review, apply). One store per API object, kept while the window
- * lives, so leaving the area and coming back keeps the running list.
- *
- * Scans are received goods (reason 'received'); an undo takes the units back under the same
- * reason, so a scan still pending in the outbox and its undo cancel out instead of going out twice.
+ * The Count area's state (zustand): scan-count mode (each scan adds units to one store's tally,
+ * kept by the core in the database per scan (`tally.*`), so a reload or a restart before Apply
+ * loses nothing; Apply writes one adjustment per product, reason 'received') and count sessions
+ * (`counts.*`: start, count, review, apply). One store per API object.
  *
  * Scans are handled one at a time in the order they came (a scanner is faster than the core's
  * answers): the list, the undo and the running totals always follow the scans' order.
  */
 import { createStore } from 'zustand';
 import type { StockroomApi } from '../../../common/contract/api.js';
-import type { CountReviewView, CountSessionPageView, CountSessionView } from '../../../common/contract/contract.js';
+import type { CountReviewView, CountSessionPageView, CountSessionView, TallyLineView, TallyScanView, TallyView } from '../../../common/contract/contract.js';
 import { type ErrorLike, errorWords } from '../../i18n/errors.js';
 import { tr } from '../selectors.js';
 import type { StockKey } from '../words.js';
 import { type Beep, beep } from './sound.js';
-import { type ScanLine, toApply } from './tally.js';
 
-export type { ScanLine, ScanOutcome, TallyLine } from './tally.js';
+export type { TallyLineView, TallyOutcome, TallyScanView } from '../../../common/contract/contract.js';
 
 export interface CountNotice {
   text: string;
@@ -40,8 +36,12 @@ export interface CountState {
   storeId: string | null;
   /** Units each scan adds (typed once, kept until changed). */
   quantity: number;
-  /** The tally's scans, newest first (tally.ts: listed per product, applied together by applyScans). */
-  scans: ScanLine[];
+  /** The store's tally as the core keeps it: one line per product, oldest first. */
+  lines: TallyLineView[];
+  /** The tally's newest scan (the station shows it). */
+  last: TallyScanView | null;
+  /** Scans in the tally. */
+  scanCount: number;
   /** The full-screen scan station is shown (Station.tsx). */
   station: boolean;
   notice: CountNotice | null;
@@ -60,7 +60,8 @@ export interface CountState {
   open(view: CountView): void;
   close(): void;
   setMuted(muted: boolean): void;
-  setStore(storeId: string | null): void;
+  /** Chooses the store and shows its tally as kept. */
+  setStore(storeId: string | null): Promise<void>;
   setQuantity(n: number): void;
   scan(code: string): Promise<void>;
   undoLast(): Promise<void>;
@@ -119,23 +120,9 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
       say('count.failed', { message: words.text }, 'error', 'error', words.detail);
     };
 
-    /**
-     * A code to its user product, title and picture, as the grid's scan finds it, and whether the
-     * product is stocked at another store but not at `storeId`; null (said) when the lookup failed.
-     */
-    const lookup = async (code: string, storeId: string): Promise<Omit<ScanLine, 'seq' | 'code' | 'delta'> | null> => {
-      const found = await api.stock.locate({ search: code });
-      if (!found.ok) {
-        failed(found.error);
-        return null;
-      }
-      const id = found.value.userProductId;
-      if (id === null) return { userProductId: null, title: null, picture: null, outcome: 'unknown' };
-      const rows = await api.stock.rows({ ids: [id] });
-      const row = rows.ok ? rows.value.rows[0] : undefined;
-      const stores = Object.values(row?.cells ?? {}).filter((c) => c.type === 'seller_warehouse');
-      const elsewhere = stores.length > 0 && !stores.some((c) => c.storeId === storeId);
-      return { userProductId: id, title: row?.title ?? found.value.title ?? null, picture: found.value.picture ?? null, outcome: elsewhere ? 'other' : 'ok' };
+    const shown = (t: TallyView) => {
+      // An answer for a store no longer chosen is not this tally's.
+      if (get().storeId === t.storeId) set({ lines: t.lines, last: t.last, scanCount: t.scans });
     };
 
     const refreshSession = async (id: number) => {
@@ -150,7 +137,9 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
       muted: storedMute(),
       storeId: null,
       quantity: 1,
-      scans: [],
+      lines: [],
+      last: null,
+      scanCount: 0,
       station: false,
       notice: null,
       queued: 0,
@@ -171,7 +160,15 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
           // No storage (a locked-down profile): the choice lasts this window.
         }
       },
-      setStore: (storeId) => set({ storeId }),
+      setStore(storeId) {
+        set({ storeId, lines: [], last: null, scanCount: 0 });
+        if (storeId === null) return Promise.resolve();
+        return inOrder(async () => {
+          const r = await api.tally.list({ storeId });
+          if (r.ok) shown(r.value);
+          else failed(r.error);
+        });
+      },
       setQuantity: (n) => set({ quantity: Number.isInteger(n) && n >= 1 && n <= 1_000_000 ? n : 1 }),
 
       scan(raw) {
@@ -185,18 +182,19 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
         set((s) => ({ queued: s.queued + 1 }));
         return inOrder(async () => {
           try {
-            const found = await lookup(code, storeId);
-            if (!found) return;
-            // Kept in the list whatever it matched: an unknown code or another store's product is flagged, never applied.
-            const line: ScanLine = { seq: ++seq, code, delta: quantity, ...found };
-            set((s) => ({ scans: [line, ...s.scans] }));
-            const product = found.title ?? found.userProductId ?? code;
-            const units = get()
-              .scans.filter((l) => l.outcome === 'ok' && l.userProductId === found.userProductId)
-              .reduce((n, l) => n + l.delta, 0);
-            if (found.outcome === 'unknown') say('count.unknown', { code }, 'error', 'error');
-            else if (found.outcome === 'other') say('count.otherStore', { product }, 'error', 'other');
-            else say('count.tallied', { delta: quantity, product, units }, 'ok', 'ok');
+            // Kept by the core before it answers: what is said counted survives a reload.
+            const r = await api.tally.add({ storeId, code, quantity });
+            if (!r.ok) {
+              failed(r.error);
+              return;
+            }
+            shown(r.value.tally);
+            const { scan } = r.value;
+            const product = scan.title ?? scan.userProductId ?? code;
+            const units = r.value.tally.lines.find((l) => l.outcome === 'ok' && l.userProductId === scan.userProductId)?.units ?? 0;
+            if (scan.outcome === 'unknown') say('count.unknown', { code }, 'error', 'error');
+            else if (scan.outcome === 'other') say('count.otherStore', { product }, 'error', 'other');
+            else say('count.tallied', { delta: scan.delta, product, units }, 'ok', 'ok');
           } finally {
             set((s) => ({ queued: s.queued - 1 }));
           }
@@ -205,11 +203,16 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
 
       undoLast() {
         return inOrder(async () => {
-          const line = get().scans[0];
-          if (!line) return;
-          // Nothing was written yet: the scan leaves the tally.
-          set((s) => ({ scans: s.scans.slice(1) }));
-          say('count.undoneScan', { delta: line.delta, product: line.title ?? line.userProductId ?? line.code }, 'ok', 'undo');
+          const storeId = get().storeId;
+          if (storeId === null || get().last === null) return;
+          const r = await api.tally.undo({ storeId });
+          if (!r.ok) {
+            failed(r.error);
+            return;
+          }
+          shown(r.value.tally);
+          const line = r.value.undone;
+          if (line) say('count.undoneScan', { delta: line.delta, product: line.title ?? line.userProductId ?? line.code }, 'ok', 'undo');
         });
       },
 
@@ -219,29 +222,15 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
         return inOrder(async () => {
           const storeId = get().storeId;
           if (storeId === null) return false;
-          const lines = toApply(get().scans);
-          let units = 0;
-          for (const [i, line] of lines.entries()) {
-            const r = await api.stock.adjust({
-              userProductId: line.userProductId!,
-              type: 'seller_warehouse',
-              storeId,
-              delta: line.units,
-              ref: `scan ${line.code} x${line.scans}`.slice(0, 200),
-              reason: 'received',
-            });
-            if (!r.ok) {
-              // What was applied leaves the list; this line and those after it stay, to apply again.
-              const words = errorWords(r.error);
-              say('count.appliedSome', { count: i, total: lines.length, message: words.text }, 'error', 'error', words.detail);
-              return false;
-            }
-            units += line.units;
-            set((s) => ({ scans: s.scans.filter((l) => !(l.outcome === 'ok' && l.userProductId === line.userProductId)) }));
+          // All or none: a refused line leaves the whole tally to apply again.
+          const r = await api.tally.apply({ storeId });
+          if (!r.ok) {
+            const words = errorWords(r.error);
+            say('count.applyNone', { message: words.text }, 'error', 'error', words.detail);
+            return false;
           }
-          // The flagged lines (unknown codes, other stores) were for reading: the tally starts again.
-          set({ scans: [] });
-          say('count.scansApplied', { count: lines.length, units }, 'ok', 'ok');
+          shown(r.value.tally);
+          say('count.scansApplied', { count: r.value.products, units: r.value.units }, 'ok', 'ok');
           return true;
         });
       },

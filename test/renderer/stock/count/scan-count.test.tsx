@@ -10,6 +10,7 @@ import { createCountStore } from '../../../../renderer/stock/count/store.js';
 import { StockTab, createStockStore } from '../../../../renderer/stock/StockTab.js';
 import { ok } from '../../../support/fake-api.js';
 import { fakeStockroom, giveGridASize } from '../../../support/fake-stock.js';
+import { fakeTally } from '../../../support/fake-tally.js';
 
 beforeAll(() => giveGridASize());
 beforeEach(() => {
@@ -19,7 +20,7 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-function renderCount(f = fakeStockroom()) {
+function renderCount(f = fakeStockroom(), tally = fakeTally(f)) {
   const sounds: Beep[] = [];
   const count = createCountStore(f.api, { sound: (k) => sounds.push(k) });
   const store = createStockStore(f.api);
@@ -28,7 +29,7 @@ function renderCount(f = fakeStockroom()) {
       <StockTab store={store} />
     </CountStoreContext.Provider>,
   );
-  return { f, count, sounds, user: userEvent.setup() };
+  return { f, tally, count, sounds, user: userEvent.setup() };
 }
 
 const status = () => document.querySelector('.count-status')!.textContent;
@@ -39,7 +40,7 @@ const scanLines = () =>
 
 describe('scan-count mode', () => {
   it('tallies the scans per product (unknown codes kept, flagged), undoes the last, and applies one adjustment per product', async () => {
-    const { f, sounds, user } = renderCount();
+    const { f, tally, sounds, user } = renderCount();
     await screen.findByRole('grid', { name: 'Stock per store' });
     await user.click(screen.getByRole('button', { name: 'Count' }));
     const box = await screen.findByLabelText('Scan or type a code, then Enter');
@@ -52,9 +53,14 @@ describe('scan-count mode', () => {
     await user.click(box);
     await user.type(box, 'MLA1400000001{Enter}MLA1400000001{Enter}MLAU100000002{Enter}');
     await waitFor(() => expect(status()).toBe('+1 Producto 1: 1 in this count.'));
-    // One line per product, oldest first (the list numbers them 1, 2, …); nothing written before Apply.
+    // One line per product, oldest first (the list numbers them 1, 2, …); kept by the core per scan, nothing applied before Apply.
     expect(scanLines()).toEqual(['2 units (2 scans) Producto 0 MLA1400000001', '1 unit (1 scan) Producto 1 MLAU100000002']);
-    expect(f.callsTo('stock.adjust')).toEqual([]);
+    expect(f.callsTo('tally.add')).toEqual([
+      { storeId: '64712', code: 'MLA1400000001', quantity: 1 },
+      { storeId: '64712', code: 'MLA1400000001', quantity: 1 },
+      { storeId: '64712', code: 'MLAU100000002', quantity: 1 },
+    ]);
+    expect(tally.applied).toEqual([]);
     expect(document.querySelector('.count-status')!.getAttribute('role')).toBe('status');
     expect(sounds.filter((s) => s === 'ok')).toHaveLength(3);
     expect(document.activeElement).toBe(box);
@@ -90,9 +96,10 @@ describe('scan-count mode', () => {
     // Apply: one adjustment per product with its total, and the list starts again.
     await user.click(screen.getByRole('button', { name: 'Apply 8 units to Depósito Palermo' }));
     await waitFor(() => expect(status()).toBe('Applied: 2 products, 8 units.'));
-    expect(f.callsTo('stock.adjust')).toEqual([
-      { userProductId: 'MLAU100000001', type: 'seller_warehouse', storeId: '64712', delta: 2, ref: 'scan MLA1400000001 x2', reason: 'received' },
-      { userProductId: 'MLAU100000003', type: 'seller_warehouse', storeId: '64712', delta: 6, ref: 'scan MLA1400000003 x1', reason: 'received' },
+    expect(f.callsTo('tally.apply')).toEqual([{ storeId: '64712' }]);
+    expect(tally.applied).toEqual([
+      { userProductId: 'MLAU100000001', storeId: '64712', delta: 2, ref: 'scan MLA1400000001 x2' },
+      { userProductId: 'MLAU100000003', storeId: '64712', delta: 6, ref: 'scan MLA1400000003 x1' },
     ]);
     expect(scanLines()).toEqual([]);
   });
@@ -117,7 +124,7 @@ describe('scan-count mode', () => {
   });
 
   it('the scan station: full screen with the store, the product and its big running count; undo; Esc leaves', async () => {
-    const { f, sounds, user } = renderCount();
+    const { tally, sounds, user } = renderCount();
     await screen.findByRole('grid', { name: 'Stock per store' });
     await user.click(screen.getByRole('button', { name: 'Count' }));
     await user.selectOptions(screen.getByRole('combobox', { name: 'Store' }), 'Depósito Avellaneda');
@@ -142,12 +149,48 @@ describe('scan-count mode', () => {
     await user.click(within(station).getByRole('button', { name: 'Undo last scan' }));
     await waitFor(() => expect(within(station).getByLabelText('2 units counted').textContent).toBe('2'));
     expect(document.activeElement).toBe(box);
-    expect(f.callsTo('stock.adjust')).toEqual([]);
+    expect(tally.applied).toEqual([]);
 
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     // Back in the Count area (not the grid), the tally kept.
     expect(scanLines()).toEqual(['2 units (2 scans) Producto 1 MLA1400000002']);
+  });
+
+  it('a window opened again (a reload) shows the tally the core kept, in the list and the station', async () => {
+    const f = fakeStockroom();
+    const tally = fakeTally(f);
+    f.scanStore = '64712';
+    expect((await f.api.tally.add({ storeId: '64712', code: 'MLA1400000002', quantity: 3 })).ok).toBe(true);
+    expect((await f.api.tally.add({ storeId: '64712', code: 'MLA1400000002', quantity: 3 })).ok).toBe(true);
+    // A new store of the screens over the same core: what a reload starts with.
+    const { user } = renderCount(f, tally);
+    await screen.findByRole('grid', { name: 'Stock per store' });
+    await user.click(screen.getByRole('button', { name: 'Count' }));
+    await waitFor(() => expect(scanLines()).toEqual(['6 units (2 scans) Producto 1 MLA1400000002']));
+    expect(screen.getByRole('button', { name: 'Apply 6 units to Depósito Palermo' })).toHaveProperty('disabled', false);
+    await user.click(screen.getByRole('button', { name: 'Scan station (full screen)' }));
+    const station = await screen.findByRole('dialog', { name: 'Counting into Depósito Palermo' });
+    expect(within(station).getByLabelText('6 units counted').textContent).toBe('6');
+    expect(within(station).getByText('Producto 1')).toBeTruthy();
+  });
+
+  it('a refused Apply applies nothing and keeps the tally, saying why', async () => {
+    const f = fakeStockroom();
+    const tally = fakeTally(f);
+    tally.refuse = 'MLAU100000002';
+    const { user } = renderCount(f, tally);
+    await screen.findByRole('grid', { name: 'Stock per store' });
+    await user.click(screen.getByRole('button', { name: 'Count' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Store' }), 'Depósito Palermo');
+    const box = screen.getByLabelText('Scan or type a code, then Enter');
+    await user.click(box);
+    await user.type(box, 'MLA1400000001{Enter}MLA1400000002{Enter}');
+    await waitFor(() => expect(scanLines()).toHaveLength(2));
+    await user.click(screen.getByRole('button', { name: 'Apply 2 units to Depósito Palermo' }));
+    await waitFor(() => expect(status()).toContain('Nothing was applied; the tally is kept.'));
+    expect(tally.applied).toEqual([]);
+    expect(scanLines()).toEqual(['1 unit (1 scan) Producto 0 MLA1400000001', '1 unit (1 scan) Producto 1 MLA1400000002']);
   });
 
   it('closes back to the grid with Escape and opens again with Alt+Shift+C', async () => {
