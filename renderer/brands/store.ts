@@ -23,12 +23,16 @@ export interface BrandsState {
   /** The accounts to pick from (the seller first), and every account named so far (linked users of a profile). */
   accounts: Load<BrandAccountView[]>;
   names: Readonly<Record<number, BrandAccountView>>;
+  /** Each account's brands as last read (the brand accounts' brands under an empty list, BrandAccountsBrands.tsx). */
+  known: Readonly<Record<number, BrandListView>>;
 }
 
 export interface BrandsActions {
   /** `quiet`: read again without showing "loading" (a pull ended while the list was on screen). */
   load(userId?: number | null, quiet?: boolean): Promise<void>;
   loadAccounts(quiet?: boolean): Promise<void>;
+  /** Reads an account's brands into `known` without showing them as the list (once: a list already read is kept). */
+  peek(userId: number): Promise<void>;
   openProfile(officialStoreId: number): Promise<void>;
   close(): void;
   openLink(url: string): Promise<void>;
@@ -46,6 +50,13 @@ export function createBrandsStore(api: StockroomApi) {
     link: null,
     accounts: { status: 'idle' },
     names: {},
+    known: {},
+
+    async peek(userId) {
+      if (userId in get().known) return;
+      const r = await api.brands.list({ userId });
+      if (r.ok) set({ known: { ...get().known, [userId]: r.value } });
+    },
 
     async loadAccounts(quiet = false) {
       if (!quiet) set({ accounts: { status: 'loading' } });
@@ -68,6 +79,7 @@ export function createBrandsStore(api: StockroomApi) {
       const r = await api.brands.list(target === null ? undefined : { userId: target });
       if (n !== seq || (quiet && !r.ok)) return;
       set({ list: r.ok ? { status: 'ready', value: r.value } : { status: 'error', error: r.error } });
+      if (r.ok && target !== null) set({ known: { ...get().known, [target]: r.value } });
       // An account typed in reads as a name once the marketplace tells it.
       if (!r.ok || target === null || target in get().names) return;
       const named = await api.brands.accounts({ include: [target] });
