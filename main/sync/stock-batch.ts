@@ -5,6 +5,7 @@ import { MAX_QUANTITY } from '../service/stock/locations.js';
 import { type RemoteClient, type RemoteResponse, classifyStatus } from './client.js';
 import type { Claimed, Sent } from './kinds/types.js';
 import { type StockSnapshot, applyStockSnapshot } from './mirror-writes.js';
+import { type LearnPlan, learnBatch, notApplied } from './stock-batch-learn.js';
 import { type Outbox, newKey } from './outbox.js';
 import { parseSellerWarehouseAnswer } from './remote-answers.js';
 import { MAX_REBASES, type PushOutcome, STALE_SENT_MS, answerOutcome, readStock, retryOutcome } from './stock-push.js';
@@ -23,8 +24,12 @@ import { MAX_REBASES, type PushOutcome, STALE_SENT_MS, answerOutcome, readStock,
  *   moved becomes a conflict and is left out (and what follows it in that cell goes back to
  *   waiting), an adjustment that no longer fits fails alone, the rest goes on in the next request
  *   under a fresh key (a key never carries two different requests).
- * Transfers, an entry being withdrawn, other stock types and a lone entry keep the single-entry
- * path (stock-push.ts); MAX_REBASES and the stale-sent rule hold for a batch as for one entry.
+ * - while a member of a request sent before is of unknown outcome (it gave up) or being taken
+ *   back, no member goes out alone under its key (a key carries one body): the request's outcome
+ *   is learnt whole first (stock-batch-learn.ts), and only then does what is left go on under a
+ *   fresh key.
+ * Transfers, other stock types and a lone entry keep the single-entry path (stock-push.ts);
+ * MAX_REBASES and the stale-sent rule hold for a batch as for one entry.
  */
 
 /** Every member's own outcome of one batch request. */
@@ -39,7 +44,7 @@ interface Member {
   before: ClaimedFields;
 }
 
-type BatchPlan = { type: 'send'; version: bigint; rekeyed: boolean } | { type: 'read'; why: 'verify' | 'stale_sent' };
+type BatchPlan = { type: 'send'; version: bigint; rekeyed: boolean } | { type: 'read'; why: 'verify' | 'stale_sent' } | LearnPlan;
 
 /** Whether an entry can share a product's request: a never-sent plain seller_warehouse edit with no withdrawal. */
 const joinable = (e: LaneStock): boolean =>
@@ -82,9 +87,17 @@ export class StockBatcher {
       // Sent before (a kill, lost answers): the members of that request go again together, as they were.
       const key = head.row.idempotency_key;
       const shared = lane.filter((e) => e.row.sent_version !== null && e.row.idempotency_key === key && e.row.cell2 === null);
-      if (shared.length < 2 || head.row.withdraw === 1 || shared.some((e) => e.state !== 'pending')) return 'single';
-      const members = shared.map((e) => ({ row: e.row, before: claimedFields(e.row) }));
+      if (shared.length < 2) return 'single';
+      // Claimed together, so never the case; were it, no member goes alone under the shared key.
+      if (shared.some((e) => e.state === 'in_flight')) return null;
+      const open = shared.filter((e) => e.state === 'pending');
+      const members = open.map((e) => ({ row: e.row, before: claimedFields(e.row) }));
       for (const m of members) repo.claimQuiet(m.row.id, now);
+      if (open.length < shared.length || open.some((e) => e.row.withdraw === 1)) {
+        // A member gave up (unknown) or is taken back: the request's outcome is learnt whole first.
+        const unknown = shared.filter((e) => e.state === 'failed').map((e) => e.row);
+        return this.claimed(userProductId, members, { type: 'learn', body: shared.map((e) => e.row), unknown });
+      }
       const stale = now - Math.min(...members.map((m) => m.row.sent_at ?? now)) > STALE_SENT_MS;
       const plan: BatchPlan = stale ? { type: 'read', why: 'stale_sent' } : { type: 'send', version: BigInt(head.row.sent_version), rekeyed: false };
       return this.claimed(userProductId, members, plan);
@@ -188,6 +201,13 @@ export class StockBatcher {
     let plan = first;
     let reads = 0;
     for (;;) {
+      if (plan.type === 'learn') {
+        const next = await this.learn(userProductId, members, plan, settled);
+        if (next === null) return { type: 'batch', each: settled };
+        if ('type' in next) return next;
+        ({ members, plan } = next);
+        continue;
+      }
       if (plan.type === 'read') {
         if (++reads > MAX_REBASES) return all({ type: 'retry', offline: false, status: 409, error: `Version mismatch ${MAX_REBASES} times in a row` }, members);
         const snap = await readStock(this.client, userProductId, () => this.clock.now(), undefined, 'push');
@@ -253,6 +273,53 @@ export class StockBatcher {
       if (next === null) return { type: 'batch', each: settled };
       ({ members, plan } = next);
     }
+  }
+
+  /**
+   * Learns whether the request the members share was applied (stock-batch-learn.ts). Not applied:
+   * the members being taken back are withdrawn, those that gave up are told so, a member behind
+   * either in its store goes back to waiting, and the rest is planned again from the read (a fresh
+   * key: the old one carries the old body).
+   */
+  private async learn(
+    userProductId: string,
+    members: Member[],
+    plan: LearnPlan,
+    settled: { row: Sent; outcome: PushOutcome }[],
+  ): Promise<BatchOutcome | { members: Member[]; plan: BatchPlan } | null> {
+    const learnt = await learnBatch(
+      { outbox: this.outbox, client: this.client, writes: this.writes, clock: this.clock },
+      userProductId,
+      plan,
+      members.map((m) => m.row),
+      bodyOf(plan.body),
+    );
+    if (learnt.type === 'ended') return { type: 'batch', each: [...settled, ...members.map((m) => ({ row: m.row, outcome: learnt.outcome }))] };
+    if (learnt.type === 'applied') return { type: 'batch', each: [...settled, ...learnt.each] };
+    const by = members[0]!.row.id;
+    const out = plan.body.filter((r) => r.withdraw === 1 || plan.unknown.includes(r));
+    for (const r of plan.unknown) settled.push(notApplied(r, by));
+    for (const m of members)
+      if (m.row.withdraw === 1) settled.push({ row: m.row, outcome: { type: 'withdrawn', commit: () => this.outbox.withdrawChecked(m.row.id) } });
+    const goOn = members.filter((m) => m.row.withdraw !== 1);
+    if (goOn.length === 0) return null;
+    return this.writes.run(() => {
+      const now = this.clock.now();
+      for (const m of goOn) {
+        // Its old request is known never to have applied: forgotten, so it is planned anew (key_used keeps the key retired).
+        this.outbox.repo.clearSent(m.row.id);
+        m.row.sent_version = null;
+        m.row.sent_quantity = null;
+        m.row.sent_quantity2 = null;
+        m.row.sent_at = null;
+        m.before = { ...m.before, sent_version: null, sent_quantity: null, sent_quantity2: null, sent_at: null };
+      }
+      // Behind a member that left in its store: it waits for that one, as in any lane.
+      const behind = (m: Member) => out.some((r) => r.id < m.row.id && storeOf(r) === storeOf(m.row));
+      for (const m of goOn.filter(behind)) this.outbox.repo.unclaim(m.row.id, m.before, now);
+      const left = goOn.filter((m) => !behind(m));
+      return left.length === 0 ? null : this.replan(left, learnt.snap, settled);
+    });
   }
 
   /**

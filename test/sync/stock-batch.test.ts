@@ -6,7 +6,7 @@ import { startFaultProxy } from '../support/fault-proxy.js';
 import { demo } from '../support/fixtures.js';
 import { demoRemote, termoCells } from '../support/demo-remote.js';
 import { startTestServer } from '../support/server.js';
-import { type SyncedReplica, waitFor, newEngine, newReplica, startSyncedReplica, stopSyncedReplica, syncMarket } from '../support/sync-harness.js';
+import { FAST_RETRY, type SyncedReplica, waitFor, newEngine, newReplica, startSyncedReplica, stopSyncedReplica, syncMarket } from '../support/sync-harness.js';
 
 /**
  * One request per product (issue 29) against the real remote on loopback behind the logging
@@ -89,6 +89,92 @@ describe('one request per product', () => {
     expect(engine.outbox.repo.byId(add.entryId!)).toMatchObject({ state: 'done' });
     expect(await remoteQty(termo, P)).toBe(2);
     expect(await remoteQty(termo, A)).toBe(31);
+  });
+});
+
+/** The demo remote behind the proxy and an engine that gives up after two attempts (an outcome becomes unknown quickly). */
+async function startGivingUpEarly(): Promise<SyncedReplica> {
+  const server = await startTestServer();
+  const proxy = await startFaultProxy(server.url);
+  const replica = newReplica();
+  const engine = newEngine(replica, { url: proxy.url, token: demo.seller.token, sellerId: demo.seller.id }, { retry: { ...FAST_RETRY, maxAttempts: 2 } });
+  engine.start();
+  await engine.pullNow();
+  return { server, proxy, replica, engine };
+}
+
+/**
+ * Both stores of the termo queued, then sent as one PUT whose two tries both meet `fault`
+ * ('reset': applied on the remote, the answer lost; 'drop': never reached it): both entries end
+ * with their outcome unknown, sharing the batch's key.
+ */
+async function batchOfUnknownOutcome(fault: 'reset' | 'drop') {
+  const { engine, proxy } = s!;
+  engine.setMode('offline');
+  const a = engine.queueAdjustment({ ...palermo, delta: 3 });
+  const b = engine.queueAdjustment({ ...avellaneda, delta: -4 });
+  proxy.inject(fault, 2, (method, path) => method === 'PUT' && path.includes(termo));
+  engine.setMode('online');
+  await engine.drain();
+  const [ea, eb] = [engine.outbox.repo.byId(a.entryId!)!, engine.outbox.repo.byId(b.entryId!)!];
+  expect([ea.state, eb.state]).toEqual(['failed', 'failed']);
+  expect(ea.sent_at).not.toBeNull();
+  expect(ea.idempotency_key).toBe(eb.idempotency_key);
+  return { a: a.entryId!, b: b.entryId!, key: ea.idempotency_key };
+}
+
+describe('a batch whose outcome is unknown (issue 29: a key carries one request body)', () => {
+  it('retrying one entry of an applied batch learns the request was applied: no 422, both done, nothing applied twice', async () => {
+    s = await startGivingUpEarly();
+    const { a, b, key } = await batchOfUnknownOutcome('reset');
+    expect(await remoteQty(termo, P)).toBe(15);
+    expect(await remoteQty(termo, A)).toBe(26);
+    const before = s.proxy.log.length;
+    // The first of the two goes again (an entry of unknown outcome holds its whole product until the person acts).
+    s.engine.retry(a);
+    await s.engine.drain();
+    const after = s.proxy.log.slice(before);
+    expect(after.filter((l) => l.status === 422)).toEqual([]);
+    // The same request under the same key (the remote replays it), never a member alone under it.
+    expect(after.filter((l) => l.method === 'PUT').map((l) => [l.key, l.status])).toEqual([[key, 200]]);
+    for (const id of [a, b]) expect(s.engine.outbox.repo.byId(id)).toMatchObject({ state: 'done' });
+    expect(await remoteQty(termo, P)).toBe(15);
+    expect(await remoteQty(termo, A)).toBe(26);
+  });
+
+  it('taking back one entry of an applied batch (the check) finds it applied: done, not withdrawn, and its mate with it', async () => {
+    s = await startGivingUpEarly();
+    const { a, b, key } = await batchOfUnknownOutcome('reset');
+    const before = s.proxy.log.length;
+    expect(s.engine.discard(a, { author: 'ana' })).toEqual({ how: 'checking' });
+    await s.engine.drain();
+    const after = s.proxy.log.slice(before);
+    expect(after.filter((l) => l.status === 422)).toEqual([]);
+    expect(after.filter((l) => l.method === 'PUT').map((l) => [l.key, l.status])).toEqual([[key, 200]]);
+    for (const id of [a, b]) expect(s.engine.outbox.repo.byId(id)).toMatchObject({ state: 'done' });
+    expect(await remoteQty(termo, P)).toBe(15);
+    expect(await remoteQty(termo, A)).toBe(26);
+  });
+
+  it('retrying one entry of a batch that never arrived: it goes on alone under a fresh key, its mate is told it was not applied', async () => {
+    s = await startGivingUpEarly();
+    const { a, b, key } = await batchOfUnknownOutcome('drop');
+    const before = s.proxy.log.length;
+    s.engine.retry(a);
+    await s.engine.drain();
+    const puts = s.proxy.log.slice(before).filter((l) => l.method === 'PUT');
+    expect(puts.map((l) => l.status)).toEqual([200]);
+    expect(puts[0]!.key).not.toBe(key);
+    expect(s.engine.outbox.repo.byId(a)).toMatchObject({ state: 'done' });
+    // Learnt not applied: still shown to the person (refused: nothing of it applied), and a retry sends it.
+    expect(s.engine.outbox.repo.byId(b)).toMatchObject({ state: 'failed', sent_at: null });
+    expect(s.engine.outbox.repo.byId(b)!.last_error).toMatch(/^Not applied/);
+    expect(await remoteQty(termo, P)).toBe(15);
+    expect(await remoteQty(termo, A)).toBe(30);
+    s.engine.retry(b);
+    await s.engine.drain();
+    expect(s.engine.outbox.repo.byId(b)).toMatchObject({ state: 'done' });
+    expect(await remoteQty(termo, A)).toBe(26);
   });
 });
 
