@@ -113,6 +113,14 @@ export const MAX_IMPORT_CHANGES = 50_000;
 const MAX_WORKBOOK_BYTES = 20 * 1024 * 1024;
 const packId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const userId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const applicationId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+/** A marketplace's address: https, plain http only for one on this computer. */
+const marketplaceAddress = z
+  .url({ protocol: /^https?$/ })
+  .max(500)
+  .refine((u) => remoteAddressProblem(u) === null, {
+    message: 'The marketplace address must use https (plain http only for a marketplace on this computer)',
+  });
 const paging = { limit: z.number().int().min(1).max(200).optional(), offset: z.number().int().min(0).max(1e9).optional() };
 /** A caller's note kept in the cell history ("scan 12:01", a CSV row). */
 const ref = z.string().max(200).optional();
@@ -135,18 +143,8 @@ export const contract = {
     update: op(
       z.strictObject({
         mode: z.enum(['local-only', 'online', 'offline']).optional(),
-        baseUrl: z
-          .union([
-            z
-              .url({ protocol: /^https?$/ })
-              .max(500)
-              .refine((u) => remoteAddressProblem(u) === null, {
-                message: 'The marketplace address must use https (plain http only for a marketplace on this computer)',
-              }),
-            z.null(),
-          ])
-          .optional(),
-        applicationId: z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.null()]).optional(),
+        baseUrl: z.union([marketplaceAddress, z.null()]).optional(),
+        applicationId: z.union([applicationId, z.null()]).optional(),
         userId: z.union([userId, z.null()]).optional(),
         /** A pasted access token (null removes it). */
         accessToken: z
@@ -173,8 +171,13 @@ export const contract = {
   },
   session: {
     status: op(none, answer<SessionView>()),
-    /** Signs in through the system browser (OAuth code + PKCE) with the settings' base_url and application id. */
-    signIn: op(none, answer<SessionView>()),
+    /**
+     * Signs in through the system browser (OAuth code + PKCE) on the marketplace given, else the
+     * settings' base_url and application id. The given address, application and site become the
+     * settings only once signed in: the open account stays open meanwhile, and a cancelled or failed
+     * sign-in leaves it as it was (issue 27).
+     */
+    signIn: op(z.strictObject({ baseUrl: marketplaceAddress, applicationId, siteId: z.enum(SITE_IDS).optional() }).optional(), answer<SessionView>()),
     cancelSignIn: op(none, answer<SessionView>()),
     signOut: op(none, answer<SessionView>()),
   },
@@ -201,6 +204,10 @@ export const contract = {
         search: z.string().trim().min(1).max(200),
         filter: stateFilter.optional(),
         ...gridFilters,
+        /** The size of the grid's pages: the answer carries the row's page too (one call instead of two). */
+        page: z.number().int().min(1).max(500).optional(),
+        /** That page with its days of cover, as the grid asks for its pages. */
+        cover: z.boolean().optional(),
       }),
       answer<LocateView>(),
     ),

@@ -75,17 +75,29 @@ export const useWelcome = create<WelcomeState>()((set, get) => {
     },
 
     async connect(api, form) {
-      const base = { baseUrl: form.baseUrl, applicationId: form.applicationId, siteId: form.siteId, keepSignedIn: form.keepSignedIn };
+      const base = { baseUrl: form.baseUrl, applicationId: form.applicationId, siteId: form.siteId };
       if (form.pasted) {
         // A pasted token names no user: the person gave the user id with it.
         set({ state: { step: 'pulling', progress: null } });
-        const r = await api.settings.update({ ...base, userId: form.pasted.userId, accessToken: form.pasted.token, mode: 'online', start: 'account' });
+        const r = await api.settings.update({
+          ...base,
+          keepSignedIn: form.keepSignedIn,
+          userId: form.pasted.userId,
+          accessToken: form.pasted.token,
+          mode: 'online',
+          start: 'account',
+        });
         if (!r.ok) return fail(r.error, 'settings');
       } else {
-        const r = await api.settings.update({ ...base, userId: null });
-        if (!r.ok) return fail(r.error, 'settings');
+        // Staying signed in is this computer's choice, not the account's: it applies before the sign-in
+        // saves the new session. The address, application and site become the settings only once
+        // signed in, so the open account stays open meanwhile (issue 27).
+        if (form.keepSignedIn !== get().settings?.keepSignedIn) {
+          const r = await api.settings.update({ keepSignedIn: form.keepSignedIn });
+          if (!r.ok) return fail(r.error, 'settings');
+        }
         set({ state: { step: 'signing-in' } });
-        const signed = await api.session.signIn();
+        const signed = await api.session.signIn(base);
         // Cancelled by the person: back to the form, not an error.
         if (!signed.ok && signed.error.code === 'sign_in_aborted') return get().back();
         if (!signed.ok) return fail(signed.error, 'sign-in');
