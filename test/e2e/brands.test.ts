@@ -27,6 +27,10 @@ describe('brands in Chromium', () => {
   it('says the seller has no linked brands, then lists the brand account’s brands', async () => {
     const page = app.page;
     await page.getByText('This account has no linked brands (official stores).').waitFor();
+    // Not an empty tab (issue 28): the demo's brand account's brands are listed under it.
+    const shown = page.getByRole('region', { name: `Brands of ${BRAND_ACCOUNT}, a brand account you can see` });
+    await shown.getByRole('button', { name: 'Open the profile of Aurora Kids' }).waitFor();
+    expect(await shown.getByRole('button', { name: /Open the profile of/ }).count()).toBe(2);
     // The brand account is picked by name (issue 15 §4), not typed in as a user id.
     await page.getByRole('combobox', { name: 'Account' }).selectOption({ label: `${BRAND_ACCOUNT} · brand account` });
     await page.getByRole('heading', { name: `Brands of ${BRAND_ACCOUNT}` }).waitFor();
