@@ -11,7 +11,17 @@ import { Icon } from '../ui/Icon.js';
 import { Menu, type MenuEntry } from '../ui/Menu.js';
 import { Palette, type PaletteItem } from '../ui/Palette.js';
 import { isMac, shortcutText } from '../ui/shortcut.js';
-import { type ActionContext, type ActionState, MENU_GROUPS, type MenuGroup, STOCK_ACTIONS, type ViewControl, actionEnabled, actionLabel, matches } from './actions.js';
+import {
+  type ActionContext,
+  type ActionState,
+  MENU_GROUPS,
+  type MenuGroup,
+  STOCK_ACTIONS,
+  type ViewControl,
+  actionEnabled,
+  actionLabel,
+  matches,
+} from './actions.js';
 import { useCount, useCountStore } from './count/context.js';
 import { useStock, useStockStore } from './store.js';
 import { useStockWords } from './words.js';
@@ -71,11 +81,16 @@ export function StockToolbar({ viewOptions }: { viewOptions: ReactNode }) {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  useEffect(() => {
-    if (!view) return;
-    const target = panel.current?.querySelector<HTMLElement>(VIEW_TARGETS[view.control]);
-    (target ?? panel.current)?.focus();
-  }, [view]);
+  // The control asked for gets focus: when the panel opens (onOpenAutoFocus: its content is there
+  // only then) and when another is asked for while it is open.
+  const viewRef = useRef(view);
+  viewRef.current = view;
+  const focusControl = useCallback(() => {
+    const v = viewRef.current;
+    if (!v || !panel.current) return;
+    (panel.current.querySelector<HTMLElement>(VIEW_TARGETS[v.control]) ?? panel.current).focus();
+  }, []);
+  useEffect(() => focusControl(), [view, focusControl]);
 
   const menuEntries = (group: MenuGroup): MenuEntry[] =>
     STOCK_ACTIONS.filter((a) => a.group === group).map((a) => ({
@@ -118,8 +133,10 @@ export function StockToolbar({ viewOptions }: { viewOptions: ReactNode }) {
               align="start"
               sideOffset={4}
               tabIndex={-1}
-              // The effect above focuses the control asked for.
-              onOpenAutoFocus={(e) => e.preventDefault()}
+              onOpenAutoFocus={(e) => {
+                e.preventDefault();
+                focusControl();
+              }}
               onPointerDownOutside={() => (leftByPointer.current = true)}
               onCloseAutoFocus={(e) => {
                 e.preventDefault();

@@ -38,7 +38,8 @@ export function useGridViewport({ total, columnCount, active, focusSeq }: Viewpo
   // The store columns share the width the product and total columns leave, never under
   // COLUMN_WIDTH: with few stores the grid still spans the window (issue 28), with many it scrolls.
   const [viewportWidth, setViewportWidth] = useState(0);
-  const columnWidth = columnCount > 0 ? Math.max(COLUMN_WIDTH, Math.floor((viewportWidth - PRODUCT_COLUMN.width - TOTAL_COLUMN.width) / columnCount)) : COLUMN_WIDTH;
+  const columnWidth =
+    columnCount > 0 ? Math.max(COLUMN_WIDTH, Math.floor((viewportWidth - PRODUCT_COLUMN.width - TOTAL_COLUMN.width) / columnCount)) : COLUMN_WIDTH;
 
   const rowV = useVirtualizer({
     count: total,
