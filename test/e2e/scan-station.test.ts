@@ -163,6 +163,38 @@ describe('the scan station and the tally', () => {
     await waitFor(async () => (await lines.count()) === 0, 'the tally empty');
   });
 
+  it('5 units scanned are still there after a reload, in the list and the station, and Apply makes one history row', async () => {
+    const { page } = app;
+    const before = await termoShown(app, demo.stores.palermo);
+    const rowsBefore = (await history(app, demo.userProducts.termo, demo.stores.palermo)).length;
+    await page.getByLabel('Scan or type a code, then Enter').focus();
+    for (let i = 0; i < 5; i++) await scan(page, demo.items.termo);
+    const lines = page.getByRole('list', { name: 'Scans of this session' }).getByRole('listitem');
+    const five = `5 units (5 scans) ${TERMO} ${demo.items.termo}`;
+    await waitFor(async () => (await lines.allTextContents()).join('|') === five, 'one line of 5');
+
+    // The core kept every scan: a reload (or a crash of the window) loses none.
+    await page.reload();
+    await page.getByRole('grid', { name: 'Stock per store' }).waitFor();
+    await page.getByRole('button', { name: 'Count', exact: true }).click();
+    await waitFor(async () => (await lines.allTextContents()).join('|') === five, 'the line of 5 after the reload');
+    expect(await page.getByRole('combobox', { name: 'Store' }).inputValue()).toBe(demo.stores.palermo);
+    await page.getByRole('button', { name: 'Scan station (full screen)' }).click();
+    const station = page.getByRole('dialog', { name: 'Counting into Depósito Palermo' });
+    await waitFor(async () => (await station.locator('.station-count').textContent()) === '5', 'the station at 5 after the reload');
+    await page.keyboard.press('Escape');
+    await waitFor(async () => (await page.getByRole('dialog').count()) === 0, 'the station left');
+    expect(await termoShown(app, demo.stores.palermo)).toBe(before);
+
+    await page.getByRole('button', { name: 'Apply 5 units to Depósito Palermo' }).click();
+    await waitFor(async () => (await termoShown(app, demo.stores.palermo)) === before + 5, 'the 5 units on the cell');
+    await waitFor(async () => (await lines.count()) === 0, 'the tally empty');
+    const rows = await history(app, demo.userProducts.termo, demo.stores.palermo);
+    expect(rows).toHaveLength(rowsBefore + 1);
+    expect([rows[0]!.delta, rows[0]!.ref, rows[0]!.reason]).toEqual([5, `scan ${demo.items.termo} x5`, 'received']);
+    expect(app.errors).toEqual([]);
+  }, 120_000);
+
   it('200 scans of one product make one line and, applied, one history row of 200', async () => {
     const { page } = app;
     const before = await termoShown(app, demo.stores.palermo);

@@ -12,6 +12,7 @@ import { useStock } from '../store.js';
 import { useStockWords } from '../words.js';
 import { useCount, useCountStore } from './context.js';
 import { CountStatus, ScanBox } from './ScanBox.js';
+import { keptCountStore } from './store.js';
 import { Station } from './Station.js';
 
 export function ScanCount() {
@@ -36,7 +37,10 @@ export function ScanCount() {
   useEffect(() => {
     if (storeId !== null) return;
     const only = stores.length === 1 ? stores[0]!.storeId : null;
-    const chosen = only ?? (stores.some((c) => c.storeId === gridStore) ? gridStore : null);
+    // The store counted into before a reload comes back with its tally.
+    const before = keptCountStore();
+    const kept = stores.some((c) => c.storeId === before) ? before : null;
+    const chosen = only ?? kept ?? (stores.some((c) => c.storeId === gridStore) ? gridStore : null);
     if (chosen) {
       void store.getState().setStore(chosen);
       return;

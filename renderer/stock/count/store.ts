@@ -84,6 +84,17 @@ export interface CountState {
 }
 
 const MUTE_KEY = 'stockroom.count.muted';
+/** The store last counted into in this browser profile: a reload opens its tally again. */
+const STORE_KEY = 'stockroom.count.store';
+
+/** The store scan-count mode last counted into here (null: none kept, or no storage). */
+export function keptCountStore(): string | null {
+  try {
+    return globalThis.localStorage?.getItem(STORE_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
 export const SESSION_PAGE = 200;
 
 function storedMute(): boolean {
@@ -162,6 +173,11 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
       },
       setStore(storeId) {
         set({ storeId, lines: [], last: null, scanCount: 0 });
+        try {
+          if (storeId !== null) globalThis.localStorage?.setItem(STORE_KEY, storeId);
+        } catch {
+          // No storage: the person chooses the store again after a reload; the tally is kept either way.
+        }
         if (storeId === null) return Promise.resolve();
         return inOrder(async () => {
           const r = await api.tally.list({ storeId });
