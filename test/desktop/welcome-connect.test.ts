@@ -10,7 +10,7 @@ import { browserThatApproves } from '../support/oauth.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_RETRY } from '../support/sync-harness.js';
 import { tempDirs } from '../support/temp-dir.js';
-import { until, value } from './helpers.js';
+import { failure, until, value } from './helpers.js';
 
 const engine = { pollIntervalMs: 0, pullOnStart: false, retry: FAST_RETRY };
 
@@ -62,12 +62,48 @@ afterAll(async () => {
 
 const tmp = tempDirs('stockroom-connect-');
 
+/** The welcome's steps (renderer/welcome/store.ts): staying signed in or not, the sign-in on the address given, online. */
 async function connect(core: DesktopCore, baseUrl: string, extra: { keepSignedIn?: boolean } = {}) {
   const api = core.api;
-  value(await api.settings.update({ baseUrl, applicationId: demo.app, siteId: 'MLA', ...extra }));
-  expect(value(await api.settings.get()).userId).toBeNull();
-  value(await api.session.signIn());
+  if (extra.keepSignedIn !== undefined) value(await api.settings.update({ keepSignedIn: extra.keepSignedIn }));
+  value(await api.session.signIn({ baseUrl, applicationId: demo.app, siteId: 'MLA' }));
   value(await api.settings.update({ mode: 'online', start: 'account' }));
+}
+
+/**
+ * The system browser, held: records the sign-in page it was asked to open and, once the test
+ * says so, signs in there as `username` (or never does: the person walked away).
+ */
+function heldBrowser(username: string) {
+  const opened: string[] = [];
+  let decide: (approve: boolean) => void = () => undefined;
+  const decided = new Promise<boolean>((r) => (decide = r));
+  return {
+    opened,
+    approve: () => decide(true),
+    openExternal: async (url: string) => {
+      opened.push(url);
+      if (await decided) await browserThatApproves(username)(url);
+    },
+  };
+}
+
+/** A core open on the demo seller's account online (a pasted token), the way the e2e tests connect it. */
+async function openAsDemoSeller(openExternal: (url: string) => Promise<void>) {
+  const core = await DesktopCore.open({ dataDir: tmp(), engine, log: () => undefined, host: { shell: 'browser', openExternal } });
+  value(
+    await core.api.settings.update({
+      mode: 'online',
+      baseUrl: remote.url,
+      applicationId: demo.app,
+      userId: demo.seller.id,
+      accessToken: demo.seller.token,
+      start: 'account',
+    }),
+  );
+  expect(value(await core.api.session.status())).toMatchObject({ signedIn: true, via: 'token', user: { id: demo.seller.id } });
+  expect(value(await core.api.sync.pullNow()).stores).toBe(3);
+  return core;
 }
 
 describe('connecting an account from the welcome', () => {
@@ -203,6 +239,65 @@ describe('connecting an account from the welcome', () => {
       }
     } finally {
       await proxy.close();
+    }
+  });
+});
+
+describe('a second account connected from the app (issue 27)', () => {
+  it('keeps the open account open during the sign-in, then opens the new one; the first opens again', async () => {
+    const browser = heldBrowser('MARCA_AURORA');
+    const core = await openAsDemoSeller(browser.openExternal);
+    const events: StockroomEvent[] = [];
+    core.events.on('event', (e) => events.push(e));
+    try {
+      const api = core.api;
+      const signing = api.session.signIn({ baseUrl: remote.url, applicationId: demo.app, siteId: 'MLA' });
+      await until(() => browser.opened.length === 1 || undefined, 'the sign-in page opened');
+      expect(browser.opened[0]).toMatch(new RegExp(`^${remote.url}/authorization\\?`));
+      // Mid sign-in: still the demo seller's account, online, its data readable.
+      expect(value(await api.settings.get())).toMatchObject({ userId: demo.seller.id, mode: 'online', siteId: null });
+      expect(value(await api.session.status())).toMatchObject({ signingIn: true, signedIn: true, user: { id: demo.seller.id } });
+      expect(value(await api.stock.grid()).rows.length).toBeGreaterThan(0);
+
+      browser.approve();
+      expect(value(await signing)).toMatchObject({ signingIn: false, signedIn: true, via: 'oauth', user: { id: demo.brand.id } });
+      expect(value(await api.settings.get())).toMatchObject({ baseUrl: remote.url, userId: demo.brand.id, mode: 'online', siteId: 'MLA' });
+      // The screens hear of the new settings too (the sign-in changed them).
+      const changed = events.filter((e): e is Extract<StockroomEvent, { type: 'settings.changed' }> => e.type === 'settings.changed');
+      expect(changed.at(-1)?.settings).toMatchObject({ userId: demo.brand.id });
+      // The new account's own first pull, on its own replica.
+      value(await api.sync.pullNow());
+      expect(value(await api.session.status())).toMatchObject({ user: { id: demo.brand.id, nickname: 'MARCA_AURORA' } });
+      await until(
+        async () => value(await api.settings.get()).accounts?.find((a) => a.userId === demo.brand.id)?.nickname === 'MARCA_AURORA' || undefined,
+        'the new account remembered by name',
+      );
+      expect(value(await api.settings.get()).accounts?.find((a) => a.userId === demo.brand.id)).toMatchObject({ open: true, siteId: 'MLA' });
+
+      // Opening the first account again, as Settings' list does: its pasted token still serves it.
+      value(await api.settings.update({ baseUrl: remote.url, applicationId: demo.app, userId: demo.seller.id, siteId: 'MLA', mode: 'online' }));
+      expect(value(await api.session.status())).toMatchObject({ signedIn: true, via: 'token', user: { id: demo.seller.id } });
+      expect(value(await api.sync.pullNow()).stores).toBe(3);
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('a cancelled sign-in leaves the open account as it was', async () => {
+    const browser = heldBrowser('MARCA_AURORA');
+    const core = await openAsDemoSeller(browser.openExternal);
+    try {
+      const api = core.api;
+      const before = value(await api.settings.get());
+      const signing = api.session.signIn({ baseUrl: remote.url, applicationId: demo.app, siteId: 'MLA' });
+      await until(() => browser.opened.length === 1 || undefined, 'the sign-in page opened');
+      value(await api.session.cancelSignIn());
+      expect(failure(await signing).code).toBe('sign_in_aborted');
+      expect(value(await api.settings.get())).toEqual(before);
+      expect(value(await api.session.status())).toMatchObject({ signingIn: false, signedIn: true, via: 'token', user: { id: demo.seller.id } });
+      expect(value(await api.sync.pullNow()).stores).toBe(3);
+    } finally {
+      await core.close();
     }
   });
 });
