@@ -261,6 +261,45 @@ class Kill implements Step {
   toString = () => `kill(${this.during}, ${this.cell}, ${this.value}, ${this.afterMs}ms)`;
 }
 
+/**
+ * Several edits of one product across its stores (adjustments and counts), queued while sending
+ * waits, then let go together: they leave as ONE request (stock-batch.ts), under the faults of the
+ * moment, and `killAfterMs` (when set) SIGKILLs the app while that request is on its way.
+ */
+class ProductEdits implements Step {
+  constructor(
+    readonly product: number,
+    readonly edits: { store: number; delta: number | null; quantity: number }[],
+    readonly killAfterMs: number | null,
+  ) {}
+  check = () => true;
+  async run(m: ReferenceModel, s: System) {
+    const products = s.cells.length / 2;
+    await s.child.call({ op: 'mode', mode: 'offline' });
+    for (const e of this.edits) {
+      const cell = cellAt(s, (this.product % products) * 2 + (e.store % 2));
+      const ref = s.nextRef();
+      const command: ChildCommand = e.delta !== null ? { op: 'adjust', cell, ref, delta: e.delta } : { op: 'count', cell, ref, quantity: e.quantity };
+      const a = await s.child.call<QueueAnswer>(command);
+      record(
+        s,
+        e.delta !== null ? { kind: 'adjust', cell: keyOf(cell), ref, delta: e.delta } : { kind: 'count', cell: keyOf(cell), ref, quantity: e.quantity },
+        a,
+      );
+    }
+    await s.child.call({ op: 'mode', mode: 'online' });
+    if (this.killAfterMs !== null) {
+      s.figures.kills++;
+      // Pacing only: any point of the batch's push must be safe.
+      if (this.killAfterMs > 0) await new Promise((r) => setTimeout(r, this.killAfterMs!));
+      await s.child.kill();
+      await s.spawn();
+    }
+    await stepCheck(s, this.toString());
+  }
+  toString = () => `productEdits(${this.product}, ${JSON.stringify(this.edits)}, ${this.killAfterMs === null ? 'no kill' : `kill ${this.killAfterMs}ms`})`;
+}
+
 class Settle implements Step {
   constructor(readonly policy: Policy) {}
   check = () => true;
@@ -298,6 +337,19 @@ export const steps = [
     .tuple(fc.constantFrom('idle' as const, 'adjust' as const, 'count' as const), cellIx, fc.integer({ min: 1, max: 3 }), fc.integer({ min: 0, max: 15 }))
     .map(([d, c, v, ms]) => new Kill(d, c, v, ms)),
   policy.map((p) => new Settle(p)),
+  // Batched pushes (issue 29): several edits of a product across its stores, sometimes killed on the way.
+  ...[0, 1].map(() =>
+    fc
+      .tuple(
+        fc.nat(1),
+        fc.array(fc.record({ store: fc.nat(1), delta: fc.option(delta, { nil: null, freq: 3 }), quantity: fc.integer({ min: 60, max: 140 }) }), {
+          minLength: 2,
+          maxLength: 5,
+        }),
+        fc.option(fc.integer({ min: 0, max: 15 }), { nil: null }),
+      )
+      .map(([p, e, k]) => new ProductEdits(p, e, k)),
+  ),
 ];
 
 export const program = (maxCommands: number) => fc.tuple(fc.commands(steps, { maxCommands, size: 'max' }), policy);
