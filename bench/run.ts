@@ -1,7 +1,6 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { benchCounting } from './counting.js';
 import { benchFirstPull } from './first-pull.js';
-import { benchFirstPull } from './first-pull.js';
 import { benchImport } from './import.js';
 import { benchMessages } from './messages.js';
 import { benchPull } from './pull.js';
@@ -40,7 +39,6 @@ async function main(): Promise<void> {
     ['counting', benchCounting],
     ['start', benchStart],
     ['pull', benchPull],
-    ['first-pull', benchFirstPull],
     ['first-pull', benchFirstPull],
     ['sync-budget', benchSyncBudget],
   ];
