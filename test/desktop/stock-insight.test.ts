@@ -23,7 +23,7 @@ describe('stock insight: history series, sales per day, days of cover', () => {
     // The demo's termo (64712 = 12, 64713 = 30) sold 1 on Nov 18; these orders add to it.
     const f = demoFixtures();
     const base = f.orders![0]!;
-    const order = (id: number, date: string, quantity: number, status = 'paid') => ({
+    const order = (id: number, date: string, quantity: number, status: 'paid' | 'cancelled' = 'paid') => ({
       ...base,
       id,
       pack_id: null,
