@@ -246,6 +246,8 @@ export interface LocateView {
   picture?: string | null;
   /** What the text matched: an id, a code (barcode, seller SKU, inventory id) or title words. */
   matchedBy?: 'user_product' | 'item' | 'gtin' | 'seller_sku' | 'inventory' | 'title';
+  /** The grid's page holding the row when asked (`page`): the scan lands with its row read in one call. */
+  page?: { offset: number; grid: GridView };
 }
 
 /** Rows by user product id or item id (`stock.rows`, for the CSV import's preview). */

@@ -3,7 +3,7 @@
  * moves (never all at once), which pages stay in memory (those nearest the places recently asked
  * for), which are read again after a stock.changed event, and a fresh start when the query changes.
  */
-import type { CellView, GridColumnView } from '../../common/contract/contract.js';
+import type { CellView, GridColumnView, GridView, Result } from '../../common/contract/contract.js';
 import { clamp, visibleColumns } from './selectors.js';
 import { PAGE_SIZE, type Requery, type StockKit, type StockQuery, type StockState } from './state.js';
 
@@ -34,7 +34,10 @@ export function queryPayload(q: StockQuery) {
 }
 
 /** The page cache of one store: `requery` for the other slices, and its actions. */
-export function pageCache({ set, get, api }: StockKit): { requery: Requery; actions: Pick<StockState, 'ensureRows' | 'loadRow' | 'stockChanged' | 'putCell'> } {
+export function pageCache({ set, get, api }: StockKit): {
+  requery: Requery;
+  actions: Pick<StockState, 'ensureRows' | 'loadRow' | 'putPage' | 'stockChanged' | 'putCell'>;
+} {
   let changed: Set<string> | null = new Set();
   /** The reads on the way, by page (of the current generation: a new query forgets them). */
   const reading = new Map<number, Promise<void>>();
@@ -57,6 +60,11 @@ export function pageCache({ set, get, api }: StockKit): { requery: Requery; acti
     // Days of cover only for the grid's pages (locate and the exports do not show them).
     const r = await api.stock.grid({ ...queryPayload(q), ...(q.cover ? { cover: true } : {}), limit: PAGE_SIZE, offset: page * PAGE_SIZE });
     if (get().generation !== generation) return;
+    applyPage(page, r);
+  }
+
+  /** A page's answer into the cache (the current generation's). */
+  function applyPage(page: number, r: Result<GridView>): void {
     set((s) => {
       const loadingPages = { ...s.loadingPages };
       delete loadingPages[page];
@@ -108,6 +116,14 @@ export function pageCache({ set, get, api }: StockKit): { requery: Requery; acti
           if (p > 0 && p * PAGE_SIZE >= s.total) continue;
           void fetchPage(p, s.generation);
         }
+      },
+
+      putPage(offset, grid, generation) {
+        // Only a whole page of the current query (a locate's answer carries one, issue 29 §3).
+        if (get().generation !== generation || offset % PAGE_SIZE !== 0) return;
+        const page = offset / PAGE_SIZE;
+        reading.delete(page);
+        applyPage(page, { ok: true, value: grid });
       },
 
       loadRow(row) {

@@ -5,7 +5,7 @@
  */
 import { restoreHidden } from './columns-hidden.js';
 import { columnLabel, rowAt, visibleColumns } from './selectors.js';
-import type { Requery, StockKit, StockState } from './state.js';
+import { PAGE_SIZE, type Requery, type StockKit, type StockState } from './state.js';
 
 export function queryActions(
   kit: StockKit,
@@ -58,6 +58,7 @@ export function queryActions(
       // A new scan or search: the notice of the one before goes at once, and a slower answer of it says nothing.
       const action = s.act();
       const q = s.query;
+      let generation = s.generation;
       const r = await api.stock.locate({
         search: text,
         ...(q.filter !== 'all' ? { filter: q.filter } : {}),
@@ -65,6 +66,9 @@ export function queryActions(
         ...(q.lowStock !== null ? { lowStock: q.lowStock } : {}),
         ...(q.belowReorder ? { belowReorder: true } : {}),
         ...(q.sort ? { sort: q.sort } : {}),
+        // The row's page comes with the answer: one round trip to a focused, read row, not two.
+        page: PAGE_SIZE,
+        ...(q.cover ? { cover: true } : {}),
       });
       if (!get().isLatest(action)) return false;
       if (!r.ok) {
@@ -84,7 +88,10 @@ export function queryActions(
       if (q.search.trim() !== '') {
         // The scan is located in the grid without the typed words: drop them first.
         await requery({ query: { ...q, search: '' } });
+        generation = get().generation;
       }
+      // Its page was read for this query without the typed words: kept unless the query changed meanwhile.
+      if (r.value.page) get().putPage(r.value.page.offset, r.value.page.grid, generation);
       // The row's page first, then one move: the grid lands on the product with its row read (one
       // render and one layout), not on a loading row that fills in a moment later.
       await get().loadRow(index);

@@ -5,7 +5,7 @@
  */
 import type { StoreApi } from 'zustand';
 import type { StockroomApi } from '../../common/contract/api.js';
-import type { ApiError, CellView, GridColumnView, GridRowView, GridSortView } from '../../common/contract/contract.js';
+import type { ApiError, CellView, GridColumnView, GridRowView, GridSortView, GridView } from '../../common/contract/contract.js';
 import type { ErrorLike } from '../i18n/errors.js';
 import type { StockKey } from './words.js';
 import type { PICKABLE_REASONS } from '../../common/stock-reasons.js';
@@ -126,6 +126,8 @@ export interface StockState {
   ensureRows(first: number, last: number): void;
   /** Reads the page of a row now unless it is loaded or on the way; resolves once it is in (or failed). */
   loadRow(row: number): Promise<void>;
+  /** A page read elsewhere (a locate's answer) into the cache, when `generation` is still the query's. */
+  putPage(offset: number, grid: GridView, generation: number): void;
   stockChanged(ids: string[] | null): void;
   moveTo(row: number, col: number, focus?: boolean): void;
   startEdit(text?: string): void;

@@ -80,6 +80,22 @@ describe('stock grid calls', () => {
     expect(failure(await api.stock.locate({ search: '   ' })).code).toBe('bad_request');
   });
 
+  it('answers a locate with the grid page of its row when asked (the scan’s one round trip), as stock.grid reads it', async () => {
+    const found = value(await api.stock.locate({ search: demo.items.canasta, page: 2 }));
+    expect(found).toMatchObject({ userProductId: demo.userProducts.canasta, index: 4, page: { offset: 4 } });
+    expect(found.page!.grid).toEqual(value(await api.stock.grid({ limit: 2, offset: 4 })));
+    expect(ids(found.page!.grid)).toEqual([demo.userProducts.canasta]);
+    // Within the filters: the page of the filtered grid; none for a product they hide or a miss.
+    // The third row of the low-stock grid: its second page of two.
+    const low = value(await api.stock.locate({ search: demo.items.canasta, lowStock: 5, page: 2 }));
+    expect(low.page).toEqual({ offset: 2, grid: value(await api.stock.grid({ lowStock: 5, limit: 2, offset: 2 })) });
+    expect(ids(low.page!.grid)[0]).toBe(demo.userProducts.canasta);
+    expect(value(await api.stock.locate({ search: demo.items.termo, lowStock: 5, page: 2 })).page).toBeUndefined();
+    expect(value(await api.stock.locate({ search: 'MLA9999999999', page: 2 })).page).toBeUndefined();
+    // Without `page`, no page.
+    expect(value(await api.stock.locate({ search: demo.items.canasta })).page).toBeUndefined();
+  });
+
   it('reads rows by user product id or item id, and names the ids it does not know', async () => {
     const r = value(await api.stock.rows({ ids: [demo.items.bombilla, demo.userProducts.termo, 'MLAU200000001', 'nonsense'] }));
     expect(ids(r)).toEqual([demo.userProducts.termo, demo.userProducts.bombilla]);

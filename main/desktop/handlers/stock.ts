@@ -82,10 +82,16 @@ export function stockHandlers(ctx: StockContext) {
     },
     locate: async (q) => {
       const p = await ctx.current();
-      const found = locate(p.db, p.sellerId, q);
+      const { page: size, cover, ...query } = q;
+      const found = locate(p.db, p.sellerId, query);
       // A scanned product's stock is read next by a first pull (issue 29).
       if (found.userProductId !== null) p.engine.touched(found.userProductId);
-      return found;
+      if (size === undefined || found.index === null) return found;
+      // The row's page in the same call: a scan's second round trip was most of its time to focus.
+      const { search: _search, ...filters } = query;
+      const offset = Math.floor(found.index / size) * size;
+      const page = gridPage(p.db, p.sellerId, { limit: size, offset, ...filters }, { authority: p.kind === 'local' });
+      return { ...found, page: { offset, grid: cover ? withCover(p.db, p.sellerId, page, p.service.clock.now()) : page } };
     },
     rows: async ({ ids }) => {
       const p = await ctx.current();
