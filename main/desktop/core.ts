@@ -14,6 +14,7 @@ import type { DesktopHost } from './host.js';
 import { useNativeBinding } from '../db/open.js';
 import { acquireDataDirLock } from './lock.js';
 import type { EngineTuning } from './profile.js';
+import type { RequestBudget } from '../sync/budget.js';
 import { Profiles } from './profiles.js';
 import { QuickReplies } from './quick-replies.js';
 import { Session, sessionView, settingsView } from './session.js';
@@ -214,6 +215,11 @@ export class DesktopCore {
   /** The shell's notification was clicked: the window shows what it was about (the renderer listens for `app.reveal`). */
   reveal(target: RevealTarget): void {
     if (!this.closed) this.feed.emit({ type: 'app.reveal', target });
+  }
+
+  /** For tests: the request budget the open profile's engine spends (one per marketplace application: profiles.ts). */
+  budget(): RequestBudget | null {
+    return this.profiles.active?.engine.budget ?? null;
   }
 
   /** For tests and the shell: the open profile's engine status without a call. */

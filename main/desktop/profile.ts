@@ -11,6 +11,7 @@ import type { Principal } from '../service/auth/auth.js';
 import type { Clock } from '../service/clock.js';
 import type { OperatorStamp } from '../service/operators/operators.js';
 import { type Service, createService } from '../service/index.js';
+import type { RequestBudget } from '../sync/budget.js';
 import { RemoteClient, type TokenProvider } from '../sync/client.js';
 import { SyncEngine, type SyncEngineOptions } from '../sync/engine.js';
 import { DesktopError } from './errors.js';
@@ -18,7 +19,10 @@ import { inboxReader } from './inbox.js';
 import { outboxReader } from './outbox-view.js';
 
 /** Engine settings a caller may tune (tests shorten the waits). */
-export type EngineTuning = Pick<SyncEngineOptions, 'pollIntervalMs' | 'retry' | 'pullOnStart' | 'random' | 'timeouts' | 'concurrency' | 'stockBatch'>;
+export type EngineTuning = Pick<
+  SyncEngineOptions,
+  'pollIntervalMs' | 'retry' | 'pullOnStart' | 'random' | 'timeouts' | 'concurrency' | 'stockBatch' | 'budget'
+>;
 
 /** The database file of a profile; the attachments live in `attachments/` next to it. */
 export const DB_FILE = 'stockroom.db';
@@ -145,6 +149,8 @@ export interface RemoteProfileOptions {
   key: string;
   clock?: Clock | undefined;
   engine?: EngineTuning | undefined;
+  /** The request budget of the marketplace application (one per application in a process: profiles.ts). */
+  budget?: RequestBudget | undefined;
 }
 
 /** A provider for a signed-out replica: every request fails until the person signs in. */
@@ -173,6 +179,7 @@ export function openRemoteProfile(o: RemoteProfileOptions): Profile {
       filesDir,
       ...(o.clock ? { clock: o.clock } : {}),
       ...(o.engine ?? {}),
+      ...(o.budget ? { budget: o.budget } : {}),
     });
     engine.start();
     const repos = profileRepos(db);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ERROR_CODES } from '../../common/contract/contract.js';
 import type { FixtureFile } from '../fixtures/schema.js';
-import type { Clock } from '../service/clock.js';
+import { type Clock, systemClock } from '../service/clock.js';
+import { type RequestBudget, TokenBudget } from '../sync/budget.js';
 import { staticTokenProvider } from '../sync/auth/index.js';
 import type { CallsInFlight } from './dispatch.js';
 import { DesktopError, desktopErrors } from './errors.js';
@@ -37,6 +38,12 @@ export interface ProfilesOptions {
 export class Profiles {
   private profile: Profile | null = null;
   private switching: Promise<void> = Promise.resolve();
+  /**
+   * The marketplace limits requests per application, not per seller (issue 29): every replica of
+   * the same application and marketplace opened in this process spends one budget, kept across
+   * switches, so signing in as another account (or back) never starts with a fresh burst.
+   */
+  private readonly budgets = new Map<string, RequestBudget>();
 
   constructor(private readonly o: ProfilesOptions) {}
 
@@ -75,7 +82,8 @@ export class Profiles {
     // from memory mean a new token manager) without holding the token itself.
     const credentials =
       via === 'token' && pasted ? createHash('sha256').update(pasted).digest('hex') : via === 'oauth' ? `store${this.o.session.storeGeneration}` : '';
-    const key = `remote|${s.baseUrl}|${sellerId}|${via ?? 'signed-out'}|${credentials}`;
+    // The application too: its request budget (budgetOf) and the principal are the application's.
+    const key = `remote|${s.baseUrl}|${s.applicationId}|${sellerId}|${via ?? 'signed-out'}|${credentials}`;
     return { kind: 'remote' as const, key, baseUrl: s.baseUrl, applicationId: s.applicationId, sellerId, auth, via, mode: s.mode };
   }
 
@@ -146,7 +154,21 @@ export class Profiles {
       key: t.key,
       clock: o.clock,
       engine: o.engine,
+      budget: this.budgetOf(t.baseUrl, t.applicationId),
     });
+  }
+
+  /** The budget of a marketplace application (an engine tuning's own budget object wins: tests share theirs). */
+  budgetOf(baseUrl: string, applicationId: number): RequestBudget {
+    const given = this.o.engine?.budget;
+    if (given !== undefined && 'acquire' in given) return given;
+    const key = `${baseUrl.replace(/\/+$/, '')}|${applicationId}`;
+    let b = this.budgets.get(key);
+    if (!b) {
+      b = new TokenBudget({ clock: this.o.clock ?? systemClock, ...(given ? { rates: given } : {}) });
+      this.budgets.set(key, b);
+    }
+    return b;
   }
 
   /** Replaces the open profile when the settings now ask for another one (mode, marketplace, seller, credentials). */
