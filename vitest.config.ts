@@ -52,6 +52,8 @@ const INTEGRATION = [
   // the outbox model (issue 24): its cases and its model-based test, against a real remote through the fault proxy
   'test/sync/model/**/*.test.ts',
   'test/desktop/count-sessions-replica.test.ts',
+  // scan to count's tally on a replica, and a child process SIGKILLed mid-Apply
+  'test/desktop/scan-tally-replica.test.ts',
   // 25 MB uploads and downloads, fsynced to disk
   'test/http/attachments/upload.test.ts',
   // the sign-in page: 1,000 page loads and some 50 scrypt checks (about 5 s)

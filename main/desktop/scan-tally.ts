@@ -14,6 +14,7 @@
 import type { TallyAddView, TallyApplyView, TallyLineView, TallyScanView, TallyUndoView, TallyView } from '../../common/tally-views.js';
 import type { Db } from '../db/open.js';
 import { mirrorRepo } from '../db/repos/mirror.js';
+import type { LocationType } from '../db/repos/stock.js';
 import { type ScanTallyRepo, type TallyLineRow, type TallyScanRow, scanTallyRepo } from '../db/repos/scan-tally.js';
 import type { Principal } from '../service/auth/auth.js';
 import type { Clock } from '../service/clock.js';
@@ -21,6 +22,7 @@ import { ServiceError, badRequest, isServiceError } from '../service/errors.js';
 import type { OperatorStamp } from '../service/operators/operators.js';
 import { BatchEditError, type LocalEditsService, atIndex } from '../service/stock/local-edits.js';
 import type { SyncEngine } from '../sync/engine.js';
+import { assertPairing } from '../service/stock/locations.js';
 import { editRefusal, locate } from './grid.js';
 
 /** What the tally needs of a profile (a Profile is one; the outbox's model test builds one over its engine). */
@@ -48,6 +50,16 @@ export const tallyErrors = {
   tooManyUnknown: (code: string) =>
     badRequest(`Nothing matches the code ${code}, and the tally already keeps ${MAX_UNKNOWN_CODES} unknown codes: it was not kept`),
 };
+
+/** Whether the product may keep stock in a store beside its other locations. */
+function pairsWithStore(id: string, cells: { type: LocationType }[]): boolean {
+  try {
+    assertPairing(id, [...cells.map((c) => c.type), 'seller_warehouse']);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const repos = new WeakMap<Db, ScanTallyRepo>();
 function repoOf(db: Db): ScanTallyRepo {
@@ -121,10 +133,10 @@ export const scanTally = {
         if (size.scans >= MAX_TALLY_SCANS) throw tallyErrors.full();
         let outcome: TallyScanRow['outcome'] = 'unknown';
         if (id !== null) {
-          const stores = mirrorRepo(p.db)
-            .cells(id)
-            .filter((c) => c.type === 'seller_warehouse');
-          outcome = stores.length > 0 && !stores.some((c) => c.store_key === storeId) ? 'other' : 'ok';
+          const cells = mirrorRepo(p.db).cells(id);
+          const stores = cells.filter((c) => c.type === 'seller_warehouse');
+          // Stocked at other stores only, or a product no store may stock (SPEC 2.5's pairs): flagged, as Apply would refuse it.
+          outcome = (stores.length > 0 && !stores.some((c) => c.store_key === storeId)) || !pairsWithStore(id, cells) ? 'other' : 'ok';
         } else if (size.unknown >= MAX_UNKNOWN_CODES && !repo.hasUnknown(p.sellerId, storeId, code)) throw tallyErrors.tooManyUnknown(code);
         const seq = repo.add({
           seller_id: p.sellerId,

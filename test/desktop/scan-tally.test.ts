@@ -1,17 +1,16 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DesktopCore } from '../../main/desktop/core.js';
 import { demo } from '../support/fixtures.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { FAST_RETRY } from '../support/sync-harness.js';
-import { failure, openCore, until, value } from './helpers.js';
+import { failure, value } from './helpers.js';
 
 /**
  * Scan to count's tally through the desktop core on a real SQLite file (issue 27): it survives a
  * restart of the core, undo takes the newest scan out, and Apply writes one adjustment per product
- * and empties the tally in one transaction, all or nothing.
+ * and empties the tally in one transaction, all or nothing. On a replica, and killed mid-Apply:
+ * scan-tally-replica.test.ts.
  */
 const termo = demo.userProducts.termo;
 const palermo = { userProductId: termo, type: 'seller_warehouse' as const, storeId: demo.stores.palermo };
@@ -90,41 +89,5 @@ describe('the tally on the local demo data', () => {
     } finally {
       await core.close();
     }
-  });
-});
-
-describe('the tally on a replica of a real remote', () => {
-  let remote: TestServer;
-  let c: Awaited<ReturnType<typeof openCore>>;
-  beforeEach(async () => {
-    remote = await startTestServer();
-    c = await openCore({ engine: { pollIntervalMs: 0, pullOnStart: false, retry: FAST_RETRY } });
-    const connect = { baseUrl: remote.url, applicationId: demo.app, userId: demo.seller.id, accessToken: demo.seller.token };
-    value(await c.core.api.settings.update({ ...connect, mode: 'online' }));
-    value(await c.core.api.sync.pullNow());
-    value(await c.core.api.settings.update({ mode: 'offline' }));
-  });
-  afterEach(async () => {
-    await c.close();
-    await remote.close();
-  });
-
-  it('Apply queues one adjustment per product, in the outbox in the same transaction that empties the tally', async () => {
-    const api = c.core.api;
-    const storeId = demo.stores.palermo;
-    for (let i = 0; i < 5; i++) value(await api.tally.add({ storeId, code: demo.items.termo }));
-    const applied = value(await api.tally.apply({ storeId }));
-    expect(applied).toMatchObject({ products: 1, units: 5, tally: { scans: 0 } });
-    const outbox = value(await api.outbox.list());
-    expect(outbox.total).toBe(1);
-    expect(value(await api.stock.cell(palermo))).toMatchObject({ shown: 17, state: 'pending' });
-    const history = value(await api.stock.history(palermo));
-    expect(history.map((h) => [h.kind, h.delta, h.reason, h.ref])).toEqual([['adjustment', 5, 'received', `scan ${demo.items.termo} x5`]]);
-
-    // Online: sent once; the marketplace holds the 5 more.
-    value(await api.settings.update({ mode: 'online' }));
-    await until(async () => value(await api.stock.cell(palermo)).state === 'synced', 'the adjustment sent');
-    const res = await remote.as(demo.seller.token).get(`/user-products/${termo}/stock`);
-    expect((res.body as { locations: { store_id?: string; quantity: number }[] }).locations.find((l) => l.store_id === storeId)!.quantity).toBe(17);
   });
 });
