@@ -11,6 +11,9 @@ import { parseSellerWarehouseAnswer } from './remote-answers.js';
 import { MAX_REBASES, type PushOutcome, STALE_SENT_MS, answerOutcome, readStock, retryOutcome } from './stock-push.js';
 
 /**
+ * (Past 400 lines: claiming, planning and pushing a batch share its members' in-memory rows and
+ * their undo fields; learning an old request's outcome is apart, in stock-batch-learn.ts.)
+ *
  * One request per product (issue 29): the due entries of a user product's seller_warehouse cells
  * go out as ONE PUT carrying every location under one x-version, so 10,000 edits over 2,000
  * products cost about 2,000 requests of the marketplace's 100 a minute. Each entry keeps its own
