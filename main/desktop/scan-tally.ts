@@ -38,6 +38,13 @@ export interface TallyProfile {
   service: { clock: Clock; localEdits: Pick<LocalEditsService, 'editMany'> };
 }
 
+/** What became of an applied line, in the order of the lines: its outbox entry on a replica, its history row. */
+export interface TallyApplied {
+  entryId: number | null;
+  how: string;
+  historyId: number;
+}
+
 /** Most scans one tally keeps: a day at the counting table is a few thousand; past this, Apply first. */
 export const MAX_TALLY_SCANS = 50_000;
 /** Most different unknown codes one tally keeps flagged (a scanner reading noise must not fill the disk). */
@@ -188,7 +195,7 @@ export const scanTally = {
    * (the flagged lines were for reading), in one transaction. A refused line refuses the whole
    * Apply, named; the tally stays as it was.
    */
-  async apply(p: TallyProfile, storeId: string): Promise<TallyApplyView & { changed: string[] }> {
+  async apply(p: TallyProfile, storeId: string): Promise<TallyApplyView & { changed: string[]; results: TallyApplied[] }> {
     const repo = repoOf(p.db);
     const meta = { author: p.author, operator: p.operator ?? null, reason: 'received' as const };
     // Only the scans read here leave the tally: one that comes in meanwhile stays for the next Apply.
@@ -197,11 +204,12 @@ export const scanTally = {
       return { lines: repo.lines(p.sellerId, storeId), upTo: last?.seq ?? 0 };
     };
     let applied: (TallyLineRow & { user_product_id: string })[] = [];
+    let results: TallyApplied[] = [];
     try {
       if (p.kind === 'local') {
         const { lines, upTo } = p.db.transaction(read)();
         applied = toApply(lines);
-        await p.service.localEdits.editMany(
+        const done = await p.service.localEdits.editMany(
           p.principal,
           applied.map((l) => ({
             target: { userProductId: l.user_product_id, type: 'seller_warehouse', storeId },
@@ -210,6 +218,7 @@ export const scanTally = {
           })),
           () => repo.clearUpTo(p.sellerId, storeId, upTo),
         );
+        results = done.map((r) => ({ entryId: null, how: 'applied', historyId: r.historyId }));
       } else {
         p.db
           .transaction(() => {
@@ -223,7 +232,7 @@ export const scanTally = {
               }),
             );
             if (applied.length > 0)
-              p.engine.queueStockBatch(
+              results = p.engine.queueStockBatch(
                 applied.map((l) => ({
                   userProductId: l.user_product_id,
                   type: 'seller_warehouse',
@@ -245,6 +254,7 @@ export const scanTally = {
       units: applied.reduce((n, l) => n + l.units, 0),
       tally: scanTally.list(p, storeId),
       changed: applied.map((l) => l.user_product_id),
+      results,
     };
   },
 };

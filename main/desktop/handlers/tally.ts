@@ -10,7 +10,7 @@ export function tallyHandlers(ctx: Pick<HandlerContext, 'current' | 'feed'>) {
     undo: async ({ storeId }) => scanTally.undo(await ctx.current(), storeId),
     clear: async ({ storeId }) => scanTally.clear(await ctx.current(), storeId),
     apply: async ({ storeId }) => {
-      const { changed, ...applied } = await scanTally.apply(await ctx.current(), storeId);
+      const { changed, results: _results, ...applied } = await scanTally.apply(await ctx.current(), storeId);
       if (changed.length > 0) {
         ctx.feed.stockChanged(changed);
         ctx.feed.scheduleStatus();

@@ -7,7 +7,8 @@ import type { Cell, ChildCommand } from './protocol.js';
 
 /**
  * The steps of a program of the outbox's model-based test (fast-check's model-based testing):
- * what a person does (adjust, count, transfer, undo, a count session, an import, a message), what
+ * what a person does (adjust, count, transfer, undo, a count session, an import, scan to count's
+ * tally, a message), what
  * happens on the marketplace (sales, one racing a count on the wire), what the network and the
  * machine do (faults, the network cut, a restart, a SIGKILL at any point), and settles where the
  * person acts on everything shown and the whole state is checked (settle.ts).
@@ -150,6 +151,24 @@ class Import implements Step {
     await stepCheck(s, this.toString());
   }
   toString = () => `import(${JSON.stringify(this.edits)})`;
+}
+
+/** Scan to count: scans of one cell's product into its store's tally, then Apply: one adjustment (reason received). */
+class TallyApply implements Step {
+  constructor(
+    readonly cell: number,
+    readonly scans: number,
+  ) {}
+  check = () => true;
+  async run(m: ReferenceModel, s: System) {
+    const cell = cellAt(s, this.cell);
+    const ref = s.nextRef();
+    const answers = await s.child.call<QueueAnswer[]>({ op: 'tally', cell, scans: this.scans });
+    if (answers.length !== 1) s.violation(`tally of ${this.scans} scans of ${keyOf(cell)} applied ${answers.length} adjustments, not one`);
+    for (const a of answers) record(s, { kind: 'adjust', cell: keyOf(cell), delta: this.scans, ref }, a);
+    await stepCheck(s, this.toString());
+  }
+  toString = () => `tally(${this.cell}, ${this.scans})`;
 }
 
 class Message implements Step {
@@ -327,6 +346,7 @@ export const steps = [
   fc
     .array(fc.record({ cell: cellIx, delta: fc.option(delta, { nil: null }), quantity: fc.integer({ min: 60, max: 140 }) }), { minLength: 1, maxLength: 3 })
     .map((e) => new Import(e)),
+  fc.tuple(cellIx, fc.integer({ min: 1, max: 4 })).map(([c, n]) => new TallyApply(c, n)),
   fc.constant(new Message()),
   fc.tuple(cellIx, fc.integer({ min: 1, max: 3 })).map(([c, u]) => new Sale(c, u)),
   fc.tuple(cellIx, fc.integer({ min: 60, max: 140 }), fc.integer({ min: 1, max: 3 })).map(([c, q, u]) => new RaceSale(c, q, u)),

@@ -8,6 +8,8 @@
  * Usage: node --import tsx test/sync/model/harness/engine-child.ts '<json config>'
  */
 import { createInterface } from 'node:readline';
+import { type TallyProfile, scanTally } from '../../../../main/desktop/scan-tally.js';
+import { systemClock } from '../../../../main/service/clock.js';
 import { phaseOf } from '../../../../main/sync/model.js';
 import { cellView } from '../../../../main/sync/read-model.js';
 import { FAST_RETRY, newEngine, newReplica } from '../../../support/sync-harness.js';
@@ -22,6 +24,17 @@ const engine = newEngine(
 );
 engine.on('sync-error', () => undefined);
 engine.start();
+
+/** Scan to count's tally over this replica and engine, as the desktop core runs it for a replica profile. */
+const tally: TallyProfile = {
+  kind: 'remote',
+  db: replica.db,
+  sellerId: cfg.sellerId,
+  principal: { userId: cfg.sellerId, applicationId: 0 },
+  author: 'ana',
+  engine,
+  service: { clock: systemClock, localEdits: { editMany: () => Promise.reject(new Error('a replica has no local edits')) } },
+};
 
 const ref = (cell: { up: string; store: string }) => ({ userProductId: cell.up, type: 'seller_warehouse', storeId: cell.store });
 const author = 'ana';
@@ -67,6 +80,11 @@ async function run(c: ChildCommand): Promise<unknown> {
           c.edits.map((e) => ({ ...ref(e.cell), ref: e.ref, author, ...(e.delta !== undefined ? { delta: e.delta } : { quantity: e.quantity! }) })),
         )
         .map(withFrom);
+    case 'tally': {
+      for (let i = 0; i < c.scans; i++) scanTally.add(tally, c.cell.store, c.cell.up);
+      const applied = await scanTally.apply(tally, c.cell.store);
+      return applied.results.map(withFrom);
+    }
     case 'undo':
       return engine.undoLast(author);
     case 'message':

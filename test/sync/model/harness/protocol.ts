@@ -24,6 +24,8 @@ export type ChildCommand =
   | { op: 'transfer'; cell: Cell; to: string; units: number; ref: string }
   | { op: 'observed'; cell: Cell; quantity: number; base: number; ref: string }
   | { op: 'batch'; edits: { cell: Cell; ref: string; delta?: number; quantity?: number }[] }
+  /** Scan to count: `scans` scans of the cell's product into its store's tally, then Apply. */
+  | { op: 'tally'; cell: Cell; scans: number }
   | { op: 'undo' }
   | { op: 'message'; pack: number; text: string }
   | { op: 'shown'; cells: Cell[] }
