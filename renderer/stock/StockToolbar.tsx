@@ -39,6 +39,9 @@ const VIEW_TARGETS: Record<ViewControl, string> = {
 const MENU_ICONS = { file: 'file', view: 'view', edit: 'edit' } as const;
 const PALETTE_KEYS = 'Control+K';
 
+/** Focus was in a panel that is gone (nothing took it since). */
+const focusIsLost = () => document.activeElement === null || document.activeElement === document.body;
+
 /** What the menus show that changes: the toolbar re-renders when one of these does, not on every grid page. */
 function useActionState(): ActionState {
   const stock = useStockStore();
@@ -58,7 +61,6 @@ export function StockToolbar({ viewOptions }: { viewOptions: ReactNode }) {
   const [view, setView] = useState<{ control: ViewControl; n: number } | null>(null);
   const panel = useRef<HTMLDivElement>(null);
   const anchor = useRef<HTMLSpanElement>(null);
-  const leftByPointer = useRef(false);
 
   const ctx: ActionContext = useMemo(() => ({ stock, count, openView: (control) => setView((v) => ({ control, n: (v?.n ?? 0) + 1 })) }), [stock, count]);
   const run = useCallback(
@@ -137,12 +139,10 @@ export function StockToolbar({ viewOptions }: { viewOptions: ReactNode }) {
                 e.preventDefault();
                 focusControl();
               }}
-              onPointerDownOutside={() => (leftByPointer.current = true)}
               onCloseAutoFocus={(e) => {
                 e.preventDefault();
-                // Esc or Close: back to the View menu; a click elsewhere keeps the focus it gave.
-                if (!leftByPointer.current) anchor.current?.querySelector('button')?.focus();
-                leftByPointer.current = false;
+                // Esc or Close: back to the View menu; a click or focus elsewhere (a cell, the palette) keeps it.
+                if (focusIsLost()) anchor.current?.querySelector('button')?.focus();
               }}
               onEscapeKeyDown={(e) => {
                 // Columns' own list closes first (ColumnsMenu handles its Esc).

@@ -56,7 +56,8 @@ export function Menu({ label, icon, entries, onRun }: { label: string; icon: Ico
     chosen.current = id;
   };
   return (
-    <DropdownMenu.Root>
+    // modal={false}: Radix's modal mode locks scrolling with an injected <style>, which the app's CSP refuses.
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger ref={trigger} className="ui-menu-button">
         <Icon name={icon} />
         {label}

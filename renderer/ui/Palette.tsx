@@ -1,6 +1,6 @@
 /**
- * The command palette: a modal dialog (Radix Dialog: focus kept inside, Esc closes, focus back
- * where it was) holding a combobox and its listbox (the ARIA 1.2 pattern: focus stays in the box,
+ * The command palette: a dialog (Radix Dialog: Esc, a click or focus outside closes it, focus goes
+ * back where it was) holding a combobox and its listbox (the ARIA 1.2 pattern: focus stays in the box,
  * arrows move the active option, Enter runs it). Filtering is the caller's (`filter`), so names
  * are matched in the current language. The chosen item runs once the dialog has closed and focus
  * is back, so an item that opens a dialog or a panel keeps the focus it gives.
@@ -46,7 +46,10 @@ export function Palette({
   words: PaletteWords;
 }) {
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+    // Not Radix's modal mode: its scroll lock injects a <style> element, which the app's CSP
+    // (style-src 'self') refuses. Focus stays in the box all the same (Tab is kept there) and
+    // leaving the palette closes it.
+    <Dialog.Root open={open} onOpenChange={onOpenChange} modal={false}>
       {open ? <PaletteBody items={items} filter={filter} onRun={onRun} onClose={() => onOpenChange(false)} words={words} /> : null}
     </Dialog.Root>
   );
@@ -87,6 +90,9 @@ function PaletteBody({
       const to = e.key === 'ArrowDown' ? (at >= last ? 0 : at + 1) : at <= 0 ? last : at - 1;
       setActive(to);
       document.getElementById(optionId(to))?.scrollIntoView?.({ block: 'nearest' });
+    } else if (e.key === 'Tab') {
+      // The box is the palette's one control (the options are reached with the arrows).
+      e.preventDefault();
     } else if (e.key === 'Enter') {
       e.preventDefault();
       run(shown[at]);
@@ -95,13 +101,15 @@ function PaletteBody({
 
   return (
     <>
-      <Dialog.Overlay className="ui-palette-overlay" />
+      <div className="ui-palette-overlay" aria-hidden="true" />
       <Dialog.Content
         className="ui-palette"
         aria-describedby={undefined}
         onCloseAutoFocus={(e) => {
           e.preventDefault();
-          if (returnTo.current instanceof HTMLElement) returnTo.current.focus();
+          // Unless a click or focus elsewhere closed it: that keeps its focus.
+          const lost = document.activeElement === null || document.activeElement === document.body;
+          if (lost && returnTo.current instanceof HTMLElement) returnTo.current.focus();
           const picked = chosen.current;
           chosen.current = null;
           if (picked !== null) onRun(picked);

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
+import { runAction } from './support/actions.js';
 
 let app: BrowserApp;
 
@@ -34,6 +35,7 @@ describe('attention in Chromium', () => {
     app.core.reveal({ screen: 'conflicts', cell: null });
     await page.locator('#tab-stock[aria-selected="true"]').waitFor();
     // The grid's filter shows conflicts (the demo has none: the empty state says so).
+    await runAction(page, 'Show');
     await page.getByRole('combobox', { name: 'Show', exact: true }).waitFor();
     expect(await page.getByRole('combobox', { name: 'Show', exact: true }).inputValue()).toBe('conflict');
     expect(app.errors).toEqual([]);

@@ -10,6 +10,7 @@ import { readWorkbook } from '../../main/desktop/xlsx.js';
 import { demo } from '../support/fixtures.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
+import { runAction } from './support/actions.js';
 
 const termo = demo.userProducts.termo;
 const palermo = { userProductId: termo, type: 'seller_warehouse' as const, storeId: demo.stores.palermo };
@@ -36,7 +37,7 @@ describe('importing a file twice, and the exports with SKUs', () => {
     const start = await shown();
     const dialog = page.getByRole('dialog', { name: 'Import counts or adjustments' });
 
-    await page.getByRole('button', { name: 'Import CSV / Excel' }).click();
+    await runAction(page, 'Import CSV / Excel');
     await dialog.getByLabel('Choose a CSV or .xlsx file').setInputFiles({ name: 'recibido.csv', mimeType: 'text/csv', buffer: csv });
     await dialog.getByRole('button', { name: 'Apply 1 change' }).click();
     await dialog.getByText('Applied 1 change.').waitFor();
@@ -47,7 +48,7 @@ describe('importing a file twice, and the exports with SKUs', () => {
     await dialog.waitFor({ state: 'detached' });
 
     // The same file again: asked, with when and by whom; nothing applied until the person says so.
-    await page.getByRole('button', { name: 'Import CSV / Excel' }).click();
+    await runAction(page, 'Import CSV / Excel');
     await dialog.getByLabel('Choose a CSV or .xlsx file').setInputFiles({ name: 'recibido.csv', mimeType: 'text/csv', buffer: csv });
     await dialog.getByRole('button', { name: 'Apply 1 change' }).click();
     const question = dialog.getByRole('alert');
@@ -66,7 +67,7 @@ describe('importing a file twice, and the exports with SKUs', () => {
 
   it('the CSV and .xlsx exports carry each product’s SKU (SELLER_SKU, else seller_custom_field)', async () => {
     const { page } = app;
-    const [csvFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [csvFile] = await Promise.all([page.waitForEvent('download'), runAction(page, 'Export CSV')]);
     const lines = readFileSync((await csvFile.path())!, 'utf8').split('\r\n');
     expect(
       lines[0]!
@@ -77,7 +78,7 @@ describe('importing a file twice, and the exports with SKUs', () => {
     expect(lines.find((l) => l.startsWith(`${termo},`))!.split(',')[1]).toBe('TERM-1L');
     expect(lines.find((l) => l.startsWith(`${demo.userProducts.canasta},`))!.split(',')[1]).toBe('NORTE-CANASTA');
 
-    const [xlsxFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Excel' }).click()]);
+    const [xlsxFile] = await Promise.all([page.waitForEvent('download'), runAction(page, 'Export Excel')]);
     const rows = await readWorkbook(readFileSync((await xlsxFile.path())!));
     expect(rows[0]!.slice(0, 3)).toEqual(['Item ID', 'User product ID', 'SKU']);
     expect(rows.find((r) => r[1] === termo)![2]).toBe('TERM-1L');

@@ -12,6 +12,7 @@ import { readWorkbook } from '../../main/desktop/xlsx.js';
 import { warehouseFixtures } from '../support/fixtures.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
+import { runAction } from './support/actions.js';
 
 const PRODUCTS = 200;
 const fixtures = warehouseFixtures({ products: PRODUCTS, stores: 2, quantity: 10 });
@@ -40,7 +41,7 @@ describe('bulk files and the grid around them', () => {
     const { page } = app;
     await page.getByRole('grid', { name: 'Stock per store' }).waitFor();
     const csv = ['user_product_id;store;adjustment', ...ids.map((id) => `${id};${store1};+1`)].join('\n');
-    await page.getByRole('button', { name: 'Import CSV / Excel' }).click();
+    await runAction(page, 'Import CSV / Excel');
     const dialog = page.getByRole('dialog', { name: 'Import counts or adjustments' });
     await dialog.getByLabel('Choose a CSV or .xlsx file').setInputFiles({ name: 'recibido.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     const apply = dialog.getByRole('button', { name: `Apply ${PRODUCTS} changes` });
@@ -56,7 +57,7 @@ describe('bulk files and the grid around them', () => {
     // Done again without a reload: it lands whole. When the first one landed, the same file is
     // asked about first (test/e2e/import-again.test.ts) and applied again on the person's word.
     const before = seen.at(-1)!;
-    await page.getByRole('button', { name: 'Import CSV / Excel' }).click();
+    await runAction(page, 'Import CSV / Excel');
     await dialog.getByLabel('Choose a CSV or .xlsx file').setInputFiles({ name: 'recibido.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await dialog.getByRole('button', { name: `Apply ${PRODUCTS} changes` }).click();
     if (before !== 0) await dialog.getByRole('button', { name: `Apply it again (${PRODUCTS} changes)` }).click();
@@ -73,7 +74,7 @@ describe('bulk files and the grid around them', () => {
     // The preview allows +1 on 999,999; by Apply the cell is at the limit, so the core refuses line 3.
     await app.core.api.stock.count({ userProductId: ids[0]!, type: 'seller_warehouse', storeId: store2!, quantity: 999_999 });
     const csv = ['user_product_id,store,adjustment', `${ids[1]},${store2},+5`, `${ids[0]},${store2},+1`].join('\n');
-    await page.getByRole('button', { name: 'Import CSV / Excel' }).click();
+    await runAction(page, 'Import CSV / Excel');
     const dialog = page.getByRole('dialog', { name: 'Import counts or adjustments' });
     await dialog.getByLabel('Choose a CSV or .xlsx file').setInputFiles({ name: 'mal.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await dialog.getByRole('button', { name: 'Apply 2 changes' }).waitFor();
@@ -89,7 +90,7 @@ describe('bulk files and the grid around them', () => {
 
   it('exports the grid as an .xlsx in the bulk editor layout', async () => {
     const { page } = app;
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Excel' }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), runAction(page, 'Export Excel')]);
     expect(download.suggestedFilename()).toMatch(/^stock-\d{4}-\d{2}-\d{2}\.xlsx$/);
     const rows = await readWorkbook(new Uint8Array(readFileSync((await download.path())!)));
     expect(rows[0]).toEqual([

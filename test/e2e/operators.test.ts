@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
+import { runAction } from './support/actions.js';
 import { scan } from './support/scanner.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
@@ -73,7 +74,7 @@ describe('operators in Chromium', () => {
     await page.keyboard.press('Enter');
     await waitFor(async () => (await cell(page, 'Depósito Palermo').getAttribute('aria-label'))?.includes(': 15, synced'), 'the adjustment on screen');
     await cell(page, 'Depósito Palermo').click();
-    await page.getByRole('button', { name: 'History', exact: true }).click();
+    await runAction(page, 'History');
     const panel = page.getByRole('complementary', { name: `History of Depósito Palermo, ${TERMO}` });
     const row = panel.getByRole('row').filter({ hasText: '12 → 15' });
     await row.waitFor();
@@ -96,7 +97,7 @@ describe('operators in Chromium', () => {
     await page.keyboard.press('Enter');
     await waitFor(async () => (await cell(page, 'Depósito Palermo').getAttribute('aria-label'))?.includes(': 16, synced'), 'the second adjustment');
     await cell(page, 'Depósito Palermo').click();
-    await page.getByRole('button', { name: 'History', exact: true }).click();
+    await runAction(page, 'History');
     const panel = page.getByRole('complementary', { name: `History of Depósito Palermo, ${TERMO}` });
     const row = panel.getByRole('row').filter({ hasText: '15 → 16' });
     await row.waitFor();

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/fixtures.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
+import { runAction, selectInView } from './support/actions.js';
 import { scan } from './support/scanner.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
@@ -39,7 +40,7 @@ describe('scanning safety on the local demo data', () => {
   it('the chosen "Scans go to" store survives a reload, and scans land there', async () => {
     const { page } = app;
     await page.getByRole('grid', { name: 'Stock per store' }).waitFor();
-    await page.getByRole('combobox', { name: 'Scans go to' }).selectOption({ label: 'Depósito Avellaneda' });
+    await selectInView(page, 'Scans go to', { label: 'Depósito Avellaneda' });
     // Kept by the core before the reload.
     await waitFor(async () => {
       const r = await app.core.api.stock.scanStore();
@@ -56,7 +57,7 @@ describe('scanning safety on the local demo data', () => {
     await waitFor(async () => (await notice(page)) === `Scanned TERM0001: ${TERMO} (MLAU100000001) · Depósito Avellaneda`, 'the scan in Avellaneda');
     expect(await focusedLabel(page)).toMatch(new RegExp(`^Depósito Avellaneda, ${TERMO}:`));
     // Back to Palermo for the flows below.
-    await page.getByRole('combobox', { name: 'Scans go to' }).selectOption({ label: 'Depósito Palermo' });
+    await selectInView(page, 'Scans go to', { label: 'Depósito Palermo' });
   });
 
   it('a Tab-terminated scan is a scan: the grid goes to the product, nothing saved, focus not moved by the Tab', async () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/fixtures.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
+import { selectInView } from './support/actions.js';
 import { connectAsDemoSeller, remoteMarketplaceAndApp, remoteTermoQuantity } from './support/remote.js';
 import { scan } from './support/scanner.js';
 
@@ -78,7 +79,7 @@ describe('scanning on the local demo data', () => {
     await waitFor(async () => (await focusedLabel(page))?.startsWith('Depósito Palermo, Yerba mate 1kg:'), 'the yerba row');
     expect(await notice(page)).toBe('Scanned 7790003456784: Yerba mate 1kg (MLAU100000003) · Depósito Palermo');
 
-    await page.getByRole('combobox', { name: 'Scans go to' }).selectOption({ label: 'Depósito Avellaneda' });
+    await selectInView(page, 'Scans go to', { label: 'Depósito Avellaneda' });
     await cell(page, 'Depósito Palermo', 'Mate de calabaza con bombilla').click();
     await scan(page, '7790001234565');
     await waitFor(async () => (await focusedLabel(page)) === `Depósito Avellaneda, ${TERMO}: 30, synced`, 'the termo in Avellaneda');

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
+import { runAction } from './support/actions.js';
 import { scan } from './support/scanner.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
@@ -31,6 +32,7 @@ describe('grid columns and the notice line', () => {
     await waitFor(async () => (await headers(page)).includes(FULL), 'the Full column');
 
     // From the keyboard: the button opens the list, Space unticks Full, Esc closes it.
+    await runAction(page, 'Columns');
     const columns = page.getByRole('button', { name: 'Columns' });
     await columns.focus();
     await page.keyboard.press('Enter');
@@ -59,6 +61,7 @@ describe('grid columns and the notice line', () => {
     await page.reload();
     await page.getByRole('grid', { name: 'Stock per store' }).waitFor();
     await waitFor(async () => (await headers(page)).includes('Depósito Palermo') && !(await headers(page)).includes(FULL), 'Full still hidden');
+    await runAction(page, 'Columns (1 hidden)', 'Columns');
     await page.getByRole('button', { name: 'Columns (1 hidden)' }).waitFor();
 
     // Shown again, then the saved view chosen: Full hidden by the view.

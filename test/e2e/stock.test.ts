@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/fixtures.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
+import { runAction, selectInView } from './support/actions.js';
 import { remoteMarketplaceAndApp, remoteTermoQuantity } from './support/remote.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
@@ -54,7 +55,7 @@ describe('stock screens on the local demo data', () => {
 
     // History of the termo's Palermo cell: the count and the adjustment, newest first.
     await cell(page, 'Depósito Palermo').click();
-    await page.getByRole('button', { name: 'History' }).click();
+    await runAction(page, 'History');
     const panel = page.getByRole('complementary', { name: `History of Depósito Palermo, ${TERMO}` });
     await panel.getByRole('row').nth(2).waitFor();
     const rows = await panel.getByRole('row').allTextContents();
@@ -67,7 +68,7 @@ describe('stock screens on the local demo data', () => {
   it('a barcode scan jumps to the row and focuses the current store cell', async () => {
     const { page } = app;
     // The store a scan goes to is chosen on purpose, not the last column touched.
-    await page.getByRole('combobox', { name: 'Scans go to' }).selectOption({ label: 'Depósito Avellaneda' });
+    await selectInView(page, 'Scans go to', { label: 'Depósito Avellaneda' });
     await cell(page, 'Depósito Palermo').click();
     await page.keyboard.press('Control+f');
     await page.keyboard.type('MLA1400000005');
@@ -84,7 +85,7 @@ describe('stock screens on the local demo data', () => {
 
   it('exports the grid as CSV, and imports counts with a preview before anything is queued', async () => {
     const { page } = app;
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), runAction(page, 'Export CSV')]);
     const csv = readFileSync((await download.path())!, 'utf8');
     expect(csv.split('\r\n')[0]).toBe(
       '\ufeffuser_product_id,sku,title,item_ids,Depósito Palermo [64712],Depósito Avellaneda [64713],Selling address [selling_address],Platform fulfillment [platform_facility],total,Pending,Last change',
@@ -92,7 +93,7 @@ describe('stock screens on the local demo data', () => {
     // The last column lists queued edits with their reasons (none here: the demo writes at once).
     expect(csv).toContain(`MLAU100000001,TERM-1L,${TERMO},MLA1400000001,20,30,,8,58,`);
 
-    await page.getByRole('button', { name: 'Import CSV' }).click();
+    await runAction(page, 'Import CSV / Excel');
     const dialog = page.getByRole('dialog', { name: 'Import counts or adjustments' });
     const file = [
       'user_product_id,store,count,adjustment',
@@ -129,7 +130,7 @@ describe('stock screens on the local demo data', () => {
 
   it('creates a listing with stock per store, showing the errors beside the fields', async () => {
     const { page } = app;
-    await page.getByRole('button', { name: 'New listing' }).click();
+    await runAction(page, 'New listing');
     const dialog = page.getByRole('dialog', { name: 'New listing with stock per store' });
     await dialog.getByRole('checkbox', { name: /Depósito Palermo/ }).waitFor();
     await dialog.getByRole('button', { name: 'Create listing' }).click();
@@ -224,6 +225,7 @@ describe('stock screens against a remote marketplace', () => {
       .getByRole('button', { name: /1 conflict/ })
       .click();
     await waitFor(async () => (await page.getByRole('grid').getAttribute('aria-rowcount')) === '2', 'the grid filtered to conflicts');
+    await runAction(page, 'Show');
     await expect(page.getByRole('combobox', { name: 'Show' }).inputValue()).resolves.toBe('conflict');
 
     await cell(page, 'Depósito Palermo').click();
@@ -239,9 +241,9 @@ describe('stock screens against a remote marketplace', () => {
     await online.app.screenshot('stock-conflict-dialog');
     await dialog.getByRole('button', { name: 'Keep my count (40)' }).click();
     await waitFor(async () => (await remoteQuantity()) === 40, 'my count on the remote');
-    await page.getByRole('combobox', { name: 'Show' }).selectOption('all');
+    await selectInView(page, 'Show', 'all');
     await waitFor(async () => (await label(page)) === `Depósito Palermo, ${TERMO}: 40, synced`, 'the resolved cell');
-    await page.getByRole('button', { name: 'History' }).click();
+    await runAction(page, 'History');
     await cell(page, 'Depósito Palermo').click();
     const panel = page.getByRole('complementary', { name: `History of Depósito Palermo, ${TERMO}` });
     await panel.getByText('conflict resolution').waitFor();

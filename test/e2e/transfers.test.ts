@@ -11,6 +11,7 @@ import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_RETRY } from '../support/sync-harness.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
+import { runAction, selectInView } from './support/actions.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
 const cell = (page: Page, column: string, product = TERMO) => page.getByRole('gridcell', { name: new RegExp(`^${column}, ${product}:`) });
@@ -62,7 +63,7 @@ describe('transfers, reasons, undo and failed edits in Chromium', () => {
 
   it('an adjustment carries the reason picked; a transfer from the keyboard reaches the remote as ONE PUT with both stores', async () => {
     const { page } = app;
-    await page.getByRole('combobox', { name: 'Reason for + / − adjustments' }).selectOption('damaged');
+    await runAction(page, 'Reason for + / − adjustments: damaged');
     await cell(page, 'Depósito Palermo').click();
     await page.keyboard.type('-2');
     await page.keyboard.press('Enter');
@@ -99,7 +100,7 @@ describe('transfers, reasons, undo and failed edits in Chromium', () => {
 
     // The history says why: a transfer and the damaged units on Palermo, the transfer on Avellaneda.
     await cell(page, 'Depósito Palermo').click();
-    await page.getByRole('button', { name: 'History', exact: true }).click();
+    await runAction(page, 'History');
     const panel = page.getByRole('complementary', { name: `History of Depósito Palermo, ${TERMO}` });
     await panel.getByRole('row').filter({ hasText: 'transfer' }).first().waitFor();
     await panel.getByRole('row').filter({ hasText: 'damaged' }).waitFor();
@@ -161,7 +162,7 @@ describe('transfers, reasons, undo and failed edits in Chromium', () => {
     await dialog.waitFor({ state: 'detached' });
 
     // Enter on the failed cell opens the same dialog, not the count editor; Discard drops the edit.
-    await page.getByRole('combobox', { name: 'Show' }).selectOption('all');
+    await selectInView(page, 'Show', 'all');
     await cell(page, 'Depósito Palermo').click();
     await page.keyboard.press('Enter');
     await dialog.waitFor();

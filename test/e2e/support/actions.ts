@@ -14,10 +14,10 @@ export async function openPalette(page: Page): Promise<void> {
   await palette(page).getByRole('combobox', { name: 'Command name' }).waitFor();
 }
 
-/** Runs the action named exactly `name` through the palette. */
-export async function runAction(page: Page, name: string): Promise<void> {
+/** Runs the action named exactly `name` through the palette (found by typing `typed`, its name by default). */
+export async function runAction(page: Page, name: string, typed = name): Promise<void> {
   await openPalette(page);
-  await palette(page).getByRole('combobox', { name: 'Command name' }).fill(name);
+  await palette(page).getByRole('combobox', { name: 'Command name' }).fill(typed);
   // The exact name is the one chosen (typing "Import" might list others below it).
   const option = palette(page).getByRole('option', { name, exact: true });
   await option.click();
@@ -26,3 +26,14 @@ export async function runAction(page: Page, name: string): Promise<void> {
 
 /** The View options panel (a control of it is focused by `runAction(page, 'Store')` and the like). */
 export const viewPanel = (page: Page) => page.getByRole('dialog', { name: 'View options' });
+
+/**
+ * Picks an option of a View control (Store, Show, Scans go to, Saved views): opens the View
+ * options panel on it through the palette, selects, and closes the panel (Esc), focus back on View.
+ */
+export async function selectInView(page: Page, name: string, option: string | { label: string }): Promise<void> {
+  await runAction(page, name);
+  await viewPanel(page).getByRole('combobox', { name, exact: true }).selectOption(option);
+  await page.keyboard.press('Escape');
+  await viewPanel(page).waitFor({ state: 'detached' });
+}
