@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/fixtures.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
-import { runAction, selectInView } from './support/actions.js';
+import { runAction, selectInView, viewPanel } from './support/actions.js';
 import { remoteMarketplaceAndApp, remoteTermoQuantity } from './support/remote.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
@@ -227,6 +227,8 @@ describe('stock screens against a remote marketplace', () => {
     await waitFor(async () => (await page.getByRole('grid').getAttribute('aria-rowcount')) === '2', 'the grid filtered to conflicts');
     await runAction(page, 'Show');
     await expect(page.getByRole('combobox', { name: 'Show' }).inputValue()).resolves.toBe('conflict');
+    await page.keyboard.press('Escape');
+    await viewPanel(page).waitFor({ state: 'detached' });
 
     await cell(page, 'Depósito Palermo').click();
     const dialog = page.getByRole('dialog', { name: `Conflict in Depósito Palermo, ${TERMO}` });
