@@ -6,6 +6,7 @@ import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, planImport } from '../../../renderer/stock/csv.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { fakeStockroom, giveGridASize, id } from '../../support/fake-stock.js';
+import { runStockAction } from '../../support/stock-actions.js';
 
 /**
  * Hostile files on the CSV side of the import (issue 25, the class of the .xlsx bombs): a file over
@@ -33,7 +34,7 @@ describe('a hostile CSV', () => {
     const user = userEvent.setup();
     render(<StockTab store={store} />);
     await screen.findByRole('grid');
-    await user.click(screen.getByRole('button', { name: 'Import CSV / Excel' }));
+    await runStockAction(user, 'Import CSV / Excel');
     const dialog = screen.getByRole('dialog', { name: 'Import counts or adjustments' });
     for (const name of ['big.csv', 'big.xlsx']) {
       const file = new File([new Uint8Array(MAX_IMPORT_BYTES + 1)], name);

@@ -10,6 +10,7 @@ import { type Plan, csvDelimiter, diffImport, gridCsv, planImport, planRows } fr
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { lockText } from '../../../renderer/stock/store.js';
 import { COLUMNS, entry, fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
+import { runStockAction } from '../../support/stock-actions.js';
 
 beforeAll(() => giveGridASize());
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
@@ -154,7 +155,7 @@ describe('CSV import dialog', () => {
     const user = userEvent.setup();
     render(<StockTab store={store} />);
     await screen.findByRole('grid');
-    await user.click(screen.getByRole('button', { name: 'Import CSV / Excel' }));
+    await runStockAction(user, 'Import CSV / Excel');
     const dialog = screen.getByRole('dialog', { name: 'Import counts or adjustments' });
     const file = new File(
       [['user_product_id,store,count,adjustment', `${id(0)},64712,40,`, `${id(1)},64713,,+5`, 'MLAU999,64712,1,'].join('\n')],
@@ -201,7 +202,7 @@ describe('CSV import dialog', () => {
     const user = userEvent.setup();
     render(<StockTab store={store} />);
     await screen.findByRole('grid');
-    await user.click(screen.getByRole('button', { name: 'Import CSV / Excel' }));
+    await runStockAction(user, 'Import CSV / Excel');
     const dialog = screen.getByRole('dialog');
     await user.upload(
       within(dialog).getByLabelText('Choose a CSV or .xlsx file'),
@@ -222,7 +223,7 @@ describe('CSV import dialog', () => {
     const user = userEvent.setup();
     render(<StockTab store={store} />);
     await screen.findByRole('grid');
-    await user.click(screen.getByRole('button', { name: 'Import CSV / Excel' }));
+    await runStockAction(user, 'Import CSV / Excel');
     const dialog = screen.getByRole('dialog');
     await user.upload(within(dialog).getByLabelText('Choose a CSV or .xlsx file'), new File(['a,b\n1,2'], 'x.csv', { type: 'text/csv' }));
     await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toContain('Missing columns'));

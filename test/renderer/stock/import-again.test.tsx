@@ -6,6 +6,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { fakeStockroom, giveGridASize, id } from '../../support/fake-stock.js';
+import { runStockAction } from '../../support/stock-actions.js';
 
 beforeAll(() => giveGridASize());
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
@@ -43,7 +44,7 @@ describe('Import: a file applied before, and focus through Apply', () => {
     const user = userEvent.setup();
     render(<StockTab store={store} />);
     await screen.findByRole('grid');
-    await user.click(screen.getByRole('button', { name: 'Import CSV / Excel' }));
+    await runStockAction(user, 'Import CSV / Excel');
     const dialog = screen.getByRole('dialog', { name: 'Import counts or adjustments' });
     await user.upload(within(dialog).getByLabelText('Choose a CSV or .xlsx file'), new File([text], 'conteo.csv', { type: 'text/csv' }));
     await user.click(await within(dialog).findByRole('button', { name: 'Apply 2 changes' }));

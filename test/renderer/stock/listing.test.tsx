@@ -6,6 +6,7 @@ import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { placeError } from '../../../renderer/stock/ListingDialog.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { fakeStockroom, giveGridASize } from '../../support/fake-stock.js';
+import { runStockAction } from '../../support/stock-actions.js';
 
 beforeAll(() => giveGridASize());
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
@@ -16,7 +17,7 @@ async function openForm(f = fakeStockroom()) {
   const user = userEvent.setup();
   render(<StockTab store={store} />);
   await screen.findByRole('grid');
-  await user.click(screen.getByRole('button', { name: 'New listing' }));
+  await runStockAction(user, 'New listing');
   const dialog = screen.getByRole('dialog', { name: 'New listing with stock per store' });
   await within(dialog).findByRole('checkbox', { name: /Depósito Palermo/ });
   return { f, user, dialog, store };

@@ -12,6 +12,7 @@ import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { ok } from '../../support/fake-api.js';
 import { COLUMNS, cell, conflictOf, entry, errorOf, fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
+import { runStockAction } from '../../support/stock-actions.js';
 
 const [PALERMO, AVELLANEDA] = COLUMNS as [GridColumnView, GridColumnView];
 
@@ -123,7 +124,7 @@ describe('an edit being checked', () => {
     f.answers['stock.undo'] = () => ok({ how: 'checking', undone: 3, historyId: 4, userProductId: id(0) });
     const { user } = renderStock(f);
     await screen.findByRole('grid');
-    await user.click(screen.getByRole('button', { name: 'Undo last edit' }));
+    await runStockAction(user, 'Undo last edit');
     await waitFor(() => expect(notice()).toBe('Undo: checking with the marketplace whether the edit arrived…'));
     expect(f.callsTo('stock.undo')).toHaveLength(1);
   });

@@ -5,6 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
+import { runStockAction } from '../../support/stock-actions.js';
 
 /**
  * Issue 14 §1: a scan is recognised wherever focus is (renderer/stock/scanner.ts's window-wide
@@ -100,7 +101,7 @@ describe('a scan wherever focus is', () => {
   it('in a dialog: the field keeps what the person typed, no button is pressed, and the grid moves behind it', async () => {
     const { f, store, user, scan, type } = renderStock();
     await screen.findByRole('grid');
-    await user.click(screen.getByRole('button', { name: 'New listing' }));
+    await runStockAction(user, 'New listing');
     const dialog = await screen.findByRole('dialog', { name: 'New listing with stock per store' });
     const title = within(dialog).getByLabelText('Title') as HTMLInputElement;
     await user.click(title);
