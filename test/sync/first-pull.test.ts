@@ -91,6 +91,26 @@ describe('a progressive first pull', () => {
     });
   });
 
+  it('writes the rows of each page of item ids as it arrives: the first page’s rows are in while the listing’s next page is held', async () => {
+    const market = syncMarket({ products: 250, stores: 1 });
+    server = await startTestServer(market.fixtures);
+    proxy = await startFaultProxy(server.url);
+    replica = newReplica();
+    engine = newEngine(replica, { url: proxy.url, token: market.token, sellerId: market.sellerId });
+    engine.start();
+    const later = proxy.hold((method, path) => method === 'GET' && path.includes('/items/search') && !/[?&]offset=0(&|$)/.test(path), 2);
+    const pulling = engine.pull();
+    await later.arrived;
+    // The first page's 100 items are read and their rows written before the listing goes on.
+    await waitFor(() => gridRows(replica!.db, { sellerId: market.sellerId, limit: 300 }).total === 100, 'the first page’s 100 rows');
+    expect(proxy.log.filter((l) => l.path.startsWith('/items?'))).toHaveLength(5);
+    later.release();
+    const report = await pulling;
+    expect(report.items).toEqual({ total: 250, fetched: 250 });
+    await engine.stockReadDone();
+    expect(gridRows(replica.db, { sellerId: market.sellerId, limit: 300 }).rows.filter((r) => r.stockUnread)).toEqual([]);
+  });
+
   it('pulls orders and messages while the stock is read: a buyer message sent during a held stock read is pulled', async () => {
     server = await startTestServer();
     proxy = await startFaultProxy(server.url);
