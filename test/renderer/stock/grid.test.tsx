@@ -9,6 +9,7 @@ import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js'
 import { ROW_HEIGHT } from '../../../renderer/stock/Grid.js';
 import { PAGE_SIZE } from '../../../renderer/stock/store.js';
 import { COLUMNS, cell, conflictOf, entry, errorOf, fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
+import { runStockAction } from '../../support/stock-actions.js';
 import { syncStatus } from '../../support/sync-status.js';
 
 const [PALERMO, AVELLANEDA] = COLUMNS as [GridColumnView, GridColumnView];
@@ -273,14 +274,15 @@ describe('conflict dialog', () => {
 describe('search, scanner, history, status bar', () => {
   it('a scan (fast keys ending in Enter) jumps to the row and focuses the cell of the store chosen for scans', async () => {
     const f = fakeStockroom(sampleRows(300));
-    const { user } = renderStock(f);
+    const { user, store } = renderStock(f);
     await screen.findByRole('grid');
     // Scans go to the store chosen on purpose; visiting another store's column does not change it.
+    await runStockAction(user, 'Scans go to');
     const scanStore = screen.getByRole('combobox', { name: 'Scans go to' }) as HTMLSelectElement;
     expect(scanStore.value).toBe('64712');
     await user.selectOptions(scanStore, '64713');
     await user.click(cellOf('Depósito Palermo', 'Producto 0'));
-    expect(scanStore.value).toBe('64713');
+    expect(store.getState().currentStore).toBe('64713');
     await user.click(screen.getByRole('searchbox', { name: 'Search or scan' }));
     await user.keyboard('MLA1400000251{Enter}');
     await waitFor(() => expect(f.callsTo('stock.locate')).toEqual([{ search: 'MLA1400000251' }]));
@@ -342,7 +344,7 @@ describe('search, scanner, history, status bar', () => {
     ];
     const { user } = renderStock(f);
     await user.click(await screen.findByRole('gridcell', { name: /^Depósito Palermo, Producto 0:/ }));
-    await user.click(screen.getByRole('button', { name: 'History' }));
+    await runStockAction(user, 'History');
     const panel = await screen.findByRole('complementary', { name: 'History of Depósito Palermo, Producto 0' });
     const rows = await within(panel).findAllByRole('row');
     expect(rows.slice(1).map((r) => [...r.querySelectorAll('td')].slice(1).map((td) => td.textContent))).toEqual([
@@ -358,6 +360,7 @@ describe('search, scanner, history, status bar', () => {
     const f = fakeStockroom();
     const { user } = renderStock(f);
     await screen.findByRole('grid');
+    await runStockAction(user, 'Store');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Store' }), '64713');
     await waitFor(() => expect(f.callsTo('stock.grid')).toContainEqual({ store: '64713', limit: PAGE_SIZE, offset: 0 }));
     // One store: its column only.
@@ -374,7 +377,7 @@ describe('search, scanner, history, status bar', () => {
           .map((c) => c.payload),
       ).toContainEqual({ limit: PAGE_SIZE, offset: 0 }),
     );
-    await user.click(screen.getByRole('checkbox', { name: 'Low stock' }));
+    await runStockAction(user, 'Low stock');
     await waitFor(() => expect(f.callsTo('stock.grid')).toContainEqual({ lowStock: 5, limit: PAGE_SIZE, offset: 0 }));
   });
 
@@ -440,10 +443,11 @@ describe('search, scanner, history, status bar', () => {
   });
 
   it('showConflicts filters the grid to conflicts', async () => {
-    const { f, store } = renderStock();
+    const { f, store, user } = renderStock();
     await screen.findByRole('grid');
     await act(async () => store.getState().showConflicts());
     await waitFor(() => expect(f.callsTo('stock.grid')).toContainEqual({ filter: 'conflict', limit: PAGE_SIZE, offset: 0 }));
+    await runStockAction(user, 'Show');
     expect((screen.getByRole('combobox', { name: 'Show' }) as HTMLSelectElement).value).toBe('conflict');
   });
 
