@@ -29,6 +29,11 @@ export class LaneScheduler {
     private readonly onDue: () => void,
   ) {}
 
+  /** How many active entries a lane holds (the scheduler's copy): one alone needs no batch (stock-batch.ts). */
+  size(lane: string): number {
+    return this.lanes.get(lane)?.rows.length ?? 0;
+  }
+
   /** Starts the timers (after the first load); before this, nothing is armed. */
   start(): void {
     this.armed = true;

@@ -181,7 +181,8 @@ export class Sender {
 
   /** Inside a transaction: claims the picked entries and plans their requests, each through its kind. */
   private claimAll(picked: { lane: string; entry: LaneEntry }[], now: number): (Claimed | null)[] {
-    return picked.map(({ lane, entry }) => this.host.kinds[entry.kind].claim(entry.id, now, lane));
+    // A lane of one entry has no company to batch with: its claim reads nothing more (the flush figure).
+    return picked.map(({ lane, entry }) => this.host.kinds[entry.kind].claim(entry.id, now, lane, this.host.lanes.size(lane) > 1));
   }
 
   /** The claim transaction failed (nothing was claimed): those entries wait a little rather than spin. */

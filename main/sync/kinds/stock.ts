@@ -16,9 +16,9 @@ export { stockLane } from './lanes.js';
 export function stockKind(pusher: StockPusher, batcher: StockBatcher | null): OutboxKindHandler {
   return {
     kind: 'stock',
-    claim(id, now, lane) {
-      // One request per product (stock-batch.ts) when the entry has company; else alone.
-      const batch = batcher && lane?.startsWith('up:') ? batcher.claim(id, lane.slice(3), now) : 'single';
+    claim(id, now, lane, company = true) {
+      // One request per product (stock-batch.ts) when the entry has company in its lane; else alone, without reading the lane.
+      const batch = batcher && company && lane?.startsWith('up:') ? batcher.claim(id, lane.slice(3), now) : 'single';
       if (batch !== 'single') return batch;
       const c = pusher.claim(id, now);
       return c === null ? null : { row: c.row, before: c.before, send: () => pusher.push(c.row, c.plan) };

@@ -27,7 +27,7 @@ export interface Claimed {
 export interface OutboxKindHandler {
   readonly kind: OutboxKind;
   /** Inside the claim's transaction: claims a pending entry and plans its request; null when it is no longer pending. */
-  claim(id: number, now: number, lane?: string): Claimed | null;
+  claim(id: number, now: number, lane?: string, company?: boolean): Claimed | null;
 }
 
 /** Every kind's handler: a Record over the kind list, so a new kind does not compile until it has one. */
