@@ -79,8 +79,9 @@ export function StockToolbar({ viewOptions }: { viewOptions: ReactNode }) {
         setPaletteOpen(true);
       }
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    // In the capture phase: controls that keep their keys to themselves (the grid's sort buttons) do not swallow it.
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
   }, []);
 
   // The control asked for gets focus: when the panel opens (onOpenAutoFocus: its content is there

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/fixtures.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
-import { runAction, selectInView } from './support/actions.js';
+import { runAction, selectInView, viewPanel } from './support/actions.js';
 import { scan } from './support/scanner.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
@@ -48,10 +48,13 @@ describe('scanning safety on the local demo data', () => {
     }, 'the choice kept');
     await page.reload();
     await page.getByRole('grid', { name: 'Stock per store' }).waitFor();
+    await runAction(page, 'Scans go to');
     await waitFor(
       async () => (await page.getByRole('combobox', { name: 'Scans go to' }).inputValue()) === demo.stores.avellaneda,
       'Avellaneda chosen again after the reload',
     );
+    await page.keyboard.press('Escape');
+    await viewPanel(page).waitFor({ state: 'detached' });
     await cell(page, 'Depósito Palermo').click();
     await scan(page, 'TERM0001');
     await waitFor(async () => (await notice(page)) === `Scanned TERM0001: ${TERMO} (MLAU100000001) · Depósito Avellaneda`, 'the scan in Avellaneda');

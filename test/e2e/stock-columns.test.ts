@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
-import { runAction } from './support/actions.js';
+import { runAction, viewPanel } from './support/actions.js';
 import { scan } from './support/scanner.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
@@ -71,6 +71,9 @@ describe('grid columns and the notice line', () => {
     await page.getByRole('combobox', { name: 'Saved views' }).selectOption({ label: 'Sin Full' });
     await waitFor(async () => !(await headers(page)).includes(FULL), 'Full hidden by the view');
     await app.screenshot('stock-columns-hidden');
+    // The View options panel closes (Esc), off the grid.
+    await page.keyboard.press('Escape');
+    await viewPanel(page).waitFor({ state: 'detached' });
   });
 
   it('an unknown scan after a known one says "No product has code …", not the scan before it', async () => {

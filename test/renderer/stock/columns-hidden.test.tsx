@@ -10,6 +10,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { COLUMNS, type FakeStockroom, cell, fakeStockroom, giveGridASize, sampleRows } from '../../support/fake-stock.js';
+import { runStockAction } from '../../support/stock-actions.js';
 
 beforeAll(() => giveGridASize());
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
@@ -30,6 +31,7 @@ describe('hiding grid columns', () => {
     await screen.findByRole('grid');
     expect(headers()).toEqual(['Product', 'Depósito Palermo', 'Depósito Avellaneda', 'Selling address', 'Full (platform)', 'Total']);
 
+    await runStockAction(user, 'Columns');
     const button = screen.getByRole('button', { name: 'Columns' });
     button.focus();
     await user.keyboard('{Enter}');
@@ -56,9 +58,10 @@ describe('hiding grid columns', () => {
 
     // A reload: the workstation's hidden set comes back with the grid.
     unmount();
-    renderStock(f);
+    const again = renderStock(f);
     await screen.findByRole('grid');
     await waitFor(() => expect(headers()).toEqual(['Product', 'Depósito Palermo', 'Total']));
+    await runStockAction(again.user, 'Columns (3 hidden)', 'Columns');
     expect(screen.getByRole('button', { name: 'Columns (3 hidden)' })).toBeTruthy();
   });
 
@@ -68,6 +71,7 @@ describe('hiding grid columns', () => {
     renderStock(fakeStockroom(rows));
     const user = userEvent.setup();
     await screen.findByRole('grid');
+    await runStockAction(user, 'Columns');
     await user.click(screen.getByRole('button', { name: 'Columns' }));
     expect(document.querySelector('.columns-offer')!.textContent).toBe('Nothing to edit here: Full (platform). Hide it');
   });
@@ -76,6 +80,7 @@ describe('hiding grid columns', () => {
     const f = fakeStockroom(sampleRows(5));
     const { user } = renderStock(f);
     await screen.findByRole('grid');
+    await runStockAction(user, 'Columns');
     await user.click(screen.getByRole('button', { name: 'Columns' }));
     await user.click(screen.getByRole('checkbox', { name: /^Full \(platform\)/ }));
     await user.type(screen.getByRole('textbox', { name: 'Name of the view' }), 'Sin Full');

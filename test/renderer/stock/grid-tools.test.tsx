@@ -6,6 +6,7 @@ import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { nextSort } from '../../../renderer/stock/Grid.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
+import { runStockAction } from '../../support/stock-actions.js';
 
 beforeAll(() => giveGridASize());
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
@@ -51,6 +52,7 @@ describe('reorder points and saved views', () => {
     expect(cellOf('Depósito Palermo', 'Producto 1').getAttribute('data-low')).toBeNull();
     // Focus Producto 0's Palermo cell and give it a point of 5.
     await user.click(cellOf('Depósito Palermo', 'Producto 0'));
+    await runStockAction(user, 'Reorder point');
     await user.type(screen.getByRole('spinbutton', { name: 'Reorder point of Producto 0 in Depósito Palermo' }), '5');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(f.callsTo('stock.setReorderPoint')).toEqual([{ userProductId: id(0), type: 'seller_warehouse', storeId: '64712', point: 5 }]);
@@ -60,8 +62,9 @@ describe('reorder points and saved views', () => {
   it('saves the current store, filters and order under a name, and a chosen view brings them back', async () => {
     const { f, store, user } = renderStock();
     await screen.findByRole('grid');
-    await user.click(screen.getByRole('checkbox', { name: 'Below reorder point' }));
+    await runStockAction(user, 'Below reorder point');
     await user.click(screen.getByRole('button', { name: 'Sort by Total' }));
+    await runStockAction(user, 'Saved views');
     await user.type(screen.getByRole('textbox', { name: 'Name of the view' }), 'Reponer');
     await user.click(screen.getByRole('button', { name: 'Save view' }));
     await waitFor(() => expect(f.views.map((v) => v.name)).toEqual(['Reponer']));
@@ -71,6 +74,7 @@ describe('reorder points and saved views', () => {
       await Promise.resolve();
     });
     expect(store.getState().query.belowReorder).toBeUndefined();
+    await runStockAction(user, 'Saved views');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Saved views' }), 'Reponer');
     await waitFor(() => expect(store.getState().query).toMatchObject({ belowReorder: true, sort: { key: 'total', dir: 'asc' } }));
     expect(f.callsTo('stock.grid').at(-1)).toMatchObject({ belowReorder: true, sort: { key: 'total', dir: 'asc' } });

@@ -10,6 +10,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { fakeStockroom, giveGridASize } from '../../support/fake-stock.js';
+import { runStockAction } from '../../support/stock-actions.js';
 
 beforeAll(() => giveGridASize());
 beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
@@ -24,8 +25,10 @@ describe('Scans go to', () => {
     f.scanStore = '64713';
     render(<StockTab store={createStockStore(f.api)} />);
     await screen.findByRole('grid', { name: 'Stock per store' });
+    const user = userEvent.setup();
+    await runStockAction(user, 'Scans go to');
     await waitFor(() => expect(scansGoTo().value).toBe('64713'));
-    await userEvent.setup().selectOptions(scansGoTo(), 'Depósito Palermo');
+    await user.selectOptions(scansGoTo(), 'Depósito Palermo');
     await waitFor(() => expect(f.scanStore).toBe('64712'));
   });
 
