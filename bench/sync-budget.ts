@@ -2,6 +2,8 @@ import { closeSync, copyFileSync, fsyncSync, mkdirSync, mkdtempSync, openSync, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../main/db/open.js';
+import { systemClock } from '../main/service/clock.js';
+import { TokenBudget } from '../main/sync/budget.js';
 import { startFaultProxy } from '../test/support/fault-proxy.js';
 import { startChild } from './lib/child.js';
 import { remoteEngine } from './lib/replica.js';
@@ -18,6 +20,14 @@ const PRODUCTS = 2000;
 const STORES = 5;
 const EDITS = 10_000;
 const PER_MINUTE = 6000;
+/**
+ * The client's burst in seconds of its rate: 2 s (200 requests, 180 with the headroom) against the
+ * 2,000 the run needs, so the drain measures the steady rate and not the starting burst (a
+ * minute's worth, the default, would hold them all). At 100 a minute that is the default's 90 in
+ * front of 1,910 more at the rate.
+ */
+const BURST_SECONDS = 2;
+const HEADROOM = 0.1;
 
 function settle(file: string): void {
   const fd = openSync(file, 'r+');
@@ -41,7 +51,8 @@ export async function benchSyncBudget(): Promise<Row[]> {
     copyFileSync(seed, join(replicaDir, 'replica.db'));
     settle(join(replicaDir, 'replica.db'));
     const db = openDatabase(join(replicaDir, 'replica.db'));
-    const engine = remoteEngine(db, replicaDir, proxy.url, { concurrency: 16, budget: { stock: PER_MINUTE } });
+    const budget = new TokenBudget({ clock: systemClock, rates: { stock: PER_MINUTE }, burstSeconds: BURST_SECONDS, headroom: HEADROOM });
+    const engine = remoteEngine(db, replicaDir, proxy.url, { concurrency: 16, budget });
     // Edit i: product i % 2,000, store (i / 2,000) % 5: every cell once, each product five times.
     const edited = new Set<number>();
     for (let i = 0; i < EDITS; i++) {
@@ -60,7 +71,9 @@ export async function benchSyncBudget(): Promise<Row[]> {
     db.close();
     await proxy.close();
     await remote.stop();
-    const ideal = (edited.size / PER_MINUTE) * 60;
+    // The steady part: what the burst did not cover, at the budget's rate.
+    const burst = Math.floor((PER_MINUTE / 60) * BURST_SECONDS * (1 - HEADROOM));
+    const ideal = ((stock.length - burst) / PER_MINUTE) * 60;
     const note = `${EDITS.toLocaleString('en')} edits (${done} done) over ${PRODUCTS.toLocaleString('en')} products × ${STORES} stores, stock=${PER_MINUTE}/min on the double`;
     return [
       {
@@ -74,11 +87,11 @@ export async function benchSyncBudget(): Promise<Row[]> {
       { section: 'sync-budget', name: '429s caused by the app', value: tooMany, unit: 'responses', limit: { max: 0, unit: 'responses' }, note },
       {
         section: 'sync-budget',
-        name: 'drain time ÷ (products ÷ budget)',
+        name: 'drain time ÷ ((requests − burst) ÷ budget), the steady rate',
         value: seconds / ideal,
         unit: '×',
         limit: { max: 1.1, unit: '×' },
-        note: `${seconds.toFixed(1)} s against ${ideal.toFixed(1)} s; the budget keeps a tenth of its burst back`,
+        note: `${seconds.toFixed(1)} s against ${ideal.toFixed(1)} s for ${stock.length} requests after a burst of ${burst} at ${PER_MINUTE}/min (under 1: faster than the budget; target 0.9 to 1.1)`,
       },
     ];
   } finally {

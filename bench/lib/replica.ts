@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from '../../main/db/open.js';
 import { staticTokenProvider } from '../../main/sync/client.js';
-import { type BudgetRates, UNLIMITED_BUDGET } from '../../main/sync/budget.js';
+import { type BudgetRates, type RequestBudget, UNLIMITED_BUDGET } from '../../main/sync/budget.js';
 import { SyncEngine } from '../../main/sync/engine.js';
 import { BENCH_APP, BENCH_SELLER, BENCH_TOKEN, seedWarehouse } from './seed.js';
 
@@ -32,7 +32,7 @@ export function remoteEngine(
   db: Db,
   dir: string,
   baseUrl: string,
-  o: { concurrency?: number; retry?: { baseMs: number; maxMs: number; maxAttempts: number }; budget?: BudgetRates } = {},
+  o: { concurrency?: number; retry?: { baseMs: number; maxMs: number; maxAttempts: number }; budget?: BudgetRates | RequestBudget } = {},
 ): SyncEngine {
   return new SyncEngine({
     db,
