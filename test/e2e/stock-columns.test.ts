@@ -71,7 +71,9 @@ describe('grid columns and the notice line', () => {
     await page.getByRole('combobox', { name: 'Saved views' }).selectOption({ label: 'Sin Full' });
     await waitFor(async () => !(await headers(page)).includes(FULL), 'Full hidden by the view');
     await app.screenshot('stock-columns-hidden');
-    // The View options panel closes (Esc), off the grid.
+    // Esc closes the Columns list (focus was on its checkbox), Esc again the View options panel.
+    await page.keyboard.press('Escape');
+    await page.getByRole('group', { name: 'Columns shown' }).waitFor({ state: 'detached' });
     await page.keyboard.press('Escape');
     await viewPanel(page).waitFor({ state: 'detached' });
   });
