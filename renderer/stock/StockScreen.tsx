@@ -116,7 +116,11 @@ function Filters() {
     <div className="filters" role="group" aria-label={w.t('filter.state')}>
       <label>
         {w.t('filter.store')}{' '}
-        <select data-view="store" value={query.store ?? ''} onChange={(e) => void store.getState().setQuery({ store: e.target.value === '' ? null : e.target.value })}>
+        <select
+          data-view="store"
+          value={query.store ?? ''}
+          onChange={(e) => void store.getState().setQuery({ store: e.target.value === '' ? null : e.target.value })}
+        >
           <option value="">{w.t('filter.allStores')}</option>
           {stores.map((c) => (
             <option key={c.key} value={c.key}>
