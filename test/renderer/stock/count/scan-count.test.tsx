@@ -228,7 +228,19 @@ describe('count sessions', () => {
       lines:
         counted === null
           ? []
-          : [{ userProductId: 'MLAU100000001', title: 'Producto 0', counted, expected: 4, difference: counted - 4, current: 4, moved: false, outcome: null }],
+          : [
+              {
+                userProductId: 'MLAU100000001',
+                title: 'Producto 0',
+                counted,
+                expected: 4,
+                difference: counted - 4,
+                current: 4,
+                before: null,
+                moved: false,
+                outcome: null,
+              },
+            ],
       uncounted: counted === null ? 1 : 0,
       totals: { over: 0, under: 1, matched: 0, moved: 0 },
     });
