@@ -239,6 +239,7 @@ describe('count sessions', () => {
                 before: null,
                 moved: false,
                 outcome: null,
+                result: null,
               },
             ],
       uncounted: counted === null ? 1 : 0,
