@@ -41,7 +41,11 @@ describe('the command palette', () => {
     expect(transfer.getAttribute('aria-keyshortcuts')).toBe('Control+M');
     expect(transfer.querySelector('kbd')!.textContent).toBe(shortcutText('Control+M', false));
     expect(transfer.querySelector('kbd')!.textContent).toBe('Ctrl+M');
-    expect(within(dialog).getByRole('option', { name: /^Undo last edit/ }).querySelector('kbd')!.textContent).toBe('Ctrl+Z');
+    expect(
+      within(dialog)
+        .getByRole('option', { name: /^Undo last edit/ })
+        .querySelector('kbd')!.textContent,
+    ).toBe('Ctrl+Z');
   });
 
   it('filters by name in the current language (accents and case aside) and says when nothing matches', async () => {
@@ -113,7 +117,11 @@ describe('the menus', () => {
       return screen.findByRole('menu');
     };
     const file = await open('File');
-    expect(within(file).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Export CSV', 'Export Excel', 'Import CSV / Excel', 'New listing']);
+    expect(
+      within(file)
+        .getAllByRole('menuitem')
+        .map((i) => i.textContent),
+    ).toEqual(['Export CSV', 'Export Excel', 'Import CSV / Excel', 'New listing']);
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
 
@@ -125,9 +133,17 @@ describe('the menus', () => {
     await waitFor(() => expect(store.getState().historyOpen).toBe(true));
 
     const edit = await open('Edit');
-    expect(within(edit).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Transfer…Ctrl+M', 'Undo last editCtrl+Z']);
+    expect(
+      within(edit)
+        .getAllByRole('menuitem')
+        .map((i) => i.textContent),
+    ).toEqual(['Transfer…Ctrl+M', 'Undo last editCtrl+Z']);
     const reasons = within(edit).getByRole('group', { name: 'Reason for + / − adjustments' });
-    expect(within(reasons).getAllByRole('menuitemradio').map((i) => i.textContent)).toEqual(['received', 'damaged', 'returned', 'sold elsewhere', 'correction']);
+    expect(
+      within(reasons)
+        .getAllByRole('menuitemradio')
+        .map((i) => i.textContent),
+    ).toEqual(['received', 'damaged', 'returned', 'sold elsewhere', 'correction']);
     await user.click(within(reasons).getByRole('menuitemradio', { name: 'damaged' }));
     await waitFor(() => expect(store.getState().reason).toBe('damaged'));
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Edit' })));
