@@ -88,7 +88,7 @@ describe('a transfer is one entry of both cells', () => {
   });
 
   it('is refused when the source would go below 0, or between the same store; nothing is left behind', () => {
-    expect(() => transfer(13)).toThrow('would take the stock below 0');
+    expect(() => transfer(13)).toThrow('would take the source store below 0');
     expect(() => transfer(1, palermo, palermo)).toThrow('two different stores');
     expect(() => engine.queueTransfer({ ...target(palermo), toStoreId: demo.stores.otherSellers, units: 1 })).toThrow();
     expect(replica.db.prepare('SELECT count(*) AS n FROM sync_outbox').get()).toEqual({ n: 0 });

@@ -435,14 +435,15 @@ export const es: Dictionary = {
   'stock.count.stationOpen': 'Puesto de escaneo (pantalla completa)',
   'stock.count.tallyTotals':
     '{count, plural, =0 {Todavía no se contó ningún producto} one {# producto, {units} unidades} other {# productos, {units} unidades}}',
-  'stock.count.lineUnits': '{units, plural, one {# unidad} other {# unidades}} ({scans, plural, one {# escaneo} other {# escaneos}})',
+  'stock.count.lineUnits':
+    '{units, plural, =0 {ninguna unidad} one {# unidad} other {# unidades}} ({scans, plural, =0 {ningún escaneo} one {# escaneo} other {# escaneos}})',
   'stock.count.flagUnknown': 'Código desconocido: no se contó',
   'stock.count.flagOther': 'Producto de otro depósito: no se contó',
   'stock.count.outcomeOk': 'Contado',
   'stock.count.stationStore': 'Contando en {store}',
   'stock.count.stationLeave': 'Salir del puesto (Esc)',
   'stock.count.stationPicture': 'Foto de {title}',
-  'stock.count.stationCount': '{units, plural, one {# unidad contada} other {# unidades contadas}}',
+  'stock.count.stationCount': '{units, plural, =0 {nada contado todavía} one {# unidad contada} other {# unidades contadas}}',
   'stock.count.stationReady': 'Listo: escaneá un producto.',
   'stock.count.scanTotals':
     '{count, plural, =0 {ningún escaneo todavía} one {# escaneo, {units, plural, one {# unidad} other {# unidades}}} other {# escaneos, {units, plural, one {# unidad} other {# unidades}}}}',

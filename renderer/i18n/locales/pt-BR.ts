@@ -435,14 +435,15 @@ export const ptBR: Dictionary = {
   'stock.count.applyScans': '{units, plural, =0 {Nada para aplicar} one {Aplicar # unidade em {store}} other {Aplicar # unidades em {store}}}',
   'stock.count.stationOpen': 'Estação de leitura (tela cheia)',
   'stock.count.tallyTotals': '{count, plural, =0 {Nenhum produto contado ainda} one {# produto, {units} unidades} other {# produtos, {units} unidades}}',
-  'stock.count.lineUnits': '{units, plural, one {# unidade} other {# unidades}} ({scans, plural, one {# leitura} other {# leituras}})',
+  'stock.count.lineUnits':
+    '{units, plural, =0 {nenhuma unidade} one {# unidade} other {# unidades}} ({scans, plural, =0 {nenhuma leitura} one {# leitura} other {# leituras}})',
   'stock.count.flagUnknown': 'Código desconhecido: não contado',
   'stock.count.flagOther': 'Produto de outro depósito: não contado',
   'stock.count.outcomeOk': 'Contado',
   'stock.count.stationStore': 'Contando em {store}',
   'stock.count.stationLeave': 'Sair da estação (Esc)',
   'stock.count.stationPicture': 'Foto de {title}',
-  'stock.count.stationCount': '{units, plural, one {# unidade contada} other {# unidades contadas}}',
+  'stock.count.stationCount': '{units, plural, =0 {nada contado ainda} one {# unidade contada} other {# unidades contadas}}',
   'stock.count.stationReady': 'Pronto: leia um produto.',
   'stock.count.scanTotals':
     '{count, plural, =0 {nenhuma leitura ainda} one {# leitura, {units, plural, =0 {# unidades} one {# unidade} other {# unidades}}} other {# leituras, {units, plural, =0 {# unidades} one {# unidade} other {# unidades}}}}',
