@@ -493,7 +493,7 @@ export const ptBR: Dictionary = {
   'stock.count.variances': 'Contado, esperado e diferença',
   'stock.count.moved': 'mudou desde a contagem (agora {current}) ',
   'stock.count.movedApplied':
-    '{count, plural, one {# produto mudou entre a contagem e Aplicar: a contagem é um conflito a resolver.} other {# produtos mudaram entre a contagem e Aplicar: as contagens são conflitos a resolver.}}',
+    '{count, plural, =0 {Nenhum produto mudou entre a contagem e Aplicar.} one {# produto mudou entre a contagem e Aplicar: a contagem é um conflito a resolver.} other {# produtos mudaram entre a contagem e Aplicar: as contagens são conflitos a resolver.}}',
   'stock.count.movedBefore': 'mostrava {before} logo antes de Aplicar',
   'stock.count.result.applied': 'aplicado',
   'stock.count.result.queued': 'na fila: enviado quando o app estiver online',
