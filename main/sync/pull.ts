@@ -207,6 +207,7 @@ class StepProgress {
 
   constructor(
     private readonly phase: PullPhase,
+    private readonly plan: readonly PullPhase[],
     private readonly tell: ((p: PullProgressView) => void) | undefined,
   ) {
     this.emit(true);
@@ -234,7 +235,7 @@ class StepProgress {
     const percent = this.total === 0 ? 0 : Math.floor((this.done * 100) / this.total);
     if (!always && percent === this.told) return;
     this.told = percent;
-    this.tell({ phase: this.phase, step: PULL_PHASES.indexOf(this.phase) + 1, steps: PULL_PHASES.length, done: this.done, total: this.total });
+    this.tell({ phase: this.phase, step: this.plan.indexOf(this.phase) + 1, steps: this.plan.length, done: this.done, total: this.total });
   }
 }
 
@@ -250,6 +251,8 @@ export class Puller {
   private visible: readonly string[] = [];
   private readonly touched: string[] = [];
   private readonly pace: ReadPace;
+  /** The steps the running pull tells (planSteps). */
+  private plan: readonly PullPhase[] = PULL_PHASES;
   /** Products not read yet and all products of the seller: counted once, then kept as reads are written. */
   private counts: { unread: number; total: number } | null = null;
   /** Until when the remote asked the stock readers to wait (a 429's Retry-After, on the clock). */
@@ -360,7 +363,18 @@ export class Puller {
   }
 
   private step(phase: PullPhase): StepProgress {
-    return new StepProgress(phase, this.options.onProgress);
+    return new StepProgress(phase, this.plan, this.options.onProgress);
+  }
+
+  /**
+   * The steps this pull tells, fixed at its start so the count never changes under the person:
+   * while products are unread (a first pull, its resume) their stock is read behind the pull and
+   * shown as the status's `stockRead` ("Stock read for n of m"), not as a step the pull waits for.
+   */
+  private planSteps(): readonly PullPhase[] {
+    const behind =
+      this.reading?.running === true || this.outbox.repo.getState('last_pull_at') === undefined || this.outbox.mirror.unreadCount(this.options.sellerId) > 0;
+    return behind ? PULL_PHASES.filter((p) => p !== 'stock') : PULL_PHASES;
   }
 
   /** Reads and applies the stock of user products; returns how many changed. */
@@ -451,12 +465,13 @@ export class Puller {
   /** The known products' window, in the person's order, within the pull. */
   private async readKnown(ids: string[], signal?: AbortSignal): Promise<StockReads> {
     const order = this.personsOrder(ids);
-    const step = this.step('stock');
+    // Planned behind but nothing is left unread (the reads ended meanwhile): read without a step.
+    const step = this.plan.includes('stock') ? this.step('stock') : undefined;
     try {
       return await this.readInOrder(order, signal, step);
     } finally {
       this.order = null;
-      step.finish();
+      step?.finish();
     }
   }
 
@@ -517,6 +532,7 @@ export class Puller {
   async pull(signal?: AbortSignal): Promise<PullReport> {
     const started = this.clock.now();
     const me = this.options.sellerId;
+    this.plan = this.planSteps();
     const account = this.step('account');
     account.setTotal(1);
     const user = await this.getOk(`/users/${me}`, userAnswer, {}, signal);
@@ -574,8 +590,11 @@ export class Puller {
     if (this.reading && !this.reading.running) this.reading = null;
     if (!this.reading) {
       const unread = this.outbox.mirror.unreadProductIds(me, '', Number.MAX_SAFE_INTEGER);
-      if (unread.length > 0) this.readInBackground(unread);
-      else stock = await this.readKnown(this.stockWindow(this.outbox.mirror.productIdsOf(me)), signal);
+      if (unread.length > 0) {
+        this.readInBackground(unread);
+        // New listings found by a pull planned with the stock step: the step has nothing of its own to wait for.
+        if (this.plan.includes('stock')) this.step('stock').finish();
+      } else stock = await this.readKnown(this.stockWindow(this.outbox.mirror.productIdsOf(me)), signal);
     }
 
     const brands = await this.pullBrands(signal);
