@@ -71,10 +71,12 @@ export function Menu({ label, icon, entries, onRun }: { label: string; icon: Ico
         onCloseAutoFocus={(e) => {
           const id = chosen.current;
           chosen.current = null;
-          if (id === null) return;
           e.preventDefault();
-          trigger.current?.focus();
-          onRun(id);
+          // Closed by Esc or a choice: focus back on the button. Not modal, Radix gives it back only
+          // when nothing happened outside since opening; a click or focus elsewhere keeps its focus.
+          const lost = document.activeElement === null || document.activeElement === document.body;
+          if (id !== null || lost) trigger.current?.focus();
+          if (id !== null) onRun(id);
         }}
       >
         {sections(entries).map((s) =>
