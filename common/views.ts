@@ -703,6 +703,8 @@ export interface AppInfoView {
   shell: 'electron' | 'browser';
   platform: string;
   dataDir: string;
+  /** The https origins the page's content security policy loads pictures from (main/security.ts): the page asks no other host. */
+  pictureHosts: string[];
 }
 
 /**

@@ -9,6 +9,7 @@ import { plainCipher } from '../sync/auth/index.js';
 import { type CoreApi, CallsInFlight, type Dispatch, dispatch } from './dispatch.js';
 import { type CoreEvents, EventFeed } from './events.js';
 import { externalUrlAllowed, linkHosts } from './external.js';
+import { pictureHosts } from '../security.js';
 import { createHandlers } from './handlers/index.js';
 import type { DesktopHost } from './host.js';
 import { useNativeBinding } from '../db/open.js';
@@ -146,6 +147,8 @@ export class DesktopCore {
       settingsView: () => settingsView(settings, this.profiles.active, this.session, { dataDir, welcome: options.welcome === true }),
       sessionView: this.sessionView,
       linkAllowed: (url) => this.linkAllowed(url),
+      // The same reading as the shells' CSP (main/app.ts, main/web/server.ts), so the page asks only hosts it may load.
+      pictureHosts: pictureHosts(),
       updates: this.updates,
       log,
     });

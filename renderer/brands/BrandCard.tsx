@@ -1,8 +1,8 @@
 /** A brand's card in a list, and the parts its profile shares with it: status, tags, logo, background. */
-import { useId, useState } from 'react';
+import { useContext, useId, useState } from 'react';
 import type { BrandListEntryView, PictureView } from '../../common/contract/contract.js';
 import { type I18n, useI18n } from '../i18n/index.js';
-import { BACKGROUND_NAMES, LOGO_NAMES, initials, pictureByNames, pictureUrl } from './pictures.js';
+import { BACKGROUND_NAMES, LOGO_NAMES, PictureHosts, initials, pictureAllowed, pictureByNames, pictureUrl } from './pictures.js';
 
 export function BrandCard({ brand: b, onOpen }: { brand: BrandListEntryView; onOpen: () => void }) {
   const id = useId();
@@ -69,8 +69,9 @@ export function Logo({ pictures, name, size }: { pictures: readonly PictureView[
     order.filter((n) => (LOGO_NAMES as readonly string[]).includes(n)),
   );
   const url = pictureUrl(picture);
+  const hosts = useContext(PictureHosts);
   const [failed, setFailed] = useState<string | null>(null);
-  if (!url || failed === url) {
+  if (!url || failed === url || !pictureAllowed(url, hosts)) {
     return (
       <span className={`logo initials ${size}`} role="img" aria-label={t('brands.logo', { name })}>
         {initials(name)}
@@ -83,7 +84,8 @@ export function Logo({ pictures, name, size }: { pictures: readonly PictureView[
 export function Background({ pictures, name }: { pictures: readonly PictureView[]; name: string }) {
   const { t } = useI18n();
   const url = pictureUrl(pictureByNames(pictures, BACKGROUND_NAMES));
+  const hosts = useContext(PictureHosts);
   const [failed, setFailed] = useState(false);
-  if (!url || failed) return <div className="brand-background none" aria-hidden="true" />;
+  if (!url || failed || !pictureAllowed(url, hosts)) return <div className="brand-background none" aria-hidden="true" />;
   return <img className="brand-background" src={url} alt={t('brands.background', { name })} referrerPolicy="no-referrer" onError={() => setFailed(true)} />;
 }

@@ -10,6 +10,7 @@ import { accountName } from './account-name.js';
 import { BrandAccountsBrands } from './BrandAccountsBrands.js';
 import { BrandCard } from './BrandCard.js';
 import { Profile } from './BrandProfile.js';
+import { PictureHosts } from './pictures.js';
 import { StateError } from './StateError.js';
 import { type BrandsStore, createBrandsStore } from './store.js';
 import './brands.css';
@@ -20,6 +21,16 @@ export { accountName } from './account-name.js';
 export function BrandsScreen({ api }: { api: StockroomApi }) {
   const [store] = useState(() => createBrandsStore(api));
   const open = useStore(store, (s) => s.open);
+  const [pictureHosts, setPictureHosts] = useState<readonly string[]>([]);
+  useEffect(() => {
+    let live = true;
+    void api.app.info().then((r) => {
+      if (live && r.ok) setPictureHosts(r.value.pictureHosts);
+    });
+    return () => {
+      live = false;
+    };
+  }, [api]);
   useEffect(() => {
     void store.getState().load();
     void store.getState().loadAccounts();
@@ -42,7 +53,11 @@ export function BrandsScreen({ api }: { api: StockroomApi }) {
       offSync();
     };
   }, [store, api]);
-  return <div className="brands">{open ? <Profile store={store} /> : <BrandList store={store} />}</div>;
+  return (
+    <PictureHosts.Provider value={pictureHosts}>
+      <div className="brands">{open ? <Profile store={store} /> : <BrandList store={store} />}</div>
+    </PictureHosts.Provider>
+  );
 }
 
 function accountLabel(i: I18n, a: BrandAccountView): string {

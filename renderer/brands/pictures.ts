@@ -1,4 +1,21 @@
+import { createContext } from 'react';
 import type { PictureView } from '../../common/contract/contract.js';
+
+/**
+ * The origins the page's content security policy loads pictures from (`app.info`), empty until
+ * known. A picture elsewhere is never asked for: the policy would refuse it with a console error
+ * (the demo brands' logos on example.com); its placeholder stands in.
+ */
+export const PictureHosts = createContext<readonly string[]>([]);
+
+/** Whether the page may load `url` (an https address on one of `hosts`). */
+export function pictureAllowed(url: string, hosts: readonly string[]): boolean {
+  try {
+    return hosts.includes(new URL(url).origin);
+  } catch {
+    return false;
+  }
+}
 
 /** Logo names in the order a card and a profile prefer them. */
 export const LOGO_NAMES = ['logo', 'small_logo', 'big_logo'] as const;

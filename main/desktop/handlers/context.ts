@@ -27,6 +27,8 @@ export interface HandlerContext {
   sessionView(): Promise<SessionView>;
   /** Whether a link may open in the system browser (main/desktop/external.ts). */
   linkAllowed(url: string): boolean;
+  /** The picture hosts of the page's content security policy (main/security.ts). */
+  pictureHosts: readonly string[];
   /** The app's own updates; null where they are off (development, the browser mode). */
   updates: UpdateController | null;
   /** Where unexpected errors are reported. */

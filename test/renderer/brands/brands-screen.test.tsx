@@ -49,7 +49,13 @@ function setup(handlers: Handlers) {
   return fake;
 }
 
+/** The page's picture hosts (app.info): the fixtures' logos are on example.com. */
+const info = (pictureHosts: string[]) => () =>
+  ok({ name: 'Stockroom', version: '0.0.0', shell: 'browser' as const, platform: 'linux', dataDir: '/tmp/x', pictureHosts });
+const appInfo = info(['https://example.com']);
+
 const withBrands: Handlers = {
+  app: { info: appInfo },
   brands: {
     list: (q) => ok({ userId: q?.userId ?? BRAND_USER, list: listOf([aurora, kids]) }),
     detail: (q) =>
@@ -68,7 +74,9 @@ describe('brands: list', () => {
     expect(buttons).toHaveLength(2);
     // The button is the card's name; the card around it shows the rest.
     const cards = buttons.map((b) => b.closest<HTMLElement>('.brand-card'));
-    expect(within(cards[0]!).getByRole<HTMLImageElement>('img', { name: 'Logo of Aurora' }).src).toBe('https://example.com/img/aurora-logo.png');
+    // The picture is asked for once the page's picture hosts are known (app.info).
+    await waitFor(() => expect(cards[0]!.querySelector('img')?.src).toBe('https://example.com/img/aurora-logo.png'));
+    expect(within(cards[0]!).getByRole<HTMLImageElement>('img', { name: 'Logo of Aurora' }).tagName).toBe('IMG');
     expect(cards[0]!.textContent).toContain('Top brand');
     expect(cards[0]!.textContent).toContain('Active');
     expect(cards[0]!.textContent).toContain('No. 3');
@@ -80,9 +88,24 @@ describe('brands: list', () => {
     expect(screen.getByText('2 brands')).toBeTruthy();
   });
 
+  it('never asks for a logo on a host the page may not load: the initials stand in', async () => {
+    const fake = setup({ ...withBrands, app: { info: info(['https://http2.mlstatic.com']) } });
+    const logo = await screen.findByRole('img', { name: 'Logo of Aurora' });
+    await waitFor(() => expect(fake.callsTo('app.info')).toHaveLength(1));
+    // The answer is applied (its promise settles inside act) and still nothing is asked for.
+    await act(async () => {});
+    expect(logo.tagName).toBe('SPAN');
+    expect(logo.textContent).toBe('A');
+    expect(document.querySelector('img')).toBeNull();
+  });
+
   it('falls back to initials when a logo does not load', async () => {
     setup(withBrands);
-    const img = await screen.findByRole('img', { name: 'Logo of Aurora' });
+    const img = await waitFor(() => {
+      const el = screen.getByRole('img', { name: 'Logo of Aurora' });
+      expect(el.tagName).toBe('IMG');
+      return el;
+    });
     fireEvent.error(img);
     const fallback = await screen.findByRole('img', { name: 'Logo of Aurora' });
     expect(fallback.tagName).toBe('SPAN');
@@ -112,7 +135,7 @@ describe('brands: list', () => {
 
 describe('brands: profile', () => {
   it('shows the profile: names, status, relevance, tags, categories, boost with its date, dates, links', async () => {
-    const fake = setup({ ...withBrands, app: { openExternal: () => ok({ opened: true }) } });
+    const fake = setup({ ...withBrands, app: { info: appInfo, openExternal: () => ok({ opened: true }) } });
     fireEvent.click(await screen.findByRole('button', { name: 'Open the profile of Aurora' }));
     const profile = await screen.findByRole('region', { name: 'Brand profile' });
     expect(within(profile).getByRole('heading', { level: 2, name: 'Aurora' })).toBeTruthy();
@@ -135,7 +158,7 @@ describe('brands: profile', () => {
   });
 
   it('says when a link is not on the allow-list, and goes back with Escape', async () => {
-    setup({ ...withBrands, app: { openExternal: () => fail('forbidden_url', 'This link is not on the list of sites the app opens', 403) } });
+    setup({ ...withBrands, app: { info: appInfo, openExternal: () => fail('forbidden_url', 'This link is not on the list of sites the app opens', 403) } });
     fireEvent.click(await screen.findByRole('button', { name: 'Open the profile of Aurora Kids' }));
     const profile = await screen.findByRole('region', { name: 'Brand profile' });
     await within(profile).findByRole('heading', { level: 2, name: 'Aurora Kids' });
