@@ -98,6 +98,9 @@ export function cellView(db: Db, ref: CellRef): CellView {
   const entries =
     ref.type === 'seller_warehouse' || ref.type === 'selling_address' ? sync.activeOfCell(cellKey(ref.userProductId, ref.type, ref.storeKey)) : [];
   const product = mirror.product(ref.userProductId);
+  // Known from its listing only (issue 29): the same locked "not read yet" cell the grid shows, never a synced 0.
+  if (product && !product.stockRead)
+    return unreadCell(ref.userProductId, { type: ref.type, storeId: ref.type === 'seller_warehouse' ? ref.storeKey : null }, product.version.toString());
   return buildCell(ref, mirror.cellQuantity(ref.userProductId, ref.type, ref.storeKey) ?? null, product?.version.toString() ?? null, entries);
 }
 
@@ -122,7 +125,7 @@ export interface GridRow {
 export const NOT_READ_MESSAGE = 'The stock of this product is not read from the marketplace yet: it can be changed once it is read.';
 
 /** A cell of a product whose stock is not read yet: no quantity, locked until the pull reads it. */
-function unreadCell(userProductId: string, column: GridColumn, version: string): CellView {
+function unreadCell(userProductId: string, column: Pick<GridColumn, 'type' | 'storeId'>, version: string): CellView {
   const storeKey = column.storeId ?? '';
   return {
     userProductId,

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../main/db/open.js';
 import type { SyncEngine } from '../../main/sync/engine.js';
-import { gridRows } from '../../main/sync/read-model.js';
+import { cellView, gridRows } from '../../main/sync/read-model.js';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { type Replica, newEngine, newReplica, syncMarket } from '../support/sync-harness.js';
@@ -61,6 +61,11 @@ describe('a progressive first pull', () => {
     expect(page.total).toBe(60);
     expect(page.rows.every((r) => r.stockUnread === true)).toBe(true);
     expect(Object.values(page.rows[5]!.cells).map((c) => c.lock?.reason)).toEqual(page.columns.map(() => 'not_read'));
+    // One cell read alone (stock.cell, the cell panel) says the same as the grid: not read yet, locked, no quantity.
+    const unreadRow = page.rows.find((r) => r.userProductId === sorted[30])!;
+    const oneCell = cellView(replica.db, { userProductId: sorted[30]!, type: 'seller_warehouse', storeKey: market.stores[0]! });
+    expect(oneCell).toEqual(unreadRow.cells[market.stores[0]!]);
+    expect(oneCell).toMatchObject({ editable: false, remote: { quantity: null }, lock: { reason: 'not_read' } });
     const multiGets = proxy.log.filter((l) => l.method === 'GET' && l.path.startsWith('/items?'));
     expect(multiGets).toHaveLength(3);
     expect(proxy.log.filter((l) => /^\/items\/[^/?]+$/.test(l.path))).toHaveLength(0);
@@ -85,6 +90,11 @@ describe('a progressive first pull', () => {
     expect(engine.status().stockRead).toBeUndefined();
     const after = gridRows(replica.db, { sellerId: market.sellerId, limit: 100 });
     expect(after.rows.some((r) => r.stockUnread)).toBe(false);
+    // Read now: the cell alone has its quantity and no lock, as its row in the grid.
+    const readCell = cellView(replica.db, { userProductId: sorted[30]!, type: 'seller_warehouse', storeKey: market.stores[0]! });
+    expect(readCell).toEqual(after.rows.find((r) => r.userProductId === sorted[30])!.cells[market.stores[0]!]);
+    expect(readCell.lock).toBeUndefined();
+    expect(readCell.remote.quantity).not.toBeNull();
     // Read now: the same edit is queued.
     expect(engine.queueCount({ userProductId: sorted[30]!, type: 'seller_warehouse', storeId: market.stores[0]!, quantity: 3 })).toMatchObject({
       how: 'queued',
