@@ -158,7 +158,13 @@ export function useScanCapture(store: StockStore, root?: RefObject<Element | nul
       const inDialog = (target?.closest('[role="dialog"]') ?? null) !== null || s.conflict !== null || s.dialog !== null;
       void store.getState().locate(hit.code, { scan: true, focus: !inDialog });
     };
+    // A click is a person at the controls: keys typed before it (a command's name in the palette) never start a scan's code.
+    const onPointerDown = () => detector.reset();
     window.addEventListener('keydown', onKeyDown, true);
-    return () => window.removeEventListener('keydown', onKeyDown, true);
+    window.addEventListener('pointerdown', onPointerDown, true);
+    return () => {
+      window.removeEventListener('keydown', onKeyDown, true);
+      window.removeEventListener('pointerdown', onPointerDown, true);
+    };
   }, [store, root]);
 }
