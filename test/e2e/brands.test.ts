@@ -79,6 +79,7 @@ describe('brands in Chromium', () => {
       .getByRole('button', { name: /Open the profile of/ })
       .first()
       .waitFor();
-    expect(app.errors.filter((e) => !e.includes('example.com'))).toEqual([]);
+    // The logos' host (example.com) is not one the page's CSP allows: never asked for, so no refusal either.
+    expect(app.errors).toEqual([]);
   });
 });

@@ -15,6 +15,7 @@ import { es } from '../../renderer/i18n/locales/es.js';
 import { ptBR } from '../../renderer/i18n/locales/pt-BR.js';
 import { type BrowserApp, launchChromium, startBrowserApp } from './support/browser.js';
 import { waitFor } from '../support/wait.js';
+import { runAction } from './support/actions.js';
 
 /** A code of the core as it is: lower-case words joined by underscores (`gold_special`, `no_inventory_id`). */
 const SNAKE = /\b[a-z]+_[a-z_]+\b/g;
@@ -75,14 +76,16 @@ describe.each(LANGS)('the screens in $language', ({ language, locale }) => {
     await page.getByRole('gridcell').first().waitFor();
     found.push(await leaks(page, 'stock'));
     await page.getByRole('gridcell').nth(1).click();
-    await page.getByRole('button', { name: w('stock.history.show'), exact: true }).click();
+    // History and New listing are in the View and File menus (issue 28), reached by name through the palette.
+    const names = { title: w('stock.palette.title'), input: w('stock.palette.input') };
+    await runAction(page, w('stock.history.show'), w('stock.history.show'), names);
     await page
       .getByRole('complementary')
       .filter({ hasText: w('stock.history.title') })
       .first()
       .waitFor();
     found.push(await leaks(page, 'stock history'));
-    await page.getByRole('button', { name: w('stock.listing.new'), exact: true }).click();
+    await runAction(page, w('stock.listing.new'), w('stock.listing.new'), names);
     const dialog = page.getByRole('dialog', { name: w('stock.listing.title') });
     await dialog.waitFor();
     const listingTypes = await dialog
@@ -140,8 +143,8 @@ describe.each(LANGS)('the screens in $language', ({ language, locale }) => {
     found.push(await leaks(page, 'settings'));
 
     expect(found.filter((f) => f.codes.length > 0 || f.keys.length > 0)).toEqual([]);
-    // The demo brands' pictures are on example.com, which this machine cannot reach.
-    expect(app.errors.filter((e) => !e.includes('example.com'))).toEqual([]);
+    // The demo brands' pictures are on example.com, not a picture host of the page's CSP: never asked for.
+    expect(app.errors).toEqual([]);
   });
 
   it('titles the window in the language (issue 27)', async () => {

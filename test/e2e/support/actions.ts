@@ -6,22 +6,29 @@
  */
 import type { Page } from 'playwright-core';
 
-export const palette = (page: Page) => page.getByRole('dialog', { name: 'Command palette' });
+/** The palette's own names in the page's language (stock.palette.title, stock.palette.input); English by default. */
+export interface PaletteNames {
+  title: string;
+  input: string;
+}
+const EN: PaletteNames = { title: 'Command palette', input: 'Command name' };
+
+export const palette = (page: Page, names: PaletteNames = EN) => page.getByRole('dialog', { name: names.title });
 
 /** Opens the palette from the stock screen (Ctrl+K) and waits for its box. */
-export async function openPalette(page: Page): Promise<void> {
+export async function openPalette(page: Page, names: PaletteNames = EN): Promise<void> {
   await page.keyboard.press('Control+K');
-  await palette(page).getByRole('combobox', { name: 'Command name' }).waitFor();
+  await palette(page, names).getByRole('combobox', { name: names.input }).waitFor();
 }
 
 /** Runs the action named exactly `name` through the palette (found by typing `typed`, its name by default). */
-export async function runAction(page: Page, name: string, typed = name): Promise<void> {
-  await openPalette(page);
-  await palette(page).getByRole('combobox', { name: 'Command name' }).fill(typed);
+export async function runAction(page: Page, name: string, typed = name, names: PaletteNames = EN): Promise<void> {
+  await openPalette(page, names);
+  await palette(page, names).getByRole('combobox', { name: names.input }).fill(typed);
   // The exact name is the one chosen (typing "Import" might list others below it).
-  const option = palette(page).getByRole('option', { name, exact: true });
+  const option = palette(page, names).getByRole('option', { name, exact: true });
   await option.click();
-  await palette(page).waitFor({ state: 'detached' });
+  await palette(page, names).waitFor({ state: 'detached' });
 }
 
 /** The View options panel (a control of it is focused by `runAction(page, 'Store')` and the like). */
