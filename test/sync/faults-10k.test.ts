@@ -170,15 +170,20 @@ describe('10,000 edits through a 20% fault proxy with a concurrent writer', () =
         const folded = ops.filter((o) => o.up === up && o.store === B).reduce((q, o) => (o.kind === 'count' ? o.quantity : q + o.delta), START);
         expect(qty(up, B), `${up} store B`).toBe(folded);
       } else {
-        // Store B, contested: the last applied count (by version) plus every change after it,
-        // ours and the writer's; without an applied count, start plus every change.
+        // Store B, contested: the last applied count plus every change after it, ours and the
+        // writer's; without an applied count, start plus every change. One request carries a
+        // product's due entries (issue 29, stock-batch.ts) under one version, planned in entry
+        // order: entries are ordered by the version that applied them, then by id.
         const cell = final.filter((r) => r.user_product_id === up && r.store_key === B && r.state === 'done');
-        const lastCount = cell
-          .filter((r) => r.op === 'count')
-          .sort((a, b) => (BigInt(a.result_version!) < BigInt(b.result_version!) ? -1 : 1))
-          .at(-1);
+        const applied = (r: OutboxRow) => [BigInt(r.result_version!), BigInt(r.id)] as const;
+        const after = (r: OutboxRow, than: OutboxRow) => {
+          const [v, id] = applied(r);
+          const [tv, tid] = applied(than);
+          return v > tv || (v === tv && id > tid);
+        };
+        const lastCount = cell.filter((r) => r.op === 'count').reduce<OutboxRow | undefined>((last, r) => (last && !after(r, last) ? last : r), undefined);
         const since = lastCount ? BigInt(lastCount.result_version!) : -1n;
-        const ours = cell.filter((r) => r.op === 'adjust' && BigInt(r.result_version!) > since).reduce((s, r) => s + r.delta!, 0);
+        const ours = cell.filter((r) => r.op === 'adjust' && (!lastCount || after(r, lastCount))).reduce((s, r) => s + r.delta!, 0);
         const theirs = writer.changes.filter((w) => w.userProductId === up && w.storeId === B && w.version > since).reduce((s, w) => s + w.value, 0);
         expect(qty(up, B), `${up} store B (contested)`).toBe((lastCount ? lastCount.quantity! : START) + ours + theirs);
       }
