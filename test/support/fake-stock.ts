@@ -153,9 +153,16 @@ export function fakeStockroom(rows: GridRowView[] = sampleRows(5)): FakeStockroo
       return ok({ total: list.length, columns: f.columns, rows: structuredClone(list.slice(offset, offset + (q.limit ?? 100))) });
     },
     'stock.locate': (payload) => {
-      const q = payload as { search: string };
+      const q = payload as { search: string; page?: number };
       const index = f.rows.findIndex((r) => r.userProductId === q.search || (r.itemIds ?? []).includes(q.search));
-      return ok({ userProductId: index >= 0 ? f.rows[index]!.userProductId : null, index: index >= 0 ? index : null, total: f.rows.length });
+      const found = { userProductId: index >= 0 ? f.rows[index]!.userProductId : null, index: index >= 0 ? index : null, total: f.rows.length };
+      if (index < 0 || !q.page) return ok(found);
+      // As the core does: the row's page comes with the answer when the grid gives its page size.
+      const offset = Math.floor(index / q.page) * q.page;
+      return ok({
+        ...found,
+        page: { offset, grid: { total: f.rows.length, columns: f.columns, rows: structuredClone(f.rows.slice(offset, offset + q.page)) } },
+      });
     },
     'stock.rows': (payload) => {
       const ids = (payload as { ids: string[] }).ids.map((x) => x.toUpperCase());

@@ -16,7 +16,7 @@ beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
 afterEach(() => cleanup());
 
 describe('a scan far down the grid', () => {
-  it('focuses the scanned product’s cell with its row read, after one read of its page', async () => {
+  it('focuses the scanned product’s cell with its row read, its page read in the same call as the lookup', async () => {
     const f = fakeStockroom(sampleRows(6 * PAGE_SIZE));
     const store = createStockStore(f.api);
     render(<StockTab store={store} />);
@@ -34,6 +34,8 @@ describe('a scan far down the grid', () => {
     await waitFor(() => expect(landed.length).toBeGreaterThan(0));
     document.removeEventListener('focusin', onFocus);
     expect(landed[0]).toBe(`Depósito Palermo, Producto ${5 * PAGE_SIZE}: ${5 * PAGE_SIZE}, synced`);
-    expect(f.callsTo('stock.grid').map((c) => (c as { offset: number }).offset)).toContain(5 * PAGE_SIZE);
+    // Its page came with the scan's one call; the grid did not read it again.
+    expect(f.callsTo('stock.locate')).toEqual([{ search: `MLA${1400000001 + 5 * PAGE_SIZE}`, page: PAGE_SIZE }]);
+    expect(f.callsTo('stock.grid').map((c) => (c as { offset: number }).offset)).not.toContain(5 * PAGE_SIZE);
   });
 });
