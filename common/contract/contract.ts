@@ -412,7 +412,12 @@ export const contract = {
   },
   sync: {
     status: op(none, answer<SyncStatusView>()),
-    pullNow: op(none, answer<PullReportView>()),
+    /**
+     * A pull on demand. `stock: 'background'` answers once the pull's steps are done while a first
+     * pull's stock reads go on behind it (the welcome opens the grid at once; issue 29); by default
+     * the answer waits for those reads too.
+     */
+    pullNow: op(z.strictObject({ stock: z.enum(['wait', 'background']).optional() }).optional(), answer<PullReportView>()),
     /** The user products on screen: a first pull reads their stock first (issue 29). */
     visible: op(z.strictObject({ ids: z.array(z.string().min(1).max(64)).max(500) }), answer<null>()),
   },

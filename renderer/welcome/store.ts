@@ -105,8 +105,9 @@ export const useWelcome = create<WelcomeState>()((set, get) => {
         const online = await api.settings.update({ mode: 'online', start: 'account' });
         if (!online.ok) return fail(online.error, 'settings');
       }
-      // Joins the pull the engine started on going online (or starts it).
-      const pulled = await api.sync.pullNow();
+      // Joins the pull the engine started on going online (or starts it); the stock of a first pull
+      // is read behind it, with the grid already open (the status bar counts what is read).
+      const pulled = await api.sync.pullNow({ stock: 'background' });
       if (!pulled.ok) return fail(pulled.error, 'pull');
       const settings = await api.settings.get();
       set((s) => ({

@@ -7,11 +7,11 @@ import type { AreaHandlers } from './types.js';
 export function syncHandlers(ctx: Pick<HandlerContext, 'current' | 'feed'>) {
   return {
     status: async (): Promise<SyncStatusView> => (await ctx.current()).engine.status(),
-    pullNow: async () => {
+    pullNow: async (input) => {
       const p = await ctx.current();
       if (p.kind === 'local') throw desktopErrors.localOnly('Pulling from the marketplace');
       if (!p.auth) throw desktopErrors.notSignedIn();
-      const { incoming: _incoming, ...report } = await p.engine.pullNow();
+      const { incoming: _incoming, ...report } = await (input?.stock === 'background' ? p.engine.pull() : p.engine.pullNow());
       ctx.feed.scheduleStatus();
       return report;
     },
