@@ -15,28 +15,16 @@
  * typed after counting, or another workstation's change brought by a pull), the review says so and
  * the count becomes a conflict the person resolves; a change on the marketplace after Apply is
  * found when it is sent, as for any count (main/sync/stock-push.ts).
+ *
+ * The views of a session, its lines and its review are built in count-session-views.ts.
  */
-import type {
-  CountLineResultView,
-  CountLineView,
-  CountOutsideView,
-  CountReviewView,
-  CountScanView,
-  CountSessionPageView,
-  CountSessionView,
-  CountVarianceView,
-} from '../../common/count-views.js';
-import type { Db } from '../db/open.js';
-import { type CountLineRow, type CountSessionRow, type CountSessionsRepo, countSessionsRepo } from '../db/repos/count-sessions.js';
-import { type HistoryRepo, historyRepo } from '../db/repos/history.js';
-import { type MirrorRepo, mirrorRepo } from '../db/repos/mirror.js';
-import { type SyncRepo, syncRepo } from '../db/repos/sync.js';
+import type { CountLineView, CountOutsideView, CountReviewView, CountScanView, CountSessionPageView, CountSessionView } from '../../common/count-views.js';
+import type { CountLineRow, CountSessionRow } from '../db/repos/count-sessions.js';
 import { ServiceError, badRequest, isServiceError } from '../service/errors.js';
 import { checkCount } from '../service/stock/cells.js';
 import { BatchEditError } from '../service/stock/local-edits.js';
 import { assertPairing } from '../service/stock/locations.js';
-import { phaseOf } from '../sync/model.js';
-import { cellKey, overlay } from '../sync/outbox.js';
+import { isCounted, lineView, repoOf, reposOf, sessionView, shownNow, variance } from './count-session-views.js';
 import { findProduct, gridPage } from './grid.js';
 import type { Profile } from './profile.js';
 
@@ -58,62 +46,8 @@ export const countErrors = {
     ),
 };
 
-/** The statements of one database, prepared once (preparing them per line costs milliseconds). */
-const repos = new WeakMap<Db, { counts: CountSessionsRepo; mirror: MirrorRepo; sync: SyncRepo; history: HistoryRepo }>();
-function reposOf(db: Db) {
-  let r = repos.get(db);
-  if (!r) repos.set(db, (r = { counts: countSessionsRepo(db), mirror: mirrorRepo(db), sync: syncRepo(db), history: historyRepo(db) }));
-  return r;
-}
-const repoOf = (db: Db): CountSessionsRepo => reposOf(db).counts;
-
 /** The history's ref of a session's counts. */
 export const countRef = (sessionId: number) => `count session ${sessionId}`;
-
-function sessionView(repo: CountSessionsRepo, s: CountSessionRow): CountSessionView {
-  return {
-    id: s.id,
-    storeId: s.store_id,
-    storeLabel: repo.storeLabel(s.store_id),
-    filter: s.filter === null ? null : (JSON.parse(s.filter) as CountSessionView['filter']),
-    blind: s.blind === 1,
-    state: s.state,
-    author: s.author,
-    operator: s.operator_name,
-    createdAt: s.created_at,
-    updatedAt: s.updated_at,
-    appliedAt: s.applied_at,
-    lines: s.lines,
-    counted: s.counted,
-  };
-}
-
-function lineView(s: CountSessionRow, l: CountLineRow): CountLineView {
-  const hidden = s.blind === 1 && s.state === 'open';
-  return {
-    userProductId: l.user_product_id,
-    title: l.title,
-    position: l.position,
-    counted: l.counted,
-    expected: hidden ? null : (l.base_quantity ?? l.start_quantity),
-    countedAt: l.counted_at,
-    countedBy: l.counted_by,
-    outcome: l.outcome,
-  };
-}
-
-/**
- * The store cell of a product as the grid shows it now (main/sync/read-model.ts's rule: the mirror
- * quantity with the cell's active outbox entries applied), and the product's version.
- */
-function shownNow(db: Db, storeId: string, userProductId: string): { shown: number; version: string | null } {
-  const { mirror, sync } = reposOf(db);
-  const key = cellKey(userProductId, 'seller_warehouse', storeId);
-  const entries = sync.activeOfCell(key);
-  const version = mirror.product(userProductId)?.version.toString() ?? null;
-  // The cell's key: a transfer into this store adds here what it takes from its source.
-  return { shown: overlay(mirror.cellQuantity(userProductId, 'seller_warehouse', storeId) ?? 0, entries, key), version };
-}
 
 function requireSession(p: CountProfile, id: number): CountSessionRow {
   const s = repoOf(p.db).session(id, p.sellerId);
@@ -144,63 +78,6 @@ function count(p: CountProfile, s: CountSessionRow, line: CountLineRow, counted:
   repo.touch(s.id, now);
   return { ...line, ...next, counted_by: by };
 }
-
-/**
- * What became of an applied line, read now: its outbox entry's phase on a replica (it moves on
- * after Apply), 'applied' where the app is the marketplace.
- */
-function resultOf(db: Db, l: CountLineRow): CountLineResultView | null {
-  switch (l.outcome) {
-    case null:
-      return null;
-    case 'applied':
-    case 'unchanged':
-    case 'skipped':
-      return l.outcome;
-  }
-  if (l.entry_id === null) return 'queued';
-  const { sync, counts } = reposOf(db);
-  const e = sync.byId(l.entry_id);
-  // Gone: dropped by the person (discarded, take theirs), or a done entry pruned long after it was sent.
-  if (!e) return counts.entryDropped(l.entry_id) ? 'dropped' : 'sent';
-  switch (phaseOf(e)) {
-    case 'done':
-      return 'sent';
-    case 'conflict':
-      return 'conflict';
-    case 'refused':
-    case 'unknown':
-      return 'failed';
-    case 'queued':
-      return 'queued';
-    case 'on_wire':
-    case 'checking':
-      return 'sending';
-  }
-}
-
-function variance(db: Db, s: CountSessionRow, l: CountLineRow & { counted: number }): CountVarianceView {
-  const expected = l.base_quantity ?? l.start_quantity;
-  const current = shownNow(db, s.store_id, l.user_product_id).shown;
-  // Once applied, the cell shows the count itself: whether it had moved is what it showed just
-  // before Apply (the apply's history row), never what it shows now.
-  const before = s.state === 'open' || l.history_id === null ? null : (reposOf(db).history.byId(l.history_id)?.from_quantity ?? null);
-  return {
-    userProductId: l.user_product_id,
-    title: l.title,
-    counted: l.counted,
-    expected,
-    difference: l.counted - expected,
-    current,
-    before,
-    moved: s.state === 'open' ? current !== expected : before !== null && before !== expected,
-    countedBy: l.counted_by,
-    outcome: l.outcome,
-    result: s.state === 'open' ? null : resultOf(db, l),
-  };
-}
-
-const isCounted = (l: CountLineRow): l is CountLineRow & { counted: number } => l.counted !== null;
 
 /** A failed line of a batch in words: which product, and the marketplace's reason. */
 function lineError(e: unknown, lines: CountLineRow[]): unknown {

@@ -1,23 +1,16 @@
-import type {
-  CellLockView,
-  CellView,
-  GridColumnView,
-  GridRowView,
-  GridView,
-  HistoryEntryView,
-  LocateView,
-  OtherLocationView,
-  RowsView,
-} from '../../common/contract/contract.js';
+import type { GridColumnView, GridRowView, GridView, HistoryEntryView, LocateView, RowsView } from '../../common/contract/contract.js';
 import { historyRepo } from '../db/repos/history.js';
 import { pictureOf } from './conversation-orders.js';
 import type { Db } from '../db/open.js';
-import { type GridRepo, type GridSort, type ItemFacts, type ProductPosition, gridRepo } from '../db/repos/grid.js';
-import type { ItemRow } from '../db/repos/stock.js';
-import { sellingAddressErrors, sellingAddressRule } from '../service/stock/stock.js';
+import type { GridSort, ProductPosition } from '../db/repos/grid.js';
 import { gridRows } from '../sync/read-model.js';
 import type { StateFilter } from '../../common/stock-vocabulary.js';
+import { repoOf, visibleColumns } from './grid-cache.js';
+import { type GridOptions, enrichRows } from './grid-cells.js';
 
+// The grid's per-database caches (grid-cache.ts) and its cells' locks (grid-cells.ts), as they were imported from here.
+export { invalidateGrid, repoOf, visibleColumns } from './grid-cache.js';
+export { type GridOptions, PLATFORM_LOCK, editRefusal, enrichOneCell, lockOf } from './grid-cells.js';
 export type { StateFilter } from '../../common/stock-vocabulary.js';
 
 export interface GridFilters {
@@ -40,193 +33,11 @@ export interface GridQuery extends GridFilters {
   changes?: boolean;
 }
 
-export interface GridOptions {
-  /**
-   * The embedded service is the marketplace (the local profile): the item facts behind the
-   * selling-address rules of SPEC 7.3 are known here, so a cell they forbid is shown locked with
-   * the spec's reason. A replica knows them from the pull (items' inventory_id and
-   * shipping.logistic_type), except the first full inbound, which the remote alone enforces.
-   */
-  authority: boolean;
-}
-
 const FILTER_STATES: Record<Exclude<StateFilter, 'all'>, string[]> = {
   pending: ['pending', 'in_flight'],
   conflict: ['conflict'],
   failed: ['failed'],
 };
-
-export const PLATFORM_LOCK: CellLockView = { reason: 'platform_managed', message: 'Stock of type platform_facility cannot be edited through the interface.' };
-
-const SELLING_ADDRESS_LOCKS: [CellLockView['reason'], string][] = [
-  ['fulfillment_only', sellingAddressErrors.fulfillmentOnly().message],
-  ['no_inventory_id', sellingAddressErrors.noInventoryId().message],
-  ['no_full_inbound', sellingAddressErrors.noFullInbound().message],
-];
-
-// ---------------------------------------------------------------- queries and column set (cached per database)
-
-/** The grid's statements (main/db/repos/grid.ts), prepared once per database. */
-const repos = new WeakMap<Db, GridRepo>();
-
-export function repoOf(db: Db): GridRepo {
-  let repo = repos.get(db);
-  if (!repo) repos.set(db, (repo = gridRepo(db)));
-  return repo;
-}
-
-interface ColumnSet {
-  stockStores: Set<string>;
-  sellingAddress: boolean;
-  platform: boolean;
-}
-
-/**
- * Which columns the seller's grid has: the stores tagged `stock_location`, and the selling-address
- * and platform columns when any of the seller's products has such a location. Finding that no
- * product has one reads every location (about 0.3 s for 1,000,000), so the answer is kept until
- * something can change it: a pull (stores, new products) or a new listing (`invalidateGrid`,
- * called by the core). Edits never add a location type (a product keeps its pairing).
- */
-const columnCache = new WeakMap<Db, Map<number, ColumnSet>>();
-
-export function invalidateGrid(db: Db): void {
-  columnCache.delete(db);
-}
-
-function columnSet(db: Db, sellerId: number): ColumnSet {
-  let bySeller = columnCache.get(db);
-  if (!bySeller) columnCache.set(db, (bySeller = new Map()));
-  const hit = bySeller.get(sellerId);
-  if (hit) return hit;
-  const repo = repoOf(db);
-  const stores = repo.stockStores(sellerId);
-  const pendingSelling = repo.hasPendingSellingAddress(sellerId);
-  const set: ColumnSet = {
-    stockStores: new Set(stores),
-    sellingAddress: repo.hasLocationOfType('selling_address', sellerId) || pendingSelling,
-    platform: repo.hasLocationOfType('platform_facility', sellerId),
-  };
-  bySeller.set(sellerId, set);
-  return set;
-}
-
-export function visibleColumns(db: Db, sellerId: number, columns: GridColumnView[]): GridColumnView[] {
-  const set = columnSet(db, sellerId);
-  return columns.filter((c) => (c.type === 'seller_warehouse' ? set.stockStores.has(c.key) : c.type === 'selling_address' ? set.sellingAddress : set.platform));
-}
-
-// ---------------------------------------------------------------- enrichment: item ids, locks, conflict times
-
-export function lockOf(cell: Pick<CellView, 'type'>, items: ItemFacts[] | undefined, o: GridOptions): CellLockView | null {
-  if (cell.type === 'platform_facility') return PLATFORM_LOCK;
-  if (cell.type !== 'selling_address') return null;
-  const rule = sellingAddressRefusal(items, o);
-  if (!rule) return null;
-  const reason = SELLING_ADDRESS_LOCKS.find(([, message]) => message === rule.message)?.[0] ?? 'fulfillment_only';
-  return { reason, message: rule.message };
-}
-
-/**
- * The spec's refusal of a selling-address write, from the product's items. A replica applies it once
- * the pull brought every item's logistic type (an item mirrored from an answer without it is
- * 'unknown': the remote then decides, and a refused edit shows as failed).
- */
-function sellingAddressRefusal(items: ItemFacts[] | undefined, o: GridOptions) {
-  const list = items ?? [];
-  if (!o.authority && (list.length === 0 || list.some((i) => i.logistic_type === 'unknown'))) return null;
-  return sellingAddressRule(list.map((i) => ({ ...i, logistic_type: i.logistic_type as ItemRow['logistic_type'] })));
-}
-
-/** Why a replica must not queue this edit (the lock a cell shows), before anything is queued; null when it may. */
-export function editRefusal(db: Db, userProductId: string, type: string) {
-  if (type !== 'selling_address') return null;
-  return sellingAddressRefusal(itemFacts(db, [userProductId]).get(userProductId), { authority: false });
-}
-
-function itemFacts(db: Db, ids: string[]): Map<string, ItemFacts[]> {
-  const rows = repoOf(db).itemFacts(ids);
-  const out = new Map<string, ItemFacts[]>();
-  for (const r of rows) {
-    const list = out.get(r.user_product_id);
-    if (list) list.push(r);
-    else out.set(r.user_product_id, [r]);
-  }
-  return out;
-}
-
-function conflictTimes(db: Db, entryIds: number[]): Map<number, { created_at: number; updated_at: number }> {
-  if (entryIds.length === 0) return new Map();
-  const rows = repoOf(db).conflictTimes(entryIds);
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
-/**
- * Adds the lock and the conflict times to a cell, in place: the read model builds fresh cells for
- * every call, and a copy of each of an import lookup's 10,000 cells was a third of its time (GC).
- */
-function enrichCell(cell: CellView, items: ItemFacts[] | undefined, times: Map<number, { created_at: number; updated_at: number }>, o: GridOptions): CellView {
-  // A product whose stock is not read yet (issue 29) is locked by the read model, whatever its items say.
-  const lock = cell.lock?.reason === 'not_read' ? cell.lock : lockOf(cell, items, o);
-  if (cell.conflict) {
-    cell.conflict = {
-      ...cell.conflict,
-      countedAt: times.get(cell.conflict.entryId)?.created_at ?? null,
-      seenAt: times.get(cell.conflict.entryId)?.updated_at ?? null,
-    };
-  }
-  cell.editable = cell.editable && lock === null;
-  cell.lock = lock;
-  return cell;
-}
-
-function enrichRows(db: Db, rows: GridRowView[], o: GridOptions): GridRowView[] {
-  if (rows.length === 0) return rows;
-  const items = itemFacts(
-    db,
-    rows.map((r) => r.userProductId),
-  );
-  const conflicts = rows.flatMap((r) => Object.values(r.cells).flatMap((c) => (c.conflict ? [c.conflict.entryId] : [])));
-  const times = conflictTimes(db, conflicts);
-  const points = reorderPoints(db, rows);
-  const others = otherLocations(db, rows);
-  return rows.map((r) => {
-    const its = items.get(r.userProductId);
-    const cells: Record<string, CellView> = {};
-    for (const [key, c] of Object.entries(r.cells)) cells[key] = enrichCell(c, its, times, o);
-    const reorder = points.get(r.userProductId);
-    const other = others.get(r.userProductId);
-    return { ...r, itemIds: (its ?? []).map((i) => i.id), cells, ...(reorder ? { reorder } : {}), ...(other ? { others: other } : {}) };
-  });
-}
-
-/** The locations of kinds without rules of these rows, by user product. */
-function otherLocations(db: Db, rows: GridRowView[]): Map<string, OtherLocationView[]> {
-  const out = new Map<string, OtherLocationView[]>();
-  for (const l of repoOf(db).otherLocationsOf(rows.map((r) => r.userProductId))) {
-    const list = out.get(l.user_product_id) ?? [];
-    list.push({ type: l.type, storeId: l.store_key === '' ? null : l.store_key, quantity: l.quantity });
-    out.set(l.user_product_id, list);
-  }
-  return out;
-}
-
-/** One cell as `stock.cell` answers it: the read model's view with its lock and conflict times. */
-export function enrichOneCell(db: Db, cell: CellView, o: GridOptions): CellView {
-  const items = itemFacts(db, [cell.userProductId]).get(cell.userProductId);
-  return enrichCell(cell, items, conflictTimes(db, cell.conflict ? [cell.conflict.entryId] : []), o);
-}
-
-/** Reorder points of these rows by user product, keyed by column (a store id, `selling_address`). */
-function reorderPoints(db: Db, rows: GridRowView[]): Map<string, Record<string, number>> {
-  const out = new Map<string, Record<string, number>>();
-  for (const p of repoOf(db).reorderPointsOf(rows.map((r) => r.userProductId))) {
-    const byColumn = out.get(p.user_product_id) ?? {};
-    byColumn[p.cell_type === 'seller_warehouse' ? p.store_key : p.cell_type] = p.point;
-    out.set(p.user_product_id, byColumn);
-  }
-  return out;
-}
 
 // ---------------------------------------------------------------- narrowing
 

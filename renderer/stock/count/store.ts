@@ -1,21 +1,24 @@
 /**
  * The Count area's state (zustand): scan-count mode (each scan adds units to one store's tally,
  * kept by the core in the database per scan (`tally.*`), so a reload or a restart before Apply
- * loses nothing; Apply writes one adjustment per product, reason 'received') and count sessions
- * (`counts.*`: start, count, review, apply). One store per API object.
+ * loses nothing; Apply writes one adjustment per product, reason 'received'; its actions are in
+ * tally-actions.ts) and count sessions (`counts.*`: start, count, review, apply). One store per API
+ * object.
  *
  * Scans are handled one at a time in the order they came (a scanner is faster than the core's
  * answers): the list, the undo and the running totals always follow the scans' order.
  */
 import { createStore } from 'zustand';
 import type { StockroomApi } from '../../../common/contract/api.js';
-import type { CountReviewView, CountSessionPageView, CountSessionView, TallyLineView, TallyScanView, TallyView } from '../../../common/contract/contract.js';
+import type { CountReviewView, CountSessionPageView, CountSessionView, TallyLineView, TallyScanView } from '../../../common/contract/contract.js';
 import { type ErrorLike, errorWords } from '../../i18n/errors.js';
 import { tr } from '../selectors.js';
 import type { StockKey } from '../words.js';
 import { type Beep, beep } from './sound.js';
+import { tallyActions } from './tally-actions.js';
 
 export type { TallyLineView, TallyOutcome, TallyScanView } from '../../../common/contract/contract.js';
+export { keptCountStore } from './tally-actions.js';
 
 export interface CountNotice {
   text: string;
@@ -84,17 +87,6 @@ export interface CountState {
 }
 
 const MUTE_KEY = 'stockroom.count.muted';
-/** The store last counted into in this browser profile: a reload opens its tally again. */
-const STORE_KEY = 'stockroom.count.store';
-
-/** The store scan-count mode last counted into here (null: none kept, or no storage). */
-export function keptCountStore(): string | null {
-  try {
-    return globalThis.localStorage?.getItem(STORE_KEY) ?? null;
-  } catch {
-    return null;
-  }
-}
 export const SESSION_PAGE = 200;
 
 function storedMute(): boolean {
@@ -129,11 +121,6 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
     const failed = (error: ErrorLike) => {
       const words = errorWords(error);
       say('count.failed', { message: words.text }, 'error', 'error', words.detail);
-    };
-
-    const shown = (t: TallyView) => {
-      // An answer for a store no longer chosen is not this tally's.
-      if (get().storeId === t.storeId) set({ lines: t.lines, last: t.last, scanCount: t.scans });
     };
 
     const refreshSession = async (id: number) => {
@@ -171,85 +158,10 @@ export function createCountStore(api: StockroomApi, o: CountStoreOptions = {}) {
           // No storage (a locked-down profile): the choice lasts this window.
         }
       },
-      setStore(storeId) {
-        set({ storeId, lines: [], last: null, scanCount: 0 });
-        try {
-          if (storeId !== null) globalThis.localStorage?.setItem(STORE_KEY, storeId);
-        } catch {
-          // No storage: the person chooses the store again after a reload; the tally is kept either way.
-        }
-        if (storeId === null) return Promise.resolve();
-        return inOrder(async () => {
-          const r = await api.tally.list({ storeId });
-          if (r.ok) shown(r.value);
-          else failed(r.error);
-        });
-      },
+      ...tallyActions({ api, set, get, say, failed, inOrder }),
       setQuantity: (n) => set({ quantity: Number.isInteger(n) && n >= 1 && n <= 1_000_000 ? n : 1 }),
 
-      scan(raw) {
-        const code = raw.trim();
-        if (code === '') return Promise.resolve();
-        const { storeId, quantity } = get();
-        if (storeId === null) {
-          say('count.chooseStore', {}, 'error', 'error');
-          return Promise.resolve();
-        }
-        set((s) => ({ queued: s.queued + 1 }));
-        return inOrder(async () => {
-          try {
-            // Kept by the core before it answers: what is said counted survives a reload.
-            const r = await api.tally.add({ storeId, code, quantity });
-            if (!r.ok) {
-              failed(r.error);
-              return;
-            }
-            shown(r.value.tally);
-            const { scan } = r.value;
-            const product = scan.title ?? scan.userProductId ?? code;
-            const units = r.value.tally.lines.find((l) => l.outcome === 'ok' && l.userProductId === scan.userProductId)?.units ?? 0;
-            if (scan.outcome === 'unknown') say('count.unknown', { code }, 'error', 'error');
-            else if (scan.outcome === 'other') say('count.otherStore', { product }, 'error', 'other');
-            else say('count.tallied', { delta: scan.delta, product, units }, 'ok', 'ok');
-          } finally {
-            set((s) => ({ queued: s.queued - 1 }));
-          }
-        });
-      },
-
-      undoLast() {
-        return inOrder(async () => {
-          const storeId = get().storeId;
-          if (storeId === null || get().last === null) return;
-          const r = await api.tally.undo({ storeId });
-          if (!r.ok) {
-            failed(r.error);
-            return;
-          }
-          shown(r.value.tally);
-          const line = r.value.undone;
-          if (line) say('count.undoneScan', { delta: line.delta, product: line.title ?? line.userProductId ?? line.code }, 'ok', 'undo');
-        });
-      },
-
       setStation: (station) => set({ station }),
-
-      applyScans() {
-        return inOrder(async () => {
-          const storeId = get().storeId;
-          if (storeId === null) return false;
-          // All or none: a refused line leaves the whole tally to apply again.
-          const r = await api.tally.apply({ storeId });
-          if (!r.ok) {
-            const words = errorWords(r.error);
-            say('count.applyNone', { message: words.text }, 'error', 'error', words.detail);
-            return false;
-          }
-          shown(r.value.tally);
-          say('count.scansApplied', { count: r.value.products, units: r.value.units }, 'ok', 'ok');
-          return true;
-        });
-      },
 
       async loadSessions() {
         const r = await api.counts.list();
