@@ -339,6 +339,8 @@ export class StockBatcher {
     );
     for (const d of planned.dropped) {
       const r = d.row;
+      // Its request was not applied: a kill before its outcome is recorded leaves it a plain queued entry, not one outstanding.
+      repo.clearSent(r.id);
       if (d.why === 'conflict') {
         settled.push({ row: r, outcome: { type: 'conflict', commit: () => void repo.markConflict(r.id, snap.version, d.remote, this.clock.now()) } });
       } else {
@@ -346,10 +348,12 @@ export class StockBatcher {
         settled.push({ row: r, outcome: { type: 'failed', status: null, error: message } });
       }
     }
-    // Held behind a member that left the request: back to waiting, as they were before the claim.
+    // Held behind a member that left the request: back to waiting, without any request of its own.
+    // What went out was not applied (a 409, or a read that found it not there), and a request kept
+    // from before a kill would make it outstanding: it would go first, past the member it waits for (lanes.ts).
     for (const r of planned.held) {
       const m = members.find((x) => x.row === r)!;
-      repo.unclaim(r.id, m.before, now);
+      repo.unclaim(r.id, { ...m.before, sent_version: null, sent_quantity: null, sent_quantity2: null, sent_at: null }, now);
     }
     const left = members.filter((m) => planned.quantity.has(m.row.id));
     if (left.length === 0) return null;

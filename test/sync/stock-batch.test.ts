@@ -178,6 +178,51 @@ describe('a batch whose outcome is unknown (issue 29: a key carries one request 
   });
 });
 
+describe('entries of one cell go out in the order they were entered, batched too (issue 29)', () => {
+  /**
+   * A count of Palermo, an adjustment of Avellaneda and an adjustment of Palermo after the count,
+   * queued offline; a sale moves Palermo to 15 meanwhile; the batch's first try never reaches the
+   * remote (the members wait to resend it under its key, as after a kill), its resend meets the
+   * 409: the count becomes a conflict, and the adjustment typed after it must wait for the person.
+   */
+  async function countThenAdjustmentResent() {
+    const { engine, proxy } = s!;
+    engine.setMode('offline');
+    const count = engine.queueCount({ ...palermo, quantity: 20 });
+    const other = engine.queueAdjustment({ ...avellaneda, delta: 5 });
+    const after = engine.queueAdjustment({ ...palermo, delta: -3 });
+    await otherWrite(demo.stores.palermo, 15);
+    proxy.inject('drop', 1, (method, path) => method === 'PUT' && path.includes(termo));
+    engine.setMode('online');
+    await engine.drain();
+    expect(engine.outbox.repo.byId(count.entryId!)).toMatchObject({ state: 'conflict', remote_quantity: 15 });
+    expect(engine.outbox.repo.byId(other.entryId!)).toMatchObject({ state: 'done' });
+    // Held behind the conflict of its cell, with no request of its own outstanding: never sent past it.
+    expect(engine.outbox.repo.byId(after.entryId!)).toMatchObject({ state: 'pending', sent_at: null });
+    expect(await remoteQty(termo, P)).toBe(15);
+    expect(await remoteQty(termo, A)).toBe(35);
+    return { count: count.entryId!, after: after.entryId! };
+  }
+
+  it('keep mine: the count lands, then the adjustment typed after it', async () => {
+    s = await startSyncedReplica();
+    const { count, after } = await countThenAdjustmentResent();
+    s.engine.resolveConflict(count, { action: 'keep_mine' });
+    await s.engine.drain();
+    for (const id of [count, after]) expect(s.engine.outbox.repo.byId(id)).toMatchObject({ state: 'done' });
+    expect(await remoteQty(termo, P)).toBe(17);
+  });
+
+  it('take theirs: the adjustment goes on the marketplace quantity', async () => {
+    s = await startSyncedReplica();
+    const { count, after } = await countThenAdjustmentResent();
+    s.engine.resolveConflict(count, { action: 'take_theirs' });
+    await s.engine.drain();
+    expect(s.engine.outbox.repo.byId(after)).toMatchObject({ state: 'done' });
+    expect(await remoteQty(termo, P)).toBe(12);
+  });
+});
+
 describe('the request budget against the rate-limit double', () => {
   it('sends no more than the limit allows (no 429 of its own) and about one request per product', async () => {
     const products = 30;
