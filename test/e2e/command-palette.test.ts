@@ -182,6 +182,7 @@ describe('the command palette and the menus', () => {
     expect(edit).toEqual(['Transfer…Ctrl+M', 'Undo last editCtrl+Z']);
     await page.keyboard.press('Escape');
     await page.getByRole('menu').waitFor({ state: 'detached' });
-    expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Edit');
+    // Radix gives focus back on the tick after the menu leaves the page.
+    await waitFor(async () => (await page.evaluate<string>('document.activeElement?.textContent ?? ""')) === 'Edit', 'focus back on Edit');
   });
 });

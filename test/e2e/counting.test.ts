@@ -53,7 +53,7 @@ describe('scan-count mode on the local demo data', () => {
     await page.getByRole('button', { name: 'Undo last scan' }).click();
     await page.getByRole('button', { name: 'Undo last scan' }).click();
     await waitFor(async () => (await lines.allTextContents()).join('|') === `2 units (2 scans) ${TERMO} ${demo.items.termo}`, 'two scans left');
-    expect(await page.evaluate(`document.activeElement?.id`)).toBe('count-scan-input');
+    await waitFor(async () => (await page.evaluate(`document.activeElement?.id`)) === 'count-scan-input', 'focus back in the scan box');
 
     await page.getByRole('button', { name: 'Apply 2 units to Depósito Palermo' }).click();
     await waitFor(async () => (await shown(app, demo.stores.palermo)) === before! + 2, 'the applied units on the cell');

@@ -58,7 +58,7 @@ describe('scanning safety on the local demo data', () => {
     await cell(page, 'Depósito Palermo').click();
     await scan(page, 'TERM0001');
     await waitFor(async () => (await notice(page)) === `Scanned TERM0001: ${TERMO} (MLAU100000001) · Depósito Avellaneda`, 'the scan in Avellaneda');
-    expect(await focusedLabel(page)).toMatch(new RegExp(`^Depósito Avellaneda, ${TERMO}:`));
+    await waitFor(async () => new RegExp(`^Depósito Avellaneda, ${TERMO}:`).test((await focusedLabel(page)) ?? ''), 'focus on the Avellaneda cell');
     // Back to Palermo for the flows below.
     await selectInView(page, 'Scans go to', { label: 'Depósito Palermo' });
   });
@@ -69,7 +69,7 @@ describe('scanning safety on the local demo data', () => {
     await cell(page, 'Depósito Avellaneda').click();
     await scan(page, '00123457', { end: 'Tab' });
     await waitFor(async () => (await notice(page)) === 'Scanned 00123457: Bombilla alpaca (MLAU100000004) · Depósito Palermo', 'the Tab scan found');
-    expect(await focusedLabel(page)).toMatch(/^Depósito Palermo, Bombilla alpaca:/);
+    await waitFor(async () => /^Depósito Palermo, Bombilla alpaca:/.test((await focusedLabel(page)) ?? ''), 'focus on the Bombilla cell');
     expect(await page.locator('.cell-editor').count()).toBe(0);
     expect(await termoShown(app, demo.stores.palermo)).toBe(before);
   });

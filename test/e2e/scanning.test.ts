@@ -147,7 +147,7 @@ describe('the conflict dialog against a remote marketplace', () => {
     const dialog = page.getByRole('dialog', { name: `Conflict in Depósito Palermo, ${TERMO}` });
     await dialog.getByRole('button', { name: 'Keep my count (40)' }).waitFor();
     // Focus is on the dialog, not on a choice.
-    expect(await focusedRole(page)).toBe('dialog');
+    await waitFor(async () => (await focusedRole(page)) === 'dialog', 'focus on the dialog');
     await page.keyboard.press('Enter');
     await scan(page, '7790003456784');
     await waitFor(async () => (await notice(page))?.startsWith('Scanned 7790003456784: Yerba mate 1kg'), 'the scan looked up behind the dialog');

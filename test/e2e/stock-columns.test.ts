@@ -44,7 +44,8 @@ describe('grid columns and the notice line', () => {
     await waitFor(async () => !(await headers(page)).includes(FULL), 'Full hidden');
     await page.keyboard.press('Escape');
     await waitFor(async () => (await panel.count()) === 0, 'the list closed');
-    expect(await page.evaluate<string | null>(`document.activeElement?.textContent ?? null`)).toBe('Columns (1 hidden)');
+    // Radix gives focus back on the tick after the popover leaves the page.
+    await waitFor(async () => (await page.evaluate<string | null>(`document.activeElement?.textContent ?? null`)) === 'Columns (1 hidden)', 'focus back on Columns');
     expect(await app.core.api.stock.hiddenColumns()).toEqual({ ok: true, value: { hidden: ['platform_facility'] } });
 
     // Saved as a view, then everything shown again.
