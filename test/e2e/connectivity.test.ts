@@ -5,48 +5,31 @@
  * says Online again once the edit is sent.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demo } from '../support/fixtures.js';
-import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
-import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_RETRY } from '../support/sync-harness.js';
 import { waitFor } from '../support/wait.js';
-import { type BrowserApp, startBrowserApp } from './support/browser.js';
-import { connectAsDemoSeller, remoteTermoQuantity } from './support/remote.js';
+import { remoteMarketplaceAndApp, remoteTermoQuantity } from './support/remote.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
 const cell = (page: Page) => page.getByRole('gridcell', { name: new RegExp(`^Depósito Palermo, ${TERMO}:`) });
 const label = (page: Page) => cell(page).getAttribute('aria-label');
 const bar = async (page: Page) => ((await page.locator('.status-bar').textContent()) ?? '').replace(/\s+/g, ' ');
 
-let remote: TestServer;
-let proxy: FaultProxy;
-let app: BrowserApp;
-
-beforeAll(async () => {
-  remote = await startTestServer();
-  proxy = await startFaultProxy(remote.url);
-  // Short reachability timings so the flow takes seconds; a transient failure's backoff stays long
-  // (an hour): sending again after the network returns cannot be the end of a backoff.
-  app = await startBrowserApp({
-    core: {
-      engine: {
-        pollIntervalMs: 0,
-        retry: { ...FAST_RETRY, baseMs: 3_600_000, maxMs: 3_600_000, offlineProbeMinMs: 20, offlineProbeMaxMs: 100, probeTimeoutMs: 1000, stallMs: 300 },
-      },
-    },
-  });
-  await connectAsDemoSeller(app, proxy.url);
-}, 120_000);
-
-afterAll(async () => {
-  await app?.close();
-  await proxy?.close();
-  await remote?.close();
+// Short reachability timings so the flow takes seconds; a transient failure's backoff stays long
+// (an hour): sending again after the network returns cannot be the end of a backoff.
+const online = remoteMarketplaceAndApp({
+  throughProxy: true,
+  connectAsDemoSeller: {},
+  engine: {
+    pollIntervalMs: 0,
+    retry: { ...FAST_RETRY, baseMs: 3_600_000, maxMs: 3_600_000, offlineProbeMinMs: 20, offlineProbeMaxMs: 100, probeTimeoutMs: 1000, stallMs: 300 },
+  },
 });
 
 describe('the status bar and an unreachable marketplace', () => {
   it('a black hole, then resets: "Can’t reach the marketplace since …", the edit kept; the network back: Online, the edit sent', async () => {
+    const { app, proxy, remote } = online;
     const { page } = app;
     // Connected, and the first pull of the account is over (until then the demo data's grid may still show).
     await waitFor(() => app.core.status()?.lastPullAt, 'the first pull of the account');

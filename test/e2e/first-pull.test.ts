@@ -5,13 +5,10 @@
  * and the status bar says "Stock read for 0 of 5 products"; once released the cells fill in.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FaultProxy, type Hold, startFaultProxy } from '../support/fault-proxy.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { FAST_RETRY } from '../support/sync-harness.js';
+import { describe, expect, it } from 'vitest';
+import type { Hold } from '../support/fault-proxy.js';
 import { waitFor } from '../support/wait.js';
-import { type BrowserApp, startBrowserApp } from './support/browser.js';
-import { connectAsDemoSeller } from './support/remote.js';
+import { remoteMarketplaceAndApp } from './support/remote.js';
 
 const TERMO = 'Termo acero inoxidable 1L';
 /** The demo seller's user products (test/support/fixtures.ts): every one's stock is read once. */
@@ -21,28 +18,19 @@ const label = (page: Page) => cell(page).getAttribute('aria-label');
 const bar = async (page: Page) => ((await page.locator('.status-bar').textContent()) ?? '').replace(/\s+/g, ' ');
 const isStockGet = (method: string, path: string) => method === 'GET' && /^\/user-products\/[^/?]+\/stock$/.test(path.split('?')[0]!);
 
-let remote: TestServer;
-let proxy: FaultProxy;
-let app: BrowserApp;
 let held: Hold;
-
-beforeAll(async () => {
-  remote = await startTestServer();
-  proxy = await startFaultProxy(remote.url);
-  app = await startBrowserApp({ core: { engine: { pollIntervalMs: 0, retry: FAST_RETRY } } });
-  // Every stock answer waits at the proxy: the first pull lists the products and stops there.
-  held = proxy.hold(isStockGet, PRODUCTS);
-  await connectAsDemoSeller(app, proxy.url);
-}, 120_000);
-
-afterAll(async () => {
-  await app?.close();
-  await proxy?.close();
-  await remote?.close();
+// Every stock answer waits at the proxy: the first pull lists the products and stops there.
+const online = remoteMarketplaceAndApp({
+  engine: { pollIntervalMs: 0 },
+  throughProxy: (proxy) => {
+    held = proxy.hold(isStockGet, PRODUCTS);
+  },
+  connectAsDemoSeller: {},
 });
 
 describe('a first pull on screen', () => {
   it('rows with "not read yet" cells that refuse an edit and the status bar’s count before any stock is read; filled in once read', async () => {
+    const { app, proxy } = online;
     const { page } = app;
     await held.arrived;
     await waitFor(async () => (await label(page))?.includes('not read yet') ?? false, 'the termo’s cell “not read yet” in the grid');

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import type { FixtureFile } from '../../../main/fixtures/schema.js';
+import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy.js';
 import { demo } from '../../support/fixtures.js';
 import { type TestServer, startTestServer } from '../../support/server.js';
 import { FAST_RETRY } from '../../support/sync-harness.js';
@@ -28,6 +29,8 @@ export interface RemoteAndApp {
   readonly remote: TestServer;
   /** The app in Chromium (core + browser-mode server), local-only until connected. */
   readonly app: BrowserApp;
+  /** The fault proxy between them, with `throughProxy` (connected through it). */
+  readonly proxy: FaultProxy;
 }
 
 type EngineTuning = NonNullable<NonNullable<BrowserAppOptions['core']>['engine']>;
@@ -37,21 +40,32 @@ type EngineTuning = NonNullable<NonNullable<BrowserAppOptions['core']>['engine']
  * the app with its sync engine retrying fast (FAST_RETRY, plus `engine`), both started before the
  * tests of the file or `describe` it is called in and closed after them (the app first). With
  * `connectAsDemoSeller` the app is also connected as the demo seller before the first test; a flow
- * that connects through the Settings screen itself leaves it out. Read `remote` and `app` inside
- * the tests (they exist from the before hook on).
+ * that connects through the Settings screen itself leaves it out. With `throughProxy` the app talks to
+ * the remote through a fault proxy (test/support/fault-proxy.ts); a function there is called with it
+ * before connecting (to hold answers from the first request on). Read `remote`, `app` and `proxy`
+ * inside the tests (they exist from the before hook on).
  */
 export function remoteMarketplaceAndApp(
-  o: { fixtures?: () => FixtureFile; engine?: EngineTuning; connectAsDemoSeller?: { start?: 'account' } } = {},
+  o: {
+    fixtures?: () => FixtureFile;
+    engine?: EngineTuning;
+    connectAsDemoSeller?: { start?: 'account' };
+    throughProxy?: true | ((proxy: FaultProxy) => void);
+  } = {},
 ): RemoteAndApp {
   let remote: TestServer | undefined;
   let app: BrowserApp | undefined;
+  let proxy: FaultProxy | undefined;
   beforeAll(async () => {
     remote = await startTestServer(o.fixtures?.());
+    if (o.throughProxy) proxy = await startFaultProxy(remote.url);
     app = await startBrowserApp({ core: { engine: { retry: FAST_RETRY, ...o.engine } } });
-    if (o.connectAsDemoSeller) await connectAsDemoSeller(app, remote.url, o.connectAsDemoSeller);
+    if (typeof o.throughProxy === 'function') o.throughProxy(proxy!);
+    if (o.connectAsDemoSeller) await connectAsDemoSeller(app, (proxy ?? remote).url, o.connectAsDemoSeller);
   }, 120_000);
   afterAll(async () => {
     await app?.close();
+    await proxy?.close();
     await remote?.close();
   });
   const started = <T>(v: T | undefined, what: string): T => {
@@ -64,6 +78,9 @@ export function remoteMarketplaceAndApp(
     },
     get app() {
       return started(app, 'app');
+    },
+    get proxy() {
+      return started(proxy, 'fault proxy (asked for with throughProxy)');
     },
   };
 }
