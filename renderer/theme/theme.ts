@@ -1,8 +1,9 @@
 /**
- * The theme on <html>: `data-theme="light|dark"` for a chosen one, none for "as the system says"
- * (tokens.css follows prefers-color-scheme then). The choice lives in the settings (the core's
- * settings.json); a copy in localStorage lets the next start paint in it before the first answer
- * from the core arrives.
+ * The theme on <html>: always `data-theme="light|dark"`, the resolved one. "As the system says" is
+ * resolved through matchMedia('(prefers-color-scheme: dark)') and follows its change event, so
+ * tokens.css writes the dark palette once (under [data-theme='dark']). The choice lives in the
+ * settings (the core's settings.json); a copy in localStorage lets the next start paint in it
+ * before the first answer from the core arrives.
  */
 import { useEffect } from 'react';
 import type { StockroomApi } from '../../common/contract/api.js';
@@ -13,10 +14,15 @@ const KEY = 'stockroom.theme';
 
 const isTheme = (v: unknown): v is Theme => typeof v === 'string' && (THEMES as readonly string[]).includes(v);
 
+/** The part of a MediaQueryList the theme reads: whether the system is dark, and when that changes. */
+export type SchemeQuery = Pick<MediaQueryList, 'matches' | 'addEventListener'>;
+
 /** Where the theme is written and remembered (the page's, or a test's). */
 export interface ThemeTarget {
   root: HTMLElement;
   storage: Pick<Storage, 'getItem' | 'setItem'> | null;
+  /** The system's dark scheme; null where the platform cannot say (then "system" is light). */
+  dark: SchemeQuery | null;
 }
 
 const pageTarget = (): ThemeTarget => {
@@ -26,12 +32,26 @@ const pageTarget = (): ThemeTarget => {
   } catch {
     // Storage refused (a locked-down profile): the theme arrives with the settings instead.
   }
-  return { root: document.documentElement, storage };
+  const dark = typeof window.matchMedia === 'function' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+  return { root: document.documentElement, storage, dark };
 };
 
+/** The choice per <html>, read by the one change listener each root gets. */
+const chosen = new WeakMap<HTMLElement, Theme>();
+
+const resolve = (theme: Theme, target: ThemeTarget): 'light' | 'dark' => (theme === 'system' ? (target.dark?.matches ? 'dark' : 'light') : theme);
+
 export function applyTheme(theme: Theme, target: ThemeTarget = pageTarget()): void {
-  if (theme === 'system') delete target.root.dataset.theme;
-  else target.root.dataset.theme = theme;
+  const { root, dark } = target;
+  // One listener per root: "system" repaints when the system's setting changes, a chosen theme stays.
+  if (!chosen.has(root) && dark) {
+    dark.addEventListener('change', () => {
+      const now = chosen.get(root);
+      if (now === 'system') root.dataset.theme = resolve(now, target);
+    });
+  }
+  chosen.set(root, theme);
+  root.dataset.theme = resolve(theme, target);
   try {
     target.storage?.setItem(KEY, theme);
   } catch {
