@@ -3,40 +3,18 @@
  * Issue 27: the notice line under the stock toolbar tells of the latest action only. An unknown
  * scan says "No product has code …" (never the scan before it), a slower answer of an older scan
  * says nothing, and a saved count whose cell then fails says the failure, not the past success.
- * Scans are keys at a scanner's speed: jsdom stamps events with Date.now(), held still while a
- * "scanner" types and moved on before each scan (as in scan-capture.test.tsx).
+ * Scans are keys at a scanner's speed (test/renderer/support/scanner-keys.tsx).
  */
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useI18nStore } from '../../../renderer/i18n/index.js';
-import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
+import { act, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { Result } from '../../../common/contract/contract.js';
-import { fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
+import { id } from '../../support/fake-stock.js';
+import { renderStockAtKeyboard, setUpKeyClock } from '../support/scanner-keys.js';
 
-beforeAll(() => giveGridASize());
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  act(() => useI18nStore.getState().setLanguage('en'));
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
-
+setUpKeyClock();
 function renderStock() {
-  const f = fakeStockroom(sampleRows(10));
-  const store = createStockStore(f.api);
-  render(<StockTab store={store} />);
-  const user = userEvent.setup();
-  return {
-    f,
-    user,
-    async scan(code: string) {
-      vi.setSystemTime(Date.now() + 150);
-      await user.keyboard(`${code}{Enter}`);
-    },
-  };
+  const keys = renderStockAtKeyboard(10);
+  return { ...keys, scan: (code: string) => keys.scan(`${code}{Enter}`) };
 }
 const notice = () => document.querySelector('.notice-line')!.textContent;
 const cellOf = (column: string, product: string) => screen.getByRole('gridcell', { name: new RegExp(`^${column}, ${product}:`) });

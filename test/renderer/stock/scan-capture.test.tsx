@@ -1,54 +1,18 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useI18nStore } from '../../../renderer/i18n/index.js';
-import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
-import { fakeStockroom, giveGridASize, id, sampleRows } from '../../support/fake-stock.js';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { fakeStockroom } from '../../support/fake-stock.js';
+import { id } from '../../support/fake-stock.js';
 import { runStockAction } from '../../support/stock-actions.js';
+import { renderStockAtKeyboard, setUpKeyClock } from '../support/scanner-keys.js';
 
 /**
  * Issue 14 §1: a scan is recognised wherever focus is (renderer/stock/scanner.ts's window-wide
- * capture) and goes to the lookup, never into a quantity. The keys' times are the feature, so the
- * clock is ours: jsdom stamps an event with Date.now(), which stands still while a "scanner" types
- * (0 ms apart) and moves 150 ms before each key of a "person" (and before a scan begins).
+ * capture) and goes to the lookup, never into a quantity. Keys at a scanner's and a person's speed:
+ * test/renderer/support/scanner-keys.tsx.
  */
-const PERSON_GAP_MS = 150;
-beforeAll(() => giveGridASize());
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  act(() => useI18nStore.getState().setLanguage('en'));
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
-
-const later = () => vi.setSystemTime(Date.now() + PERSON_GAP_MS);
-
-function renderStock() {
-  const f = fakeStockroom(sampleRows(20));
-  const store = createStockStore(f.api);
-  render(<StockTab store={store} />);
-  const user = userEvent.setup();
-  return {
-    f,
-    store,
-    user,
-    /** Keys at a scanner's speed (user-event's keyboard syntax). */
-    async scan(keys: string) {
-      later();
-      await user.keyboard(keys);
-    },
-    /** Keys at a person's speed, one at a time. */
-    async type(keys: string[]) {
-      for (const k of keys) {
-        later();
-        await user.keyboard(k);
-      }
-    },
-  };
-}
+setUpKeyClock();
+const renderStock = () => renderStockAtKeyboard(20);
 const cellOf = (column: string, product: string) => screen.getByRole('gridcell', { name: new RegExp(`^${column}, ${product}:`) });
 const edits = (f: ReturnType<typeof fakeStockroom>) => [...f.callsTo('stock.count'), ...f.callsTo('stock.adjust')];
 const notice = () => document.querySelector('.notice-line')!.textContent;
