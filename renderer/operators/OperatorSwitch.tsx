@@ -4,7 +4,7 @@ import type { StockroomApi } from '../../common/contract/api.js';
 import type { ApiError, OperatorView } from '../../common/contract/contract.js';
 import { errorText } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';
-import { Modal } from '../stock/Modal.js';
+import { Dialog } from '../ui/Dialog.js';
 import { operatorsStore, retryAfterSeconds } from './store.js';
 import './operators.css';
 
@@ -22,12 +22,14 @@ export function OperatorSwitch({ api }: { api: StockroomApi }) {
     void store.getState().load();
     return store.getState().start();
   }, [store]);
+  // Back where the person was before the dialog, once it has gone: while it is there it keeps focus in.
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (wasOpen.current && !open) button.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
   if (!view || (view.operators.length === 0 && view.current === null)) return null;
-  const close = () => {
-    setOpen(false);
-    // Back where the person was before the dialog.
-    button.current?.focus();
-  };
+  const close = () => setOpen(false);
   return (
     <div className="operator-switch" data-operator={view.current?.id ?? ''}>
       <span className="operator-current">{view.current ? t('operators.current', { name: view.current.name }) : t('operators.none')}</span>{' '}
@@ -101,7 +103,7 @@ export function PinDialog({
   };
 
   return (
-    <Modal title={t('operators.switch')} onClose={onClose} className="operator-dialog">
+    <Dialog title={t('operators.switch')} onClose={onClose} className="operator-dialog">
       <form onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor={`${id}-who`}>{t('operators.who')}</label>
@@ -149,6 +151,6 @@ export function PinDialog({
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -11,7 +11,7 @@
 import { useEffect, useState } from 'react';
 import type { CellView } from '../../common/contract/contract.js';
 import { type ErrorWords, errorWords } from '../i18n/errors.js';
-import { Modal } from './Modal.js';
+import { Dialog } from '../ui/Dialog.js';
 import { parseEdit } from './parse.js';
 import { columnLabel, findRow, useStock, useStockStore } from './store.js';
 import { useStockWords } from './words.js';
@@ -52,14 +52,14 @@ export function ConflictDialog() {
   const c = cell?.conflict;
   if (!cell || !c) {
     return (
-      <Modal title={title} onClose={close}>
+      <Dialog title={title} onClose={close}>
         <p>{w.t('conflict.gone')}</p>
-        <div className="modal-actions">
+        <div className="ui-dialog-actions">
           <button type="button" onClick={close}>
             {w.t('close')}
           </button>
         </div>
-      </Modal>
+      </Dialog>
     );
   }
   const n = (q: number | null) => (q === null ? w.t('conflict.unknown') : w.formatNumber(q));
@@ -101,7 +101,7 @@ export function ConflictDialog() {
   };
 
   return (
-    <Modal
+    <Dialog
       title={title}
       onClose={close}
       describedBy={later !== 0 ? 'conflict-text conflict-later' : 'conflict-text'}
@@ -129,7 +129,7 @@ export function ConflictDialog() {
         </p>
       ) : null}
       {mode === 'choose' ? (
-        <div className="modal-actions">
+        <div className="ui-dialog-actions">
           <button type="button" disabled={busy} onClick={() => void resolve({ action: 'keep_mine' })}>
             {later === 0 ? w.t('conflict.keepMine', { local: n(c.local) }) : w.t('conflict.keepMinePlus', { local: n(c.local), ...plus(c.local) })}
           </button>
@@ -144,7 +144,7 @@ export function ConflictDialog() {
         </div>
       ) : (
         <form
-          className="modal-actions"
+          className="ui-dialog-actions"
           onSubmit={(e) => {
             e.preventDefault();
             saveNew();
@@ -175,6 +175,6 @@ export function ConflictDialog() {
           {error.text}
         </p>
       ) : null}
-    </Modal>
+    </Dialog>
   );
 }

@@ -11,7 +11,7 @@ import { useId, useState } from 'react';
 import type { ApiError } from '../../common/contract/contract.js';
 import { type ErrorWords, errorOfStatus, errorWords } from '../i18n/errors.js';
 import { entryText } from './GridCell.js';
-import { Modal } from './Modal.js';
+import { Dialog } from '../ui/Dialog.js';
 import { columnLabel, findRow, useStock, useStockStore } from './store.js';
 import { useStockWords } from './words.js';
 
@@ -41,20 +41,20 @@ export function FailedDialog() {
   };
   if (!cell || !entry || !cell.error) {
     return (
-      <Modal title={title} onClose={close}>
+      <Dialog title={title} onClose={close}>
         <p>{w.t('conflict.gone')}</p>
-        <div className="modal-actions">
+        <div className="ui-dialog-actions">
           <button type="button" onClick={close}>
             {w.t('close')}
           </button>
         </div>
-      </Modal>
+      </Dialog>
     );
   }
   const entryId = entry.id;
   const why = errorWords(errorOfStatus(cell.error), w.language);
   return (
-    <Modal title={title} onClose={close} className="failed-dialog" initialFocus="dialog">
+    <Dialog title={title} onClose={close} className="failed-dialog" initialFocus="dialog">
       <p>{w.t('failed.what', { op: entryText(w, entry, cell, storeName) })}</p>
       {unknown ? <p className="failed-unknown">{w.t('failed.unknownText')}</p> : null}
       <h3 className="failed-why">{w.t(unknown ? 'failed.lastProblem' : 'failed.why')}</h3>
@@ -76,7 +76,7 @@ export function FailedDialog() {
           {error.text}
         </p>
       ) : null}
-      <div className="modal-actions">
+      <div className="ui-dialog-actions">
         <button
           type="button"
           className="primary"
@@ -101,6 +101,6 @@ export function FailedDialog() {
           {w.t('close')}
         </button>
       </div>
-    </Modal>
+    </Dialog>
   );
 }

@@ -23,7 +23,7 @@ import {
   planImport,
   planRows,
 } from './csv.js';
-import { Modal } from './Modal.js';
+import { Dialog } from '../ui/Dialog.js';
 import { columnLabel, lockText, useStockStore } from './store.js';
 import { type StockWords, useStockWords } from './words.js';
 
@@ -239,7 +239,7 @@ export function ImportDialog() {
   };
 
   return (
-    <Modal title={w.t('csv.importTitle')} onClose={close} className="import-dialog">
+    <Dialog title={w.t('csv.importTitle')} onClose={close} className="import-dialog">
       {phase.step === 'choose' ? (
         <>
           <p className="help">{w.t('csv.importHelp')}</p>
@@ -270,7 +270,7 @@ export function ImportDialog() {
       ) : (
         <Preview w={w} phase={phase} />
       )}
-      <div className="modal-actions">
+      <div className="ui-dialog-actions">
         {phase.step === 'preview' ? (
           <button
             type="button"
@@ -285,7 +285,7 @@ export function ImportDialog() {
           {phase.step === 'done' ? w.t('close') : w.t('csv.cancel')}
         </button>
       </div>
-    </Modal>
+    </Dialog>
   );
 }
 

@@ -6,7 +6,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { ApiError, Language, StoreView } from '../../common/contract/contract.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
-import { Modal } from './Modal.js';
+import { Dialog } from '../ui/Dialog.js';
 import { useStockStore } from './store.js';
 import { type StockKey, useStockWords } from './words.js';
 
@@ -121,7 +121,7 @@ export function ListingDialog() {
   const described = (field: Field) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `listing-${field}-error` } : {});
 
   return (
-    <Modal title={w.t('listing.title')} onClose={close} className="listing-dialog">
+    <Dialog title={w.t('listing.title')} onClose={close} className="listing-dialog">
       <form onSubmit={(e) => void submit(e)} noValidate>
         <div className="form-row">
           <label htmlFor="listing-title">{w.t('listing.field.title')}</label>
@@ -235,7 +235,7 @@ export function ListingDialog() {
             ! {w.t('listing.err.general', { message: errors.general })}
           </p>
         ) : null}
-        <div className="modal-actions">
+        <div className="ui-dialog-actions">
           <button type="submit" className="primary" disabled={busy}>
             {busy ? w.t('listing.creating') : w.t('listing.create')}
           </button>
@@ -244,6 +244,6 @@ export function ListingDialog() {
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -5,7 +5,7 @@
  */
 import { type FormEvent, useState } from 'react';
 import { type ErrorWords, errorWords } from '../i18n/errors.js';
-import { Modal } from './Modal.js';
+import { Dialog } from '../ui/Dialog.js';
 import { columnLabel, findRow, useStock, useStockStore } from './store.js';
 import { useStockWords } from './words.js';
 
@@ -39,7 +39,7 @@ export function TransferDialog() {
   };
 
   return (
-    <Modal title={w.t('transfer.title', { product: row?.title ?? from.userProductId })} onClose={close} className="transfer-dialog">
+    <Dialog title={w.t('transfer.title', { product: row?.title ?? from.userProductId })} onClose={close} className="transfer-dialog">
       <form onSubmit={(e) => void submit(e)}>
         <p>{w.t('transfer.from', { store: columnLabel(column, w.t), quantity: w.formatNumber(has) })}</p>
         <p>
@@ -77,7 +77,7 @@ export function TransferDialog() {
             {error.text}
           </p>
         ) : null}
-        <div className="modal-actions">
+        <div className="ui-dialog-actions">
           <button type="submit" className="primary" disabled={busy || to === ''}>
             {w.t('transfer.submit')}
           </button>
@@ -86,6 +86,6 @@ export function TransferDialog() {
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }
