@@ -119,16 +119,27 @@ function shiftNextCount(o: Outbox, e: OutboxRow, key: string, by: number): void 
 function rebaseAfter(o: Outbox, e: OutboxRow, key: string, cellEntries: OutboxRow[]): void {
   const later = cellEntries.filter((x) => x.id > e.id);
   const nextCount = later.find((x) => x.op === 'count');
-  if (!nextCount || onTheWire(nextCount) || nextCount.base_quantity === null) return;
+  if (!nextCount || onTheWire(nextCount)) return;
+  // A count session's count in conflict at once keeps what it was counted at; its remote figure
+  // (what keep mine and take theirs go on) had counted on the dropped entry, so that moves instead.
+  const held = nextCount.state === 'conflict';
+  const from = held ? nextCount.remote_quantity : nextCount.base_quantity;
+  if (from === null) return;
   // The base is a (version, quantity) pair the remote really had.
   let base: number;
-  let baseVersion = versionOf(nextCount.base_version);
-  if (e.op === 'adjust') base = nextCount.base_quantity - deltaOn(e, key);
+  let baseVersion = versionOf(held ? nextCount.remote_version : nextCount.base_version);
+  if (e.op === 'adjust') base = from - deltaOn(e, key);
   else {
     const conflict = e.state === 'conflict';
     const start = conflict ? (e.remote_quantity ?? 0) : (e.base_quantity ?? 0);
     baseVersion = versionOf(conflict ? e.remote_version : e.base_version) ?? baseVersion;
     base = later.filter((x) => x.id < nextCount.id && x.op === 'adjust').reduce((s, x) => s + deltaOn(x, key), start);
   }
-  o.repo.updateIntent(nextCount.id, { op: 'count', delta: null, quantity: nextCount.quantity, base_version: baseVersion, base_quantity: base }, o.clock.now());
+  if (held) o.repo.setConflictRemote(nextCount.id, baseVersion, base, o.clock.now());
+  else
+    o.repo.updateIntent(
+      nextCount.id,
+      { op: 'count', delta: null, quantity: nextCount.quantity, base_version: baseVersion, base_quantity: base },
+      o.clock.now(),
+    );
 }

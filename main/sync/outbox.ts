@@ -286,16 +286,20 @@ export class Outbox {
     const before = overlay(mirror, entries, key);
     const version = this.mirror.product(c.userProductId)?.version ?? null;
     const moved = before !== base;
+    // What the remote should hold just before it if every earlier entry applies, failed ones
+    // included (`before` leaves them out, yet a retry applies them): keep mine re-bases the count
+    // on it, take theirs the next count (issue 29: else that count met a conflict nobody caused).
+    const remote = baseOverlay(mirror, entries, key);
     const entryId = this.insertStock(c, {
       op: 'count',
       quantity: checkCount(quantity),
       base_version: version,
-      // A conflict shows what the count was made against (keep mine re-bases it on the cell as it is).
-      base_quantity: moved ? base : baseOverlay(mirror, entries, key),
+      // A conflict shows what the count was made against.
+      base_quantity: moved ? base : remote,
       reason: 'count',
       sealed: true,
     });
-    if (moved) this.repo.markConflict(entryId, version ?? 0n, before, this.clock.now(), 'The cell changed after it was counted');
+    if (moved) this.repo.markConflict(entryId, version ?? 0n, remote, this.clock.now(), 'The cell changed after it was counted');
     const historyId = this.history(c, 'count', before, quantity, null, entryId, meta, moved ? `counted at ${base}; the cell changed since` : null);
     return { entryId, how: 'queued', shown: moved ? before : quantity, historyId, moved };
   }

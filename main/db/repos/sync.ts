@@ -377,6 +377,9 @@ export function syncRepo(db: Db) {
     `UPDATE sync_outbox SET state = 'pending', next_attempt_at = @next, last_status = @status, last_error = @error,
        attempts = attempts + @charge, updated_at = @now WHERE id = @id`,
   );
+  const setConflictRemote = db.prepare<[{ id: number; remote_version: bigint | null; remote_quantity: number; now: number }]>(
+    `UPDATE sync_outbox SET remote_version = @remote_version, remote_quantity = @remote_quantity, updated_at = @now WHERE id = @id AND state = 'conflict'`,
+  );
   const markConflict = db.prepare<[{ id: number; remote_version: bigint; remote_quantity: number; now: number; error: string }]>(
     `UPDATE sync_outbox SET state = 'conflict', attempts = attempts + 1, remote_version = @remote_version, remote_quantity = @remote_quantity,
        sent_version = NULL, sent_quantity = NULL, sent_quantity2 = NULL, sent_at = NULL, last_status = 409,
@@ -555,6 +558,9 @@ export function syncRepo(db: Db) {
       reschedule.run({ id, next, status, error, charge: charge ? 1 : 0, now }),
     markConflict: (id: number, remoteVersion: bigint, remoteQuantity: number, now: number, error = 'The marketplace quantity changed since the count') =>
       markConflict.run({ id, remote_version: remoteVersion, remote_quantity: remoteQuantity, now, error }),
+    /** A conflict's remote figure moved (an earlier entry of its cell was dropped); false when it is no longer a conflict. */
+    setConflictRemote: (id: number, remoteVersion: bigint | null, remoteQuantity: number, now: number) =>
+      setConflictRemote.run({ id, remote_version: remoteVersion, remote_quantity: remoteQuantity, now }).changes === 1,
     /**
      * `refused`: the remote said no for good (nothing applied; the request is dropped), else the
      * outcome is unknown when a request was out (it is kept). `charge`: it was an attempt.
