@@ -36,7 +36,8 @@ import type { OutboxRow } from '../db/repos/sync.js';
  * - A count's base is what the remote should hold just before it if every earlier active entry of
  *   its cell applies (failed ones included: they hold the count back until retried or dropped).
  *   When an earlier entry is dropped, the base of the first later count loses its effect; nothing
- *   else is ever subtracted.
+ *   else is ever subtracted. A count session's count in conflict at once (its cell moved since it
+ *   was counted) records that figure as the remote's, and a drop moves that figure instead.
  * - An adjustment typed after an unsent count stays its own entry: "take theirs" on that count
  *   keeps it.
  */
