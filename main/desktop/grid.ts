@@ -165,22 +165,42 @@ export function findProduct(db: Db, sellerId: number, text: string): { id: strin
  * when they hide it), and its title for the confirmation.
  */
 export function locate(db: Db, sellerId: number, q: GridFilters & { search: string }): LocateView {
-  const repo = repoOf(db);
+  return db.transaction((): LocateView => locateIn(db, sellerId, q).view)();
+}
+
+/**
+ * `locate` with the grid page of the row (`size` rows a page, as `gridPage` reads it) in the same
+ * read: a scan's one round trip (issue 29). Unfiltered, the page's rows are read by two seeks from
+ * the product's key, not by walking the index again from the first row to the page's offset.
+ */
+export function locateWithPage(db: Db, sellerId: number, q: GridFilters & { search: string }, size: number, o: GridOptions): LocateView {
   return db.transaction((): LocateView => {
-    const hit = findProduct(db, sellerId, q.search.trim());
-    const found = hit?.id ?? null;
-    const named = hit ? { title: repo.titleOf(hit.id), matchedBy: hit.matchedBy, picture: pictureOf(repo.attributesOf(hit.id)) } : {};
-    const rest: GridFilters = { filter: q.filter, store: q.store, lowStock: q.lowStock, belowReorder: q.belowReorder, sort: q.sort };
-    if (!narrowing(rest)) {
-      const total = repo.productCount(sellerId);
-      if (found === null) return { userProductId: null, index: null, total };
-      const index = repo.positionOf(sellerId, found);
-      return { userProductId: found, index, total, ...named };
-    }
-    const matches = matchesOf(db, sellerId, rest);
-    const index = found === null ? -1 : matches.findIndex((m) => m.id === found);
-    return { userProductId: found, index: index < 0 ? null : index, total: matches.length, ...named };
+    const { view, matches } = locateIn(db, sellerId, q);
+    if (view.userProductId === null || view.index === null) return view;
+    const offset = Math.floor(view.index / size) * size;
+    const ids = matches
+      ? matches.slice(offset, offset + size).map((m) => m.id)
+      : repoOf(db).pageAround(sellerId, view.userProductId, view.index - offset, size);
+    const { columns, rows } = rowsOf(db, sellerId, ids);
+    return { ...view, page: { offset, grid: { total: view.total, columns: visibleColumns(db, sellerId, columns), rows: enrichRows(db, rows, o) } } };
   })();
+}
+
+/** `locate`'s reads, inside the caller's transaction, with the filtered grid's rows when filters narrow it (null: the whole grid). */
+function locateIn(db: Db, sellerId: number, q: GridFilters & { search: string }): { view: LocateView; matches: ProductPosition[] | null } {
+  const repo = repoOf(db);
+  const hit = findProduct(db, sellerId, q.search.trim());
+  const found = hit?.id ?? null;
+  const named = hit ? { title: repo.titleOf(hit.id), matchedBy: hit.matchedBy, picture: pictureOf(repo.attributesOf(hit.id)) } : {};
+  const rest: GridFilters = { filter: q.filter, store: q.store, lowStock: q.lowStock, belowReorder: q.belowReorder, sort: q.sort };
+  if (!narrowing(rest)) {
+    const total = repo.productCount(sellerId);
+    if (found === null) return { view: { userProductId: null, index: null, total }, matches: null };
+    return { view: { userProductId: found, index: repo.positionOf(sellerId, found), total, ...named }, matches: null };
+  }
+  const matches = matchesOf(db, sellerId, rest);
+  const index = found === null ? -1 : matches.findIndex((m) => m.id === found);
+  return { view: { userProductId: found, index: index < 0 ? null : index, total: matches.length, ...named }, matches };
 }
 
 /** Rows by user product id or item id (at most 1000), for the CSV import's preview. */

@@ -115,6 +115,13 @@ export const hasLocationSql = (type: OtherLocationType) =>
   `SELECT 1 AS one FROM stock_locations sl CROSS JOIN user_products u ON u.id = sl.user_product_id WHERE sl.type = '${type}' AND u.user_id = ? LIMIT 1`;
 
 /**
+ * Keyset seeks in the (user_id, id) index: the seller's `limit` products just before a product, and
+ * from it on. Each is read from the product's key, not walked to from the first row as OFFSET is.
+ */
+export const IDS_BEFORE_SQL = 'SELECT id FROM user_products WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT ?';
+export const IDS_FROM_SQL = 'SELECT id FROM user_products WHERE user_id = ? AND id >= ? ORDER BY id LIMIT ?';
+
+/**
  * The read queries of the stock grid (main/desktop/grid.ts builds the pages from them and from the
  * read model): the seller's column set, item facts and conflict times for the cells, searches and
  * positions in the grid's order. Reads only; the callers hold the read transaction.
@@ -149,6 +156,8 @@ export function gridRepo(db: Db) {
   const attributesOf = db.prepare<[string], string | null>('SELECT attributes FROM items WHERE user_product_id = ? ORDER BY id LIMIT 1').pluck(true);
   const productCount = db.prepare<[number], { n: number }>('SELECT n FROM user_product_counts WHERE user_id = ?');
   const productsBefore = db.prepare<[number, string], { n: number }>('SELECT count(*) AS n FROM user_products WHERE user_id = ? AND id < ?');
+  const idsBefore = db.prepare<[number, string, number], string>(IDS_BEFORE_SQL).pluck(true);
+  const idsFrom = db.prepare<[number, string, number], string>(IDS_FROM_SQL).pluck(true);
   const productsIn = db.prepare<[number, string], { id: string }>('SELECT id FROM user_products WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))');
   const itemsIn = db.prepare<[number, string], { id: string; user_product_id: string }>(
     'SELECT id, user_product_id FROM items WHERE seller_id = ? AND id IN (SELECT value FROM json_each(?))',
@@ -199,6 +208,15 @@ export function gridRepo(db: Db) {
     productCount: (sellerId: number) => productCount.get(sellerId)?.n ?? 0,
     /** The position of a user product of the seller's in the unfiltered grid. */
     positionOf: (sellerId: number, userProductId: string) => productsBefore.get(sellerId, userProductId)!.n,
+    /**
+     * The ids of the unfiltered grid's rows around a product of the seller's, in grid order: the
+     * `before` rows just before it, then it and the rows after it, `size` in all (fewer at the end).
+     * Two seeks: a scan's page is read from its product (issue 29), not from the grid's first row.
+     */
+    pageAround(sellerId: number, userProductId: string, before: number, size: number): string[] {
+      const head = before > 0 ? idsBefore.all(sellerId, userProductId, before).reverse() : [];
+      return [...head, ...idsFrom.all(sellerId, userProductId, Math.max(0, size - head.length))];
+    },
     /** Which of these ids are the seller's user products. */
     productsIn: (sellerId: number, ids: string[]) => productsIn.all(sellerId, JSON.stringify(ids)).map((r) => r.id),
     /** The seller's items among these ids, with their user products. */

@@ -4,7 +4,7 @@ import { remoteError } from '../../sync/client.js';
 import { listedItemAnswer, parseAnswer } from '../../sync/remote-answers.js';
 import { history as cellHistory, cellView } from '../../sync/read-model.js';
 import { desktopErrors } from '../errors.js';
-import { editRefusal, enrichOneCell, gridPage, invalidateGrid, locate, rowsByIds } from '../grid.js';
+import { editRefusal, enrichOneCell, gridPage, invalidateGrid, locate, locateWithPage, rowsByIds } from '../grid.js';
 import { importLookup } from '../import-lookup.js';
 import type { Profile } from '../profile.js';
 import type { HandlerContext } from './context.js';
@@ -83,15 +83,12 @@ export function stockHandlers(ctx: StockContext) {
     locate: async (q) => {
       const p = await ctx.current();
       const { page: size, cover, ...query } = q;
-      const found = locate(p.db, p.sellerId, query);
+      // The row's page in the same call and the same read: a scan's second round trip was most of its time to focus.
+      const found = size === undefined ? locate(p.db, p.sellerId, query) : locateWithPage(p.db, p.sellerId, query, size, { authority: p.kind === 'local' });
       // A scanned product's stock is read next by a first pull (issue 29).
       if (found.userProductId !== null) p.engine.touched(found.userProductId);
-      if (size === undefined || found.index === null) return found;
-      // The row's page in the same call: a scan's second round trip was most of its time to focus.
-      const { search: _search, ...filters } = query;
-      const offset = Math.floor(found.index / size) * size;
-      const page = gridPage(p.db, p.sellerId, { limit: size, offset, ...filters }, { authority: p.kind === 'local' });
-      return { ...found, page: { offset, grid: cover ? withCover(p.db, p.sellerId, page, p.service.clock.now()) : page } };
+      if (!found.page || !cover) return found;
+      return { ...found, page: { offset: found.page.offset, grid: withCover(p.db, p.sellerId, found.page.grid, p.service.clock.now()) } };
     },
     rows: async ({ ids }) => {
       const p = await ctx.current();
