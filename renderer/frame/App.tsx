@@ -18,6 +18,7 @@ import { WelcomeGate } from '../welcome/WelcomeGate.js';
 import { useWelcome } from '../welcome/store.js';
 import { useSettingsTheme } from '../theme/theme.js';
 import { SkipLink, TabBar } from './TabBar.js';
+import './frame.css';
 
 /** Stock and Inbox keep their state while another tab is shown (mounted the first time they are opened). */
 type Tab = 'stock' | 'inbox' | 'brands' | 'settings';

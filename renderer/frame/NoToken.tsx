@@ -1,4 +1,5 @@
 import { languageOf, translate } from '../i18n/index.js';
+import './frame.css';
 
 /** A browser page opened without the per-run token: say where to get it. */
 export function NoToken() {

@@ -1,5 +1,5 @@
-import { useId } from 'react';
 import type { Language } from '../../common/contract/contract.js';
+import { Field } from '../ui/Field.js';
 import { LANGUAGES, useI18n } from './index.js';
 
 /**
@@ -8,26 +8,27 @@ import { LANGUAGES, useI18n } from './index.js';
  */
 export function LanguageSwitch({ onChange, disabled }: { onChange?: (language: Language) => void; disabled?: boolean }) {
   const { t, language, setLanguage } = useI18n();
-  const id = useId();
   return (
-    <div className="field">
-      <label htmlFor={id}>{t('settings.language')}</label>
-      <select
-        id={id}
-        value={language}
-        disabled={disabled}
-        onChange={(e) => {
-          const l = e.target.value as Language;
-          setLanguage(l);
-          onChange?.(l);
-        }}
-      >
-        {LANGUAGES.map((l) => (
-          <option key={l} value={l} lang={l}>
-            {t(`settings.language.${l}`)}
-          </option>
-        ))}
-      </select>
-    </div>
+    <Field label={t('settings.language')}>
+      {(control) => (
+        <select
+          {...control}
+          value={language}
+          disabled={disabled}
+          onChange={(e) => {
+            const l = LANGUAGES.find((x) => x === e.target.value);
+            if (!l) return;
+            setLanguage(l);
+            onChange?.(l);
+          }}
+        >
+          {LANGUAGES.map((l) => (
+            <option key={l} value={l} lang={l}>
+              {t(`settings.language.${l}`)}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }

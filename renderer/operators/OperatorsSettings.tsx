@@ -3,10 +3,12 @@ import { useStore } from 'zustand';
 import type { StockroomApi } from '../../common/contract/api.js';
 import { errorText } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';
+import { Button } from '../ui/Button.js';
+import { Field } from '../ui/Field.js';
 import { operatorsStore } from './store.js';
 import './operators.css';
 
-type Field = 'name' | 'pin';
+type Input = 'name' | 'pin';
 
 /**
  * Settings › Operators (issue 27): the people of this workstation, added with a name and a PIN,
@@ -19,7 +21,7 @@ export function OperatorsSettings({ api }: { api: StockroomApi }) {
   const view = useStore(store, (s) => s.view);
   const [name, setName] = useState('');
   const [pin, setPin] = useState('');
-  const [invalid, setInvalid] = useState<Partial<Record<Field, string>>>({});
+  const [invalid, setInvalid] = useState<Partial<Record<Input, string>>>({});
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   useEffect(() => {
@@ -28,7 +30,7 @@ export function OperatorsSettings({ api }: { api: StockroomApi }) {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const problems: Partial<Record<Field, string>> = {};
+    const problems: Partial<Record<Input, string>> = {};
     if (name.trim() === '') problems.name = t('operators.invalidName');
     if (!/^[0-9]{4,8}$/.test(pin)) problems.pin = t('operators.invalidPin');
     setInvalid(problems);
@@ -57,28 +59,21 @@ export function OperatorsSettings({ api }: { api: StockroomApi }) {
       .then((r) => setResult(r.ok ? { ok: true, text: t('operators.removed', { name: who.name }) } : { ok: false, text: errorText(r.error, language) }));
   };
 
-  const field = (f: Field, label: string, value: string, set: (v: string) => void, extra: { type?: string; inputMode?: 'numeric' } = {}) => (
-    <div className="field">
-      <label htmlFor={`${id}-${f}`}>{label}</label>
-      <input
-        id={`${id}-${f}`}
-        type={extra.type ?? 'text'}
-        inputMode={extra.inputMode}
-        autoComplete="off"
-        spellCheck={false}
-        value={value}
-        maxLength={f === 'pin' ? 8 : 60}
-        aria-invalid={invalid[f] !== undefined}
-        aria-describedby={invalid[f] !== undefined ? `${id}-${f}-hint` : undefined}
-        onChange={(e) => set(e.target.value)}
-      />
-      {invalid[f] !== undefined ? (
-        <p id={`${id}-${f}-hint`} className="hint invalid">
-          <span aria-hidden="true">⚠ </span>
-          {invalid[f]}
-        </p>
-      ) : null}
-    </div>
+  const field = (f: Input, label: string, value: string, set: (v: string) => void, extra: { type?: string; inputMode?: 'numeric' } = {}) => (
+    <Field label={label} error={invalid[f]}>
+      {(control) => (
+        <input
+          {...control}
+          type={extra.type ?? 'text'}
+          inputMode={extra.inputMode}
+          autoComplete="off"
+          spellCheck={false}
+          value={value}
+          maxLength={f === 'pin' ? 8 : 60}
+          onChange={(e) => set(e.target.value)}
+        />
+      )}
+    </Field>
   );
 
   const operators = view?.operators ?? [];
@@ -96,9 +91,9 @@ export function OperatorsSettings({ api }: { api: StockroomApi }) {
                 {o.name}
                 {view?.current?.id === o.id ? ` ${t('operators.signedInNow')}` : ''}
               </span>
-              <button type="button" aria-label={t('operators.removeNamed', { name: o.name })} onClick={() => remove(o)}>
+              <Button size="sm" variant="danger" aria-label={t('operators.removeNamed', { name: o.name })} onClick={() => remove(o)}>
                 {t('common.remove')}
-              </button>
+              </Button>
             </li>
           ))}
         </ul>
@@ -109,9 +104,9 @@ export function OperatorsSettings({ api }: { api: StockroomApi }) {
           {field('name', t('operators.name'), name, setName)}
           {field('pin', t('operators.newPin'), pin, (v) => setPin(v.replace(/\D/g, '')), { type: 'password', inputMode: 'numeric' })}
           <div className="actions">
-            <button type="submit" disabled={busy}>
+            <Button type="submit" variant="primary" disabled={busy}>
               {t('operators.add')}
-            </button>
+            </Button>
             {result ? (
               <p className={result.ok ? 'result saved' : 'result error'} role={result.ok ? 'status' : 'alert'}>
                 <span aria-hidden="true">{result.ok ? '✓ ' : '⚠ '}</span>

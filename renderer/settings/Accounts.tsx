@@ -2,6 +2,7 @@ import { useStore } from 'zustand';
 import { siteById } from '../../common/marketplace.js';
 import type { AccountView, SettingsView } from '../../common/contract/contract.js';
 import { useI18n } from '../i18n/index.js';
+import { Button } from '../ui/Button.js';
 import { useWelcome } from '../welcome/store.js';
 import type { SettingsStore } from './store.js';
 
@@ -45,15 +46,15 @@ export function Accounts({ store, settings }: { store: SettingsStore; settings: 
                 {a.open && settings.mode !== 'local-only' ? (
                   <span className="muted-inline">{t('settings.accountIsOpen')}</span>
                 ) : (
-                  <button
-                    type="button"
+                  <Button
+                    size="sm"
                     disabled={saving}
                     onClick={() =>
                       void store.getState().save({ baseUrl: a.baseUrl, applicationId: a.applicationId, userId: a.userId, siteId: a.siteId, mode: 'online' })
                     }
                   >
                     {t('settings.openAccount')}
-                  </button>
+                  </Button>
                 )}
               </li>
             ))}
@@ -62,13 +63,11 @@ export function Accounts({ store, settings }: { store: SettingsStore; settings: 
         </>
       ) : null}
       <p className="actions">
-        <button type="button" onClick={() => useWelcome.getState().openConnect()}>
-          {t('settings.connectAnother')}
-        </button>
+        <Button onClick={() => useWelcome.getState().openConnect()}>{t('settings.connectAnother')}</Button>
         {settings.mode !== 'local-only' ? (
-          <button type="button" disabled={saving} onClick={() => void store.getState().save({ mode: 'local-only' })}>
+          <Button disabled={saving} onClick={() => void store.getState().save({ mode: 'local-only' })}>
             {t('settings.openDemo')}
-          </button>
+          </Button>
         ) : null}
       </p>
     </section>

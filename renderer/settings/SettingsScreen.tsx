@@ -10,6 +10,8 @@ import { type SettingsPatch, type SettingsStore, createSettingsStore } from './s
 import { Accounts } from './Accounts.js';
 import { OperatorsSettings } from '../operators/OperatorsSettings.js';
 import { ThemeSwitch } from '../theme/ThemeSwitch.js';
+import { Button } from '../ui/Button.js';
+import { Field } from '../ui/Field.js';
 import './settings.css';
 
 const MODES: Mode[] = ['local-only', 'online', 'offline'];
@@ -45,9 +47,9 @@ export function SettingsScreen({ api }: { api: StockroomApi }) {
             <span aria-hidden="true">⚠ </span>
             {t('common.error', { message: errorText(error, language) })}
           </p>
-          <button type="button" onClick={() => void store.getState().load()}>
+          <Button variant="primary" onClick={() => void store.getState().load()}>
             {t('common.retry')}
-          </button>
+          </Button>
         </div>
       ) : (
         <>
@@ -74,7 +76,7 @@ export function SettingsScreen({ api }: { api: StockroomApi }) {
   );
 }
 
-type Field = 'baseUrl' | 'applicationId' | 'userId' | 'token';
+type Input = 'baseUrl' | 'applicationId' | 'userId' | 'token';
 
 function SettingsForm({ store, settings }: { store: SettingsStore; settings: SettingsView }) {
   const { t, language } = useI18n();
@@ -87,13 +89,13 @@ function SettingsForm({ store, settings }: { store: SettingsStore; settings: Set
   const [userId, setUserId] = useState(settings.userId === null ? '' : String(settings.userId));
   const [token, setToken] = useState('');
   const [removeToken, setRemoveToken] = useState(false);
-  const [invalid, setInvalid] = useState<Partial<Record<Field, string>>>({});
+  const [invalid, setInvalid] = useState<Partial<Record<Input, string>>>({});
 
   const number = (v: string): number | null | undefined => (v.trim() === '' ? null : /^[1-9][0-9]{0,15}$/.test(v.trim()) ? Number(v.trim()) : undefined);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const problems: Partial<Record<Field, string>> = {};
+    const problems: Partial<Record<Input, string>> = {};
     const url = baseUrl.trim();
     if (url !== '' && !/^https?:\/\/[^\s/]+/i.test(url)) problems.baseUrl = t('settings.invalidUrl');
     const app = number(applicationId);
@@ -115,36 +117,25 @@ function SettingsForm({ store, settings }: { store: SettingsStore; settings: Set
   };
 
   const field = (
-    name: Field,
+    name: Input,
     label: string,
     value: string,
     set: (v: string) => void,
     extra: { hint?: string; type?: string; inputMode?: 'numeric' | 'url' } = {},
   ) => (
-    <div className="field">
-      <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input
-        id={`${id}-${name}`}
-        type={extra.type ?? 'text'}
-        inputMode={extra.inputMode}
-        value={value}
-        autoComplete="off"
-        spellCheck={false}
-        aria-invalid={invalid[name] !== undefined}
-        aria-describedby={`${id}-${name}-hint`}
-        onChange={(e) => set(e.target.value)}
-      />
-      <p id={`${id}-${name}-hint`} className={invalid[name] ? 'hint invalid' : 'hint'}>
-        {invalid[name] ? (
-          <>
-            <span aria-hidden="true">⚠ </span>
-            {invalid[name]}
-          </>
-        ) : (
-          extra.hint
-        )}
-      </p>
-    </div>
+    <Field label={label} hint={extra.hint} error={invalid[name]}>
+      {(control) => (
+        <input
+          {...control}
+          type={extra.type ?? 'text'}
+          inputMode={extra.inputMode}
+          value={value}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(e) => set(e.target.value)}
+        />
+      )}
+    </Field>
   );
 
   return (
@@ -176,9 +167,9 @@ function SettingsForm({ store, settings }: { store: SettingsStore; settings: Set
         </fieldset>
       </details>
       <div className="actions">
-        <button type="submit" className="primary" disabled={saving}>
+        <Button type="submit" variant="primary" disabled={saving}>
           {saving ? t('common.loading') : t('settings.save')}
-        </button>
+        </Button>
         {Object.keys(invalid).length > 0 ? (
           <p className="result error" role="alert">
             <span aria-hidden="true">⚠ </span>
@@ -226,19 +217,17 @@ function Session({ store }: { store: SettingsStore }) {
           {session.signingIn ? (
             <>
               <span role="status">{t('settings.signingIn')}</span>{' '}
-              <button type="button" onClick={() => void store.getState().cancelSignIn()}>
-                {t('settings.cancelSignIn')}
-              </button>
+              <Button onClick={() => void store.getState().cancelSignIn()}>{t('settings.cancelSignIn')}</Button>
             </>
           ) : (
-            <button type="button" onClick={() => void store.getState().signIn()}>
+            <Button variant="primary" onClick={() => void store.getState().signIn()}>
               {t('settings.signIn')}
-            </button>
+            </Button>
           )}{' '}
           {session.signedIn ? (
-            <button type="button" onClick={() => void store.getState().signOut()}>
+            <Button variant="danger" onClick={() => void store.getState().signOut()}>
               {t('settings.signOut')}
-            </button>
+            </Button>
           ) : null}
         </p>
       ) : null}

@@ -3,8 +3,9 @@ import { siteById } from '../../common/marketplace.js';
 import type { StockroomApi } from '../../common/contract/api.js';
 import type { SessionView } from '../../common/contract/contract.js';
 import { useI18n } from '../i18n/index.js';
+import { Button } from '../ui/Button.js';
 import { useWelcome } from './store.js';
-import './welcome.css';
+import './account-badge.css';
 
 const hostOf = (url: string | null): string => {
   try {
@@ -40,9 +41,9 @@ export function AccountBadge({ api }: { api: StockroomApi }) {
     return (
       <div className="account-badge demo" data-account="demo">
         <strong className="demo-label">{t('welcome.demoLabel')}</strong> <span className="hint">{t('welcome.demoHint')}</span>{' '}
-        <button type="button" onClick={() => useWelcome.getState().openConnect()}>
+        <Button size="sm" onClick={() => useWelcome.getState().openConnect()}>
           {t('welcome.connect')}
-        </button>
+        </Button>
       </div>
     );
   const name = session.user ? (session.user.nickname ?? t('welcome.seller', { id: String(session.user.id) })) : '';

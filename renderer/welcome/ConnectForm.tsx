@@ -3,6 +3,8 @@ import { BUILT_IN_APPLICATION_ID, BUILT_IN_MARKETPLACE_URL, SITES } from '../../
 import { remoteAddressProblem } from '../../common/remote-address.js';
 import type { SettingsView } from '../../common/contract/contract.js';
 import { useI18n } from '../i18n/index.js';
+import { Button } from '../ui/Button.js';
+import { Field } from '../ui/Field.js';
 import { KeepSignedIn } from './KeepSignedIn.js';
 import type { ConnectForm as Form } from './store.js';
 
@@ -45,44 +47,44 @@ export function ConnectForm({ settings, onConnect, onBack }: { settings: Setting
   return (
     <form className="connect-form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{t('welcome.connectTitle')}</h2>
-      <div className="field">
-        <label htmlFor={`${id}-site`}>{t('welcome.site')}</label>
-        <select id={`${id}-site`} value={siteId} onChange={(e) => setSiteId(e.target.value)}>
-          {SITES.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <p className="hint">{t('welcome.connectHint')}</p>
+      <Field label={t('welcome.site')} hint={t('welcome.connectHint')}>
+        {(control) => (
+          <select {...control} value={siteId} onChange={(e) => setSiteId(e.target.value)}>
+            {SITES.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       <KeepSignedIn protection={settings?.tokenProtection ?? 'none'} keep={keep} onChange={setKeep} />
       <details className="advanced">
         <summary>{t('welcome.advanced')}</summary>
-        <div className="field">
-          <label htmlFor={`${id}-url`}>{t('settings.baseUrl')}</label>
-          <input
-            id={`${id}-url`}
-            type="text"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            value={baseUrl}
-            onChange={(e) => setBaseUrl(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-app`}>{t('settings.applicationId')}</label>
-          <input id={`${id}-app`} type="text" inputMode="numeric" autoComplete="off" value={applicationId} onChange={(e) => setApplicationId(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-token`}>{t('settings.token')}</label>
-          <input id={`${id}-token`} type="password" autoComplete="off" spellCheck={false} value={token} onChange={(e) => setToken(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-user`}>{t('settings.userId')}</label>
-          <input id={`${id}-user`} type="text" inputMode="numeric" autoComplete="off" value={userId} onChange={(e) => setUserId(e.target.value)} />
-        </div>
+        <Field label={t('settings.baseUrl')}>
+          {(control) => (
+            <input
+              {...control}
+              type="text"
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              value={baseUrl}
+              onChange={(e) => setBaseUrl(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field label={t('settings.applicationId')}>
+          {(control) => (
+            <input {...control} type="text" inputMode="numeric" autoComplete="off" value={applicationId} onChange={(e) => setApplicationId(e.target.value)} />
+          )}
+        </Field>
+        <Field label={t('settings.token')}>
+          {(control) => <input {...control} type="password" autoComplete="off" spellCheck={false} value={token} onChange={(e) => setToken(e.target.value)} />}
+        </Field>
+        <Field label={t('settings.userId')}>
+          {(control) => <input {...control} type="text" inputMode="numeric" autoComplete="off" value={userId} onChange={(e) => setUserId(e.target.value)} />}
+        </Field>
         <p className="hint">{t('welcome.advancedHint')}</p>
       </details>
       {problem ? (
@@ -92,12 +94,10 @@ export function ConnectForm({ settings, onConnect, onBack }: { settings: Setting
         </p>
       ) : null}
       <div className="actions">
-        <button type="button" onClick={onBack}>
-          {t('common.back')}
-        </button>
-        <button type="submit" className="primary">
+        <Button onClick={onBack}>{t('common.back')}</Button>
+        <Button type="submit" variant="primary">
           {token.trim() !== '' ? t('welcome.connectWithToken') : t('welcome.signInBrowser')}
-        </button>
+        </Button>
       </div>
     </form>
   );

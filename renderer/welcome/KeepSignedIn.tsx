@@ -1,5 +1,6 @@
 import type { TokenProtection } from '../../common/contract/contract.js';
 import { useI18n } from '../i18n/index.js';
+import './keep-signed-in.css';
 
 /**
  * "Don't keep me signed in on this computer", with what keeping it means here: protected by the

@@ -4,6 +4,7 @@ import type { StockroomApi } from '../../common/contract/api.js';
 import { errorDetail, errorText } from '../i18n/errors.js';
 import { useI18n } from '../i18n/index.js';
 import { LanguageSwitch } from '../i18n/LanguageSwitch.js';
+import { Button } from '../ui/Button.js';
 import { ConnectForm } from './ConnectForm.js';
 import { PullProgress } from './PullProgress.js';
 import { useWelcome } from './store.js';
@@ -25,15 +26,15 @@ export function Welcome({ api }: { api: StockroomApi }) {
       {state.step === 'choose' ? (
         <section className="choices" aria-label={t('welcome.howToStart')}>
           <div className="choice">
-            <button type="button" className="primary" onClick={() => void w.chooseDemo(api)}>
+            <Button variant="primary" size="lg" onClick={() => void w.chooseDemo(api)}>
               {t('welcome.tryDemo')}
-            </button>
+            </Button>
             <p className="hint">{t('welcome.tryDemoHint')}</p>
           </div>
           <div className="choice">
-            <button type="button" className="primary" onClick={() => w.showForm()}>
+            <Button variant="primary" size="lg" onClick={() => w.showForm()}>
               {t('welcome.connect')}
-            </button>
+            </Button>
             <p className="hint">{t('welcome.connectChoiceHint')}</p>
           </div>
           <LanguageSwitch onChange={(language) => void api.settings.update({ language })} />
@@ -43,9 +44,7 @@ export function Welcome({ api }: { api: StockroomApi }) {
       ) : state.step === 'signing-in' ? (
         <section className="signing-in">
           <p role="status">{t('welcome.signingIn')}</p>
-          <button type="button" onClick={() => void w.cancel(api)}>
-            {t('settings.cancelSignIn')}
-          </button>
+          <Button onClick={() => void w.cancel(api)}>{t('settings.cancelSignIn')}</Button>
         </section>
       ) : state.step === 'pulling' ? (
         <section className="pulling" aria-label={t('welcome.pull.title')}>
@@ -60,9 +59,9 @@ export function Welcome({ api }: { api: StockroomApi }) {
               message: errorText(state.error, language),
             })}
           </p>
-          <button type="button" onClick={() => w.showForm()}>
+          <Button variant="primary" onClick={() => w.showForm()}>
             {t('common.retry')}
-          </button>
+          </Button>
         </section>
       )}
     </main>
