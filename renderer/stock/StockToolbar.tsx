@@ -11,6 +11,7 @@ import { Icon } from '../ui/Icon.js';
 import { Menu, type MenuEntry } from '../ui/Menu.js';
 import { Palette, type PaletteItem } from '../ui/Palette.js';
 import { isMac, shortcutText } from '../ui/shortcut.js';
+import { Tooltip } from '../ui/Tooltip.js';
 import {
   type ActionContext,
   type ActionState,
@@ -152,22 +153,31 @@ export function StockToolbar({ viewOptions }: { viewOptions: ReactNode }) {
             >
               <div className="view-panel-head">
                 <h2>{w.t('menu.viewPanel')}</h2>
-                <Popover.Close className="ui-icon-button" aria-label={w.t('menu.viewPanelClose')}>
-                  <Icon name="close" />
-                </Popover.Close>
+                <Tooltip label={w.t('menu.viewPanelClose')}>
+                  <Popover.Close className="ui-icon-button" aria-label={w.t('menu.viewPanelClose')}>
+                    <Icon name="close" />
+                  </Popover.Close>
+                </Tooltip>
               </div>
               {viewOptions}
             </Popover.Content>
           </Popover.Root>
         ),
       )}
-      <button type="button" className="ui-menu-button palette-open" aria-keyshortcuts={isMac() ? 'Meta+K' : PALETTE_KEYS} onClick={() => setPaletteOpen(true)}>
-        <Icon name="command" />
-        {w.t('palette.open')}
-        <kbd className="ui-shortcut" aria-hidden="true">
-          {shortcutText(PALETTE_KEYS)}
-        </kbd>
-      </button>
+      <Tooltip label={w.t('palette.title')} shortcut={PALETTE_KEYS}>
+        <button
+          type="button"
+          className="ui-menu-button palette-open"
+          aria-keyshortcuts={isMac() ? 'Meta+K' : PALETTE_KEYS}
+          onClick={() => setPaletteOpen(true)}
+        >
+          <Icon name="command" />
+          {w.t('palette.open')}
+          <kbd className="ui-shortcut" aria-hidden="true">
+            {shortcutText(PALETTE_KEYS)}
+          </kbd>
+        </button>
+      </Tooltip>
       <Palette
         open={paletteOpen}
         onOpenChange={setPaletteOpen}
