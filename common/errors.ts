@@ -49,6 +49,8 @@ export const SERVICE_ERROR_CODES = [
   'invalid_token',
   'forbidden',
   'not_found',
+  // A path that exists, asked with a method it does not take (405 with Allow).
+  'method_not_allowed',
   'conflict',
   'idempotency_key_reused',
   'payload_too_large',

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { Principal } from '../service/auth/auth.js';
 import type { Service } from '../service/index.js';
 import { durabilityBarrier } from './durability.js';
+import { readClientShapes, routeMethods } from './client-shapes.js';
 import { errorHandler } from './errors.js';
 import { type RateLimitOptions, rateLimit } from './rate-limit.js';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits, answerClientError, applySocketLimits, serverOptions } from './socket-limits.js';
@@ -72,13 +73,13 @@ export function buildHttpApp(service: Service, options: HttpOptions = {}): Fasti
     }
     done();
   });
+  // Before the rate limit: it counts a token sent as `access_token` like a Bearer one.
+  readClientShapes(app);
   if (options.rateLimit) rateLimit(app, service, options.rateLimit);
   app.decorate('principal', (req: FastifyRequest) => service.auth.authenticate(service.auth.bearerToken(req.headers.authorization)));
   durabilityBarrier(app, service.writes);
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler((req, reply) => {
-    void reply.status(404).send({ error: 'not_found', message: `Resource ${req.method} ${req.url.split('?')[0]} not found`, status: 404, cause: [] });
-  });
+  app.setNotFoundHandler(routeMethods(app));
 
   app.register(usersRoutes(service));
   app.register(stockRoutes(service));

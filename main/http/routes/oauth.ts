@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AuthorizationOutcome, failurePage } from '../../service/auth/authorization-outcome.js';
 import { DEVICE_COOKIE_PREFIX } from '../../service/auth/known-devices.js';
-import { CSRF_COOKIE } from '../../service/auth/oauth.js';
+import { CSRF_COOKIE, oauthErrors } from '../../service/auth/oauth.js';
 import { FORM_TTL_MS } from '../../service/auth/sign-in-form.js';
 import { isServiceError } from '../../service/errors.js';
 import type { Service } from '../../service/index.js';
@@ -45,6 +45,35 @@ function tokenError(err: unknown, req: FastifyRequest, reply: FastifyReply): voi
   }
   if (status === 401) reply.header('www-authenticate', 'Basic realm="marketplace", error="invalid_client"');
   void reply.status(status).header('cache-control', 'no-store').header('pragma', 'no-cache').send(body);
+}
+
+/** A multipart form's fields, as a form body would give them; a file part is not a parameter. */
+async function formFields(contentType: string | undefined, body: Buffer): Promise<URLSearchParams> {
+  let form: FormData;
+  try {
+    form = await new Response(body, { headers: { 'content-type': contentType ?? '' } }).formData();
+  } catch {
+    throw oauthErrors.invalidRequest('The multipart body is malformed');
+  }
+  const out = new URLSearchParams();
+  for (const [k, v] of form) {
+    if (typeof v !== 'string') throw oauthErrors.invalidRequest(`The parameter ${k.slice(0, 40)} is a file`);
+    out.append(k, v);
+  }
+  return out;
+}
+
+const isEmpty = (v: unknown) =>
+  v === undefined || v === null || (v instanceof URLSearchParams ? v.size === 0 : typeof v === 'object' && Object.keys(v).length === 0);
+
+/**
+ * The token call's parameters: the body's, or the query string's when the body is empty (the Go
+ * SDK sends them there, as the marketplace once documented). Both at once is ambiguous.
+ */
+function tokenParams(body: unknown, query: unknown): unknown {
+  if (isEmpty(query)) return body;
+  if (!isEmpty(body)) throw oauthErrors.invalidRequest('Send the parameters in the body or in the query string, not both');
+  return query;
 }
 
 /**
@@ -121,7 +150,6 @@ export const oauthRoutes =
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
       done(null, new URLSearchParams(body as string));
     });
-
     app.get('/authorization', { errorHandler: pageError }, (req, reply) => send(req, reply, service.oauth.authorize(req.query)));
 
     app.post('/authorization', { errorHandler: pageError }, async (req, reply) =>
@@ -138,8 +166,22 @@ export const oauthRoutes =
       ),
     );
 
-    app.post('/oauth/token', { errorHandler: tokenError }, async (req, reply) => {
-      const tokens = await service.oauth.token(req.body, req.headers.authorization);
-      return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(tokens);
+    // The token endpoint in a context of its own: it also reads the public SDKs' token calls
+    // (docs/compatibility.md), the Go SDK's empty application/json body (its parameters are in the
+    // query) and the older PHP SDK's curl array, sent as multipart/form-data; the sign-in page does not.
+    await app.register(async (token) => {
+      const json = token.getDefaultJsonParser('error', 'error');
+      token.removeContentTypeParser('application/json');
+      token.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 64 * 1024 }, (req, body, done) => {
+        if (body === '') done(null, undefined);
+        else void json(req, String(body), done);
+      });
+      token.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (req: FastifyRequest, body: Buffer) =>
+        formFields(req.headers['content-type'], body),
+      );
+      token.post('/oauth/token', { errorHandler: tokenError }, async (req, reply) => {
+        const tokens = await service.oauth.token(tokenParams(req.body, req.query), req.headers.authorization);
+        return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(tokens);
+      });
     });
   };
