@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { downloadPath, rawMultipart, uploadPath } from '../../support/attachments.js';
 import { demo, demoFixtures } from '../../support/fixtures.js';
 import { demoOrders } from '../../support/messages.js';
 import { manualClock } from '../../support/oauth.js';
@@ -88,6 +89,24 @@ describe('the token as the access_token query parameter', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('attachments with the token in the query (SPEC 4.12, 4.13)', () => {
+  it("a multipart upload with access_token, then the Go SDK's GET downloads the same bytes", async () => {
+    const bytes = 'remito 0001-00004521\n';
+    const form = rawMultipart([{ disposition: 'form-data; name="file"; filename="remito.txt"', type: 'text/plain', body: bytes }]);
+    const up = await send(server.url, {
+      method: 'POST',
+      path: `${uploadPath('MLA')}&access_token=${demo.seller.token}`,
+      headers: { 'content-type': form.contentType },
+      body: form.body,
+    });
+    expect(up.status).toBe(200);
+    expect(up.json.id).toMatch(/^[0-9a-f]{32}\.txt$/);
+    const down = await send(server.url, goSdk.get(downloadPath(up.json.id), demo.seller.token));
+    expect(down.status).toBe(200);
+    expect(down.text).toBe(bytes);
   });
 });
 
