@@ -6,6 +6,8 @@ import { type SdkRequest, goSdk, phpLegacy, phpSdk } from './sdk-requests.js';
 export interface CallContext {
   token: string;
   brandToken: string;
+  /** A seller without warehouse_management or brands: the ordinary listing flow. */
+  plainToken: string;
   /** The current `x-version` of a user product (read with a Bearer call just before). */
   version(userProduct: string): Promise<string>;
 }
@@ -21,6 +23,9 @@ export interface SdkCall {
   /** The status the server answers now. */
   status: number;
 }
+
+/** The seller the SDKs' own listing calls need (added to the demo fixtures by the test). */
+export const PLAIN_SELLER = { id: 1780493299, token: 'APP_USR-5503910054141466-plain-seller' } as const;
 
 const S = demo.seller.id;
 const B = demo.brand.id;
@@ -43,6 +48,22 @@ const messageBody = { from: { user_id: String(S) }, to: { user_id: String(demo.b
 /** main.go's postItem body, as the Go SDK's sample sends it. */
 const GO_SAMPLE_ITEM =
   '{"title":"Item de test - No Ofertar","category_id":"MLA1912","price":10,"currency_id":"ARS","available_quantity":1,"buying_mode":"buy_it_now","listing_type_id":"bronze","condition":"new","description": "Item:,  Ray-Ban WAYFARER Gloss Black RB2140 901  Model: RB2140. Size: 50mm. Name: WAYFARER. Color: Gloss Black. Includes Ray-Ban Carrying Case and Cleaning Cloth. New in Box","video_id": "YOUTUBE_ID_HERE","warranty": "12 months by Ray Ban","pictures":[{"source":"http://upload.wikimedia.org/wikipedia/commons/f/fd/Ray_Ban_Original_Wayfarer.jpg"},{"source":"http://en.wikipedia.org/wiki/File:Teashades.gif"}]}';
+
+/** What PHP SDK 3's Item model serializes (only the fields set): its README's item. */
+const PHP_ITEM = {
+  title: 'Item de test - No Ofertar',
+  category_id: 'MLA5991',
+  price: 350,
+  currency_id: 'ARS',
+  available_quantity: 12,
+  buying_mode: 'buy_it_now',
+  listing_type_id: 'bronze',
+  condition: 'new',
+  description: 'Item de test - No Ofertar',
+  video_id: 'RXWn6kftTHY',
+  pictures: [{ source: 'https://http2.mlstatic.com/D_NQ_NP_791292-MLA40225545298_122019-O.webp' }],
+  attributes: [{ id: 'BRAND', value_name: 'Marca del producto' }],
+};
 
 /** One way to make a request per SDK: its own API for GET/POST/PUT/DELETE with the token it holds. */
 type Verb = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -194,6 +215,27 @@ export function sdkCalls(): SdkCall[] {
       name: "POST /items/ (trailing slash, the Go SDK's sample item, by a brand user of two stores: SPEC 7.4)",
       status: 400,
       request: (c) => goSdk.post('/items/', GO_SAMPLE_ITEM, c.brandToken),
+    },
+    {
+      id: 'go:items-post',
+      sdk: 'go',
+      name: "POST /items (the Go SDK's sample item, by a plain seller)",
+      status: 201,
+      request: (c) => goSdk.post('/items', GO_SAMPLE_ITEM, c.plainToken),
+    },
+    {
+      id: 'php:items-post',
+      sdk: 'php',
+      name: 'POST /items (ItemsApi::itemsPost with its Item model, by a plain seller)',
+      status: 201,
+      request: (c) => phpSdk.rest('POST', 'items', c.plainToken, PHP_ITEM),
+    },
+    {
+      id: 'php-legacy:items-post',
+      sdk: 'php-legacy',
+      name: "POST /items (the PHP SDK 2 README's item, by a plain seller)",
+      status: 201,
+      request: (c) => phpLegacy.post('/items', PHP_ITEM, { access_token: c.plainToken }),
     },
     {
       id: 'php:item-get-public',
