@@ -93,8 +93,9 @@ export function queryActions(
       // Its page was read for this query without the typed words: kept unless the query changed meanwhile.
       if (r.value.page) get().putPage(r.value.page.offset, r.value.page.grid, generation);
       // The row's page first, then one move: the grid lands on the product with its row read (one
-      // render and one layout), not on a loading row that fills in a moment later.
-      await get().loadRow(index);
+      // render and one layout), not on a loading row that fills in a moment later. With the page
+      // just taken, no await: the page and the move are one render, not a render a microtask apart each.
+      if (rowAt(get(), index) === undefined) await get().loadRow(index);
       const focus = opts?.focus ?? true;
       get().focusStoreCell(index, focus);
       // Named from the answer, not from a loaded row (its page may still be on the way): the

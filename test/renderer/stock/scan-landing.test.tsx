@@ -3,12 +3,14 @@
  * Where a scan lands (renderer/stock/query.ts `locate`): the grid moves to the product once its
  * row is read, so focus lands on a cell that names the product, never on a loading row first.
  */
+import { Profiler } from 'react';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { StockTab, createStockStore } from '../../../renderer/stock/StockTab.js';
 import { PAGE_SIZE } from '../../../renderer/stock/store.js';
+import type { Result } from '../../../common/contract/contract.js';
 import { fakeStockroom, giveGridASize, sampleRows } from '../../support/fake-stock.js';
 
 beforeAll(() => giveGridASize());
@@ -37,5 +39,45 @@ describe('a scan far down the grid', () => {
     // Its page came with the scan's one call; the grid did not read it again.
     expect(f.callsTo('stock.locate')).toEqual([{ search: `MLA${1400000001 + 5 * PAGE_SIZE}`, page: PAGE_SIZE }]);
     expect(f.callsTo('stock.grid').map((c) => (c as { offset: number }).offset)).not.toContain(5 * PAGE_SIZE);
+  });
+
+  it('takes the page and moves the focus in one render after the answer, not in two a microtask apart (issue 29)', async () => {
+    const f = fakeStockroom(sampleRows(6 * PAGE_SIZE));
+    const store = createStockStore(f.api);
+    // What happened, in order: the screen's commits, the lookup's answer, the focus on the scanned row.
+    const log: string[] = [];
+    render(
+      <Profiler id="stock" onRender={() => log.push('commit')}>
+        <StockTab store={store} />
+      </Profiler>,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('gridcell', { name: /^Depósito Palermo, Producto 0:/ }));
+    // The lookup is held until the test releases it, then answered as the fake core answers it
+    // (a second fake of the same rows), so nothing else is on the way when it comes.
+    const core = fakeStockroom(sampleRows(6 * PAGE_SIZE));
+    let release: (() => void) | undefined;
+    f.answers['stock.locate'] = (payload) =>
+      new Promise<Result<unknown>>((resolve) => {
+        release = () => {
+          log.push('answer');
+          void core.api.stock.locate(payload as { search: string }).then(resolve);
+        };
+      });
+    const onFocus = (e: FocusEvent) => {
+      if ((e.target as HTMLElement).closest('[role=row]')?.getAttribute('aria-rowindex') === String(5 * PAGE_SIZE + 2)) log.push('focus');
+    };
+    document.addEventListener('focusin', onFocus);
+    await user.click(screen.getByRole('searchbox', { name: 'Search or scan' }));
+    await user.keyboard(`MLA${1400000001 + 5 * PAGE_SIZE}{Enter}`);
+    await waitFor(() => expect(release).toBeDefined());
+    await act(async () => {
+      release!();
+      await waitFor(() => expect(log).toContain('focus'));
+    });
+    document.removeEventListener('focusin', onFocus);
+    // The focus moves in a layout effect, before its commit is reported: no commit of the page alone before it.
+    const after = log.slice(log.indexOf('answer'));
+    expect(after.slice(0, after.indexOf('focus') + 2)).toEqual(['answer', 'focus', 'commit']);
   });
 });
