@@ -1,6 +1,6 @@
 // Past 400 lines: the lifecycle, the status, the connectivity and the pull share the engine's state. Its
 // parts live beside it: intents.ts (the person's calls), sender.ts (claim, send, record), kinds/ (each kind's
-// claim and push), model.ts and outbox*.ts (an entry's life), lanes.ts, scheduler.ts, pull.ts, connectivity.ts.
+// claim and push), model.ts and outbox*.ts (an entry's life), lanes.ts, scheduler.ts, pull*.ts, connectivity.ts.
 import { EventEmitter, setMaxListeners } from 'node:events';
 import type { Db } from '../db/open.js';
 import { type MessagesRepo, messagesRepo } from '../db/repos/messages.js';
@@ -352,7 +352,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     return this.pulling;
   }
 
-  /** Resolves when a first pull's background stock reads end (pull.ts; at once when none runs). */
+  /** Resolves when a first pull's background stock reads end (pull-stock.ts; at once when none runs). */
   stockReadDone(): Promise<StockReads | null> {
     return this.puller?.stockReadDone() ?? Promise.resolve(null);
   }
