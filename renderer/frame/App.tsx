@@ -18,6 +18,7 @@ import { WelcomeGate } from '../welcome/WelcomeGate.js';
 import { useWelcome } from '../welcome/store.js';
 import { useSettingsTheme } from '../theme/theme.js';
 import { SkipLink, TabBar } from './TabBar.js';
+import { Toaster } from '../ui/Toast.js';
 import './frame.css';
 
 /** Stock and Inbox keep their state while another tab is shown (mounted the first time they are opened). */
@@ -171,6 +172,7 @@ function Frame({ api }: { api: StockroomApi }) {
       {failed.choice ? (
         <FailedChooser i18n={i18n} choice={failed.choice} onClose={failed.close} onStock={failedPlaces.stock} onInbox={failedPlaces.inbox} />
       ) : null}
+      <Toaster words={{ label: t('common.notification'), region: t('common.notifications', { hotkey: 'F8' }), dismiss: t('common.dismiss') }} />
     </div>
   );
 }

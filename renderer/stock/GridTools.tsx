@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { SavedGridViewView } from '../../common/contract/contract.js';
+import { toast } from '../ui/Toast.js';
 import { ColumnsMenu } from './ColumnsMenu.js';
 import { columnLabel, rowAt, useStock, useStockStore, visibleColumns } from './store.js';
 import { useStockWords } from './words.js';
@@ -56,7 +57,7 @@ function ViewsMenu() {
     if (!r.ok) return store.getState().sayError('error', r.error);
     setViews(r.value);
     setChosen(String(r.value.find((v) => v.name === name.trim())?.id ?? ''));
-    store.getState().say('views.saved', { name: name.trim() });
+    toast(w.t('views.saved', { name: name.trim() }));
     setName('');
   };
   const remove = async () => {

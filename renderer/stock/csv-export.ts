@@ -5,8 +5,10 @@
  */
 import type { GridColumnView, GridRowView } from '../../common/contract/contract.js';
 import { useI18nStore } from '../i18n/index.js';
+import { toast } from '../ui/Toast.js';
 import { csvDelimiter, gridCsv } from './csv.js';
 import { queryPayload } from './page-cache.js';
+import { tr } from './selectors.js';
 import { type StockStore, visibleColumns } from './store.js';
 
 export const EXPORT_PAGE = 200;
@@ -49,7 +51,8 @@ export async function exportCsv(store: StockStore, save: (name: string, text: st
     }
     const day = new Date().toISOString().slice(0, 10);
     save(`stock-${day}.csv`, gridCsv(columns, rows, csvDelimiter(useI18nStore.getState().language)));
-    store.getState().say('csv.exported', { count: rows.length });
+    // A confirmation, not news for the notice line (scans and edits): a toast.
+    toast(tr('csv.exported', { count: rows.length }));
     return true;
   } finally {
     store.getState().setActivity(null);
@@ -67,7 +70,7 @@ export async function exportXlsx(store: StockStore, save: (name: string, bytes: 
       return false;
     }
     save(r.value.name, r.value.bytes, r.value.type);
-    store.getState().say('csv.exported', { count: store.getState().total });
+    toast(tr('csv.exported', { count: store.getState().total }));
     return true;
   } finally {
     store.getState().setActivity(null);

@@ -109,7 +109,7 @@ async function escape(page: Page, dialog: ReturnType<Page['getByRole']>): Promis
 }
 
 describe('the dialogs and station mode', () => {
-  it('transfer, import, new listing, operator switch and the scan station have no serious or critical violation in both themes, and no CSP refusal while open', async () => {
+  it('transfer, import, new listing, operator switch, the scan station and a toast have no serious or critical violation in both themes, and no CSP refusal while open', async () => {
     const app: BrowserApp = await startBrowserApp({ browser, viewport: SIZES[0] });
     try {
       const { page } = app;
@@ -152,6 +152,13 @@ describe('the dialogs and station mode', () => {
       await station.waitFor();
       await auditBoth(page, 'scan station', found);
       await escape(page, station);
+
+      // A toast (an export written): audited too, and it never has focus.
+      await Promise.all([page.waitForEvent('download'), runAction(page, 'Export CSV')]);
+      const toasts = page.getByRole('region', { name: 'Notifications (F8)' });
+      await toasts.getByText(/^Exported \d+ rows\.$/).waitFor();
+      expect(await page.evaluate<boolean>(`document.activeElement?.closest('.ui-toast-viewport') !== null`)).toBe(false);
+      await auditBoth(page, 'toast', found);
 
       expect(found).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])));
       // A <style> element or style attribute the CSP (style-src 'self') refused would be a console error here.
