@@ -45,7 +45,10 @@ describe('grid columns and the notice line', () => {
     await page.keyboard.press('Escape');
     await waitFor(async () => (await panel.count()) === 0, 'the list closed');
     // Radix gives focus back on the tick after the popover leaves the page.
-    await waitFor(async () => (await page.evaluate<string | null>(`document.activeElement?.textContent ?? null`)) === 'Columns (1 hidden)', 'focus back on Columns');
+    await waitFor(
+      async () => (await page.evaluate<string | null>(`document.activeElement?.textContent ?? null`)) === 'Columns (1 hidden)',
+      'focus back on Columns',
+    );
     expect(await app.core.api.stock.hiddenColumns()).toEqual({ ok: true, value: { hidden: ['platform_facility'] } });
 
     // Saved as a view, then everything shown again.

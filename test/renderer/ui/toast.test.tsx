@@ -62,9 +62,13 @@ describe('toasts', () => {
     render(<Page />);
     act(() => toast('View “Sin Full” saved.'));
     expect(screen.getByText('View “Sin Full” saved.')).toBeTruthy();
-    act(() => vi.advanceTimersByTime(7000));
+    act(() => {
+      vi.advanceTimersByTime(7000);
+    });
     expect(screen.getByText('View “Sin Full” saved.')).toBeTruthy();
-    act(() => vi.advanceTimersByTime(2000));
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
     expect(screen.queryByText('View “Sin Full” saved.')).toBeNull();
     expect(toasts.getState().items).toEqual([]);
   });
