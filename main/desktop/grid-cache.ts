@@ -55,3 +55,45 @@ export function visibleColumns(db: Db, sellerId: number, columns: GridColumnView
   const set = columnSet(db, sellerId);
   return columns.filter((c) => (c.type === 'seller_warehouse' ? set.stockStores.has(c.key) : c.type === 'selling_address' ? set.sellingAddress : set.platform));
 }
+
+/** Every how many products a place is kept (a scan then counts at most this many rows). */
+export const FENCE_EVERY = 256;
+
+/**
+ * Kept places of each seller's unfiltered grid: every FENCE_EVERY-th product's id (the k-th at
+ * place k × FENCE_EVERY), valid while the seller's set of products has the stamp they were read
+ * at (migration 033). `seen` is the stamp of the call before: places are read again only when it
+ * held still since, so a pull adding products between scans does not read them for every scan.
+ */
+const fenceCache = new WeakMap<Db, Map<number, { stamp: string; ids: string[] | null }>>();
+
+/** SQLite orders text ids by their UTF-8 bytes (BINARY), which JavaScript's `<` does not always follow. */
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+
+/**
+ * The place of a user product of the seller's in the unfiltered grid (by id): counted from the
+ * nearest kept place before it, never from the grid's first row (a walk of up to 100,000 index
+ * entries for a scan near the end, issue 29). While products come and go, counted as before.
+ */
+export function positionOf(db: Db, sellerId: number, userProductId: string): number {
+  const repo = repoOf(db);
+  let bySeller = fenceCache.get(db);
+  if (!bySeller) fenceCache.set(db, (bySeller = new Map()));
+  const stamp = repo.productsStamp(sellerId);
+  let kept = bySeller.get(sellerId);
+  if (kept?.stamp !== stamp || kept.ids === null) {
+    kept = { stamp, ids: kept?.stamp === stamp ? repo.fences(sellerId, FENCE_EVERY) : null };
+    bySeller.set(sellerId, kept);
+  }
+  const ids = kept.ids;
+  if (ids === null || ids.length === 0 || byBytes(ids[0]!, userProductId) > 0) return repo.positionOf(sellerId, userProductId);
+  // The last kept place at or before the product.
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (byBytes(ids[mid]!, userProductId) <= 0) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo * FENCE_EVERY + repo.countFrom(sellerId, ids[lo]!, userProductId);
+}

@@ -5,7 +5,7 @@ import type { Db } from '../db/open.js';
 import type { GridSort, ProductPosition } from '../db/repos/grid.js';
 import { gridRows } from '../sync/read-model.js';
 import type { StateFilter } from '../../common/stock-vocabulary.js';
-import { repoOf, visibleColumns } from './grid-cache.js';
+import { positionOf, repoOf, visibleColumns } from './grid-cache.js';
 import { type GridOptions, enrichRows } from './grid-cells.js';
 
 // The grid's per-database caches (grid-cache.ts) and its cells' locks (grid-cells.ts), as they were imported from here.
@@ -196,7 +196,7 @@ function locateIn(db: Db, sellerId: number, q: GridFilters & { search: string })
   if (!narrowing(rest)) {
     const total = repo.productCount(sellerId);
     if (found === null) return { view: { userProductId: null, index: null, total }, matches: null };
-    return { view: { userProductId: found, index: repo.positionOf(sellerId, found), total, ...named }, matches: null };
+    return { view: { userProductId: found, index: positionOf(db, sellerId, found), total, ...named }, matches: null };
   }
   const matches = matchesOf(db, sellerId, rest);
   const index = found === null ? -1 : matches.findIndex((m) => m.id === found);

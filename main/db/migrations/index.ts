@@ -30,6 +30,7 @@ import { stockReadMigration } from './029-stock-read.js';
 import { searchFoldedMigration } from './030-search-folded.js';
 import { orderItemsByItemMigration } from './031-order-items-by-item.js';
 import { scanTallyMigration } from './032-scan-tally.js';
+import { productChangesMigration } from './033-product-changes.js';
 
 export interface Migration {
   version: number;
@@ -77,4 +78,5 @@ export const migrations: Migration[] = [
   searchFoldedMigration,
   orderItemsByItemMigration,
   scanTallyMigration,
+  productChangesMigration,
 ];

@@ -121,6 +121,11 @@ export const hasLocationSql = (type: OtherLocationType) =>
 export const IDS_BEFORE_SQL = 'SELECT id FROM user_products WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT ?';
 export const IDS_FROM_SQL = 'SELECT id FROM user_products WHERE user_id = ? AND id >= ? ORDER BY id LIMIT ?';
 
+/** The product `every` places after a product (OFFSET walks `every` entries of the index from it). */
+export const FENCE_AFTER_SQL = 'SELECT id FROM user_products WHERE user_id = ? AND id >= ? ORDER BY id LIMIT 1 OFFSET ?';
+/** The products from a known one up to another: the walk a place takes from the nearest kept place. */
+export const COUNT_FROM_SQL = 'SELECT count(*) FROM user_products WHERE user_id = ? AND id >= ? AND id < ?';
+
 /**
  * The read queries of the stock grid (main/desktop/grid.ts builds the pages from them and from the
  * read model): the seller's column set, item facts and conflict times for the cells, searches and
@@ -156,6 +161,11 @@ export function gridRepo(db: Db) {
   const attributesOf = db.prepare<[string], string | null>('SELECT attributes FROM items WHERE user_product_id = ? ORDER BY id LIMIT 1').pluck(true);
   const productCount = db.prepare<[number], { n: number }>('SELECT n FROM user_product_counts WHERE user_id = ?');
   const productsBefore = db.prepare<[number, string], { n: number }>('SELECT count(*) AS n FROM user_products WHERE user_id = ? AND id < ?');
+  // Migration 033: moves whenever one of the seller's products comes or goes.
+  const productsStamp = db.prepare<[number], { n: number; changes: number }>('SELECT n, changes FROM user_product_counts WHERE user_id = ?');
+  const firstProduct = db.prepare<[number], string>('SELECT id FROM user_products WHERE user_id = ? ORDER BY id LIMIT 1').pluck(true);
+  const productAfter = db.prepare<[number, string, number], string>(FENCE_AFTER_SQL).pluck(true);
+  const productsFrom = db.prepare<[number, string, string], number>(COUNT_FROM_SQL).pluck(true);
   const idsBefore = db.prepare<[number, string, number], string>(IDS_BEFORE_SQL).pluck(true);
   const idsFrom = db.prepare<[number, string, number], string>(IDS_FROM_SQL).pluck(true);
   const productsIn = db.prepare<[number, string], { id: string }>('SELECT id FROM user_products WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))');
@@ -208,6 +218,22 @@ export function gridRepo(db: Db) {
     productCount: (sellerId: number) => productCount.get(sellerId)?.n ?? 0,
     /** The position of a user product of the seller's in the unfiltered grid. */
     positionOf: (sellerId: number, userProductId: string) => productsBefore.get(sellerId, userProductId)!.n,
+    /** A stamp of the seller's set of products: it changes whenever one comes or goes (migration 033), never for an edit. */
+    productsStamp: (sellerId: number) => {
+      const r = productsStamp.get(sellerId);
+      return r ? `${r.n}:${r.changes}` : '0:0';
+    },
+    /**
+     * Every `every`-th product of the seller's unfiltered grid, from the first (position k × every
+     * is the k-th id): one walk of the index in steps of `every`, a place for each step.
+     */
+    fences(sellerId: number, every: number): string[] {
+      const out: string[] = [];
+      for (let id = firstProduct.get(sellerId); id !== undefined; id = productAfter.get(sellerId, id, every)) out.push(id);
+      return out;
+    },
+    /** How many of the seller's products are at or after `from` and before `userProductId` (a walk from `from` only). */
+    countFrom: (sellerId: number, from: string, userProductId: string) => productsFrom.get(sellerId, from, userProductId) ?? 0,
     /**
      * The ids of the unfiltered grid's rows around a product of the seller's, in grid order: the
      * `before` rows just before it, then it and the rows after it, `size` in all (fewer at the end).
