@@ -4,48 +4,16 @@
  * 1440×900 and 1280×720; a serious or critical violation fails the test with the rule, the
  * elements and axe's help. The theme follows the system's setting (emulated prefers-color-scheme):
  * the page's background is the tokens' light or dark one. The open dialogs (transfer, import, new
- * listing, operator switch) and the scan station are audited the same way; the conflict dialog is not
- * reachable on the demo data (a local-only profile has no conflicts).
+ * listing, operator switch) and the scan station are audited the same way; the conflict dialog, which
+ * the demo data cannot reach (a local-only profile has no conflicts), in test/e2e/scanning.test.ts.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { type BrowserApp, launchChromium, startBrowserApp } from './support/browser.js';
 import { FRAME_SCREENS, SCHEMES, SIZES, openScreen, paintedIn, useScheme } from './support/screens.js';
 import { runAction } from './support/actions.js';
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-const results = z.object({
-  violations: z.array(
-    z.object({
-      id: z.string(),
-      impact: z.string().nullable().optional(),
-      help: z.string(),
-      nodes: z.array(z.object({ target: z.array(z.unknown()), failureSummary: z.string().optional() })),
-    }),
-  ),
-});
-
-/** The serious and critical violations on the page as it is now, one line per rule with up to 3 elements. */
-async function audit(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol: the page's CSP (scripts from its own origin only) refuses an inline <script>.
-  if (!(await page.evaluate<boolean>('typeof window.axe === "object"'))) await page.evaluate(AXE);
-  // label-content-name-mismatch is experimental in axe and off by default: on, a visible word missing from a name fails.
-  const raw = await page.evaluate<unknown>(`axe.run(document, { resultTypes: ['violations'], rules: { 'label-content-name-mismatch': { enabled: true } } })`);
-  return results
-    .parse(raw)
-    .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.impact} ${v.id}: ${v.help} — ${v.nodes.length} element(s): ${v.nodes
-          .slice(0, 3)
-          .map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`)
-          .join(' | ')}`,
-    );
-}
+import { audit } from './support/axe.js';
 
 let browser: Browser;
 beforeAll(async () => {

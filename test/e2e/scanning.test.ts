@@ -11,6 +11,7 @@ import { demo } from '../support/fixtures.js';
 import { waitFor } from '../support/wait.js';
 import { type BrowserApp, startBrowserApp } from './support/browser.js';
 import { selectInView } from './support/actions.js';
+import { audit } from './support/axe.js';
 import { connectAsDemoSeller, remoteMarketplaceAndApp, remoteTermoQuantity } from './support/remote.js';
 import { scan } from './support/scanner.js';
 
@@ -154,6 +155,8 @@ describe('the conflict dialog against a remote marketplace', () => {
     expect(await dialog.isVisible()).toBe(true);
     expect(await focusedRole(page)).toBe('dialog');
     await online.app.screenshot('scan-conflict-dialog');
+    // The conflict dialog passes the accessibility audit (test/e2e/a11y.test.ts cannot reach it on the demo data).
+    expect(await audit(page)).toEqual([]);
 
     // The explicit choice is the only resolution: the marketplace's 31, not my 40 (which a stray Enter on "Keep my count" would have sent).
     await dialog.getByRole('button', { name: 'Use marketplace (31)' }).click();
