@@ -205,6 +205,16 @@ export class RemoteClient {
   /** The exchanges out now, and when the remote last sent anything (performance.now()): see silentForMs. */
   private readonly out = new Set<Answer>();
   private lastHeardAt = 0;
+  /**
+   * One timer for every exchange's deadline, armed for the earliest (see sweepDeadlines): an
+   * AbortController, a timer and an error made up front for each request cost the sync flush more
+   * CPU than undici's own work (issue 29).
+   */
+  private deadlineTimer: NodeJS.Timeout | undefined;
+  private deadlineTimerAt = Infinity;
+  private readonly heard = (): void => {
+    this.lastHeardAt = performance.now();
+  };
   readonly auth: TokenProvider;
 
   constructor(options: ClientOptions) {
@@ -273,6 +283,9 @@ export class RemoteClient {
 
   async close(): Promise<void> {
     await this.pool.close();
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = undefined;
+    this.deadlineTimerAt = Infinity;
   }
 
   /**
@@ -382,27 +395,43 @@ export class RemoteClient {
   /** One exchange, its answer read whole (see Answer), within its size cap and deadline. */
   private send(method: string, path: string, opts: RequestOptions, token: string): Promise<RemoteResponse> {
     return new Promise((resolve, reject) => {
-      const limit = deadlineSignal(opts.deadlineMs ?? this.deadlineMs, opts.signal);
-      const done =
-        <T>(f: (x: T) => void) =>
-        (x: T) => {
-          limit.clear();
-          this.out.delete(answer);
-          f(x);
-        };
-      const failed = (e: RemoteError) => {
+      const ms = opts.deadlineMs ?? this.deadlineMs;
+      const ended = (answer: Answer, e: RemoteError | null) => {
+        this.out.delete(answer);
+        if (e === null) return;
         // The caller's own abort (a pull stopped) says nothing of the network.
         if (!opts.signal?.aborted && isTransportFailure(e)) this.onTransportFailure?.(e);
         reject(e);
       };
-      const heard = () => {
-        this.lastHeardAt = performance.now();
-      };
-      const answer: Answer = new Answer(done(resolve), done(failed), limit.signal, opts.maxBodyBytes ?? this.maxBodyBytes, heard);
+      const answer = new Answer(resolve, ended, opts.signal, opts.maxBodyBytes ?? this.maxBodyBytes, this.heard, ms);
       this.out.add(answer);
+      this.armDeadline(answer.deadlineAt);
       // Errors (a closed pool, a bad header) come to the handler's onResponseError, not thrown.
       this.pool.dispatch(this.options(method, path, opts, token), answer);
     });
+  }
+
+  /** The deadline timer goes off at `at` at the latest (performance.now() time). */
+  private armDeadline(at: number): void {
+    if (at >= this.deadlineTimerAt) return;
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineTimerAt = at;
+    this.deadlineTimer = setTimeout(() => this.sweepDeadlines(), Math.max(0, Math.ceil(at - performance.now())));
+    // As each request's own timer was: a deadline never keeps the process alive.
+    this.deadlineTimer.unref();
+  }
+
+  /** Ends the exchanges past their deadline with a clear error, and arms the timer for the next one. */
+  private sweepDeadlines(): void {
+    this.deadlineTimer = undefined;
+    this.deadlineTimerAt = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const a of [...this.out]) {
+      if (a.deadlineAt <= now) a.cut(new RemoteError('transient', `no complete answer within ${a.deadlineMs} ms`, DEADLINE));
+      else next = Math.min(next, a.deadlineAt);
+    }
+    if (next !== Infinity) this.armDeadline(next);
   }
 }
 
@@ -423,15 +452,20 @@ class Answer implements Dispatcher.DispatchHandler {
   private size = 0;
   private done = false;
   readonly startedAt = performance.now();
+  /** When the exchange must be over (performance.now() time): the client's one timer cuts it then. */
+  readonly deadlineAt: number;
 
   constructor(
     private readonly resolve: (res: RemoteResponse) => void,
-    private readonly reject: (e: RemoteError) => void,
+    /** The exchange is over: with its error, or null before `resolve` is called. */
+    private readonly ended: (answer: Answer, e: RemoteError | null) => void,
     signal: AbortSignal | undefined,
     private readonly maxBytes: number,
     /** The remote sent something (headers or a chunk). */
-    private readonly heard: () => void = () => undefined,
+    private readonly heard: () => void,
+    readonly deadlineMs: number,
   ) {
+    this.deadlineAt = this.startedAt + deadlineMs;
     if (!signal) return;
     const onAbort = () => {
       this.reason = signal.reason;
@@ -489,7 +523,7 @@ class Answer implements Dispatcher.DispatchHandler {
     if (this.done) return;
     this.done = true;
     this.unlisten?.();
-    this.reject(e);
+    this.ended(this, e);
   }
 
   onResponseEnd(): void {
@@ -511,6 +545,7 @@ class Answer implements Dispatcher.DispatchHandler {
         }
       }
     }
+    this.ended(this, null);
     this.resolve({ status: this.status, headers, body, replayed: headers['x-idempotent-replay'] === 'true' });
   }
 
