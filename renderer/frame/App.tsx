@@ -17,7 +17,7 @@ import { OperatorSwitch } from '../operators/OperatorSwitch.js';
 import { WelcomeGate } from '../welcome/WelcomeGate.js';
 import { useWelcome } from '../welcome/store.js';
 import { useSettingsTheme } from '../theme/theme.js';
-import { SkipLink, TabBar } from './TabBar.js';
+import { SkipLink, TabBar, TabPanel, TabsFrame } from './TabBar.js';
 import { Toaster } from '../ui/Toast.js';
 import './frame.css';
 
@@ -125,12 +125,18 @@ function Frame({ api }: { api: StockroomApi }) {
     ['settings', t('frame.settings')],
   ];
   return (
-    <div className="frame">
+    <TabsFrame
+      selected={tab}
+      onSelect={(id) => {
+        const chosen = tabs.find(([t]) => t === id);
+        if (chosen) show(chosen[0]);
+      }}
+    >
       <SkipLink toGrid={tab === 'stock'} text={tab === 'stock' ? t('frame.skipToGrid') : t('frame.skipToMain')} />
       {/* One row of the frame's grid, whether or not the update banner shows. */}
       <header>
         <UpdateBanner api={api} i18n={i18n} />
-        <TabBar tabs={tabs} selected={tab} label={t('frame.tabs')} onSelect={show} />
+        <TabBar tabs={tabs} label={t('frame.tabs')} />
         <AccountBadge api={api} />
         <OperatorSwitch api={api} />
         {/* A scan on another tab than Stock is said here, never swallowed silently (issue 27). */}
@@ -145,7 +151,7 @@ function Frame({ api }: { api: StockroomApi }) {
       </header>
       {/* The tab panel inside <main>: the landmark stays "main" for assistive technology and the audit (issue 28). */}
       <main className="screen" id="main" tabIndex={-1}>
-        <div className="tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        <TabPanel tab={tab}>
           {tab === 'brands' ? <BrandsScreen api={api} /> : tab === 'settings' ? <SettingsScreen api={api} /> : null}
           {opened.has('stock') ? (
             <div className="kept-screen" hidden={tab !== 'stock'}>
@@ -157,7 +163,7 @@ function Frame({ api }: { api: StockroomApi }) {
               <InboxScreen api={api} onUnreadChanged={refreshUnread} reveal={revealPack} />
             </div>
           ) : null}
-        </div>
+        </TabPanel>
       </main>
       <StatusBar
         status={status}
@@ -173,6 +179,6 @@ function Frame({ api }: { api: StockroomApi }) {
         <FailedChooser i18n={i18n} choice={failed.choice} onClose={failed.close} onStock={failedPlaces.stock} onInbox={failedPlaces.inbox} />
       ) : null}
       <Toaster words={{ label: t('common.notification'), region: t('common.notifications', { hotkey: 'F8' }), dismiss: t('common.dismiss') }} />
-    </div>
+    </TabsFrame>
   );
 }

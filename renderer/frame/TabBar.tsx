@@ -1,65 +1,47 @@
-import { type KeyboardEvent, useRef } from 'react';
+import * as Tabs from '@radix-ui/react-tabs';
+import type { ReactNode } from 'react';
 import markUrl from '../../assets/mark.svg';
 import { APP_NAME } from '../../common/window-title.js';
 import './tab-bar.css';
 
 /**
- * The frame's top row: the mark and the name, then the sections as a tablist (WAI-ARIA tabs with
- * manual activation): one Tab stop, the selected tab; arrows, Home and End move between tabs,
- * Enter or Space opens one. Before it, a skip link straight to the grid (or the open screen).
+ * The frame's sections as WAI-ARIA tabs on Radix Tabs, with manual activation: one Tab stop, the
+ * selected tab; arrows, Home and End move between tabs, Enter or Space (or a click) opens one.
+ * `TabsFrame` is the tabs' root around the whole window (the tab bar is in the header, the panel in
+ * <main>); the ids stay `tab-<id>` and `panel-<id>`, which the skip link and the tests know.
  */
-export function TabBar<T extends string>({
-  tabs,
-  selected,
-  label,
-  onSelect,
-}: {
-  tabs: readonly (readonly [T, string])[];
-  selected: T;
-  label: string;
-  onSelect: (tab: T) => void;
-}) {
-  const list = useRef<HTMLDivElement>(null);
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const buttons = Array.from(list.current?.querySelectorAll<HTMLButtonElement>('[role="tab"]') ?? []);
-    const at = buttons.findIndex((b) => b === document.activeElement);
-    if (at < 0) return;
-    const to =
-      e.key === 'ArrowRight'
-        ? (at + 1) % buttons.length
-        : e.key === 'ArrowLeft'
-          ? (at - 1 + buttons.length) % buttons.length
-          : e.key === 'Home'
-            ? 0
-            : e.key === 'End'
-              ? buttons.length - 1
-              : -1;
-    if (to < 0) return;
-    e.preventDefault();
-    buttons[to]?.focus();
-  };
+export function TabsFrame({ selected, onSelect, children }: { selected: string; onSelect: (tab: string) => void; children: ReactNode }) {
+  return (
+    <Tabs.Root asChild value={selected} onValueChange={onSelect} activationMode="manual">
+      <div className="frame">{children}</div>
+    </Tabs.Root>
+  );
+}
+
+/** The open section's panel (inside <main>, so the landmark stays "main"). */
+export function TabPanel({ tab, children }: { tab: string; children: ReactNode }) {
+  return (
+    <Tabs.Content value={tab} className="tab-panel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+      {children}
+    </Tabs.Content>
+  );
+}
+
+/** The frame's top row: the mark and the name, then the sections' tablist. */
+export function TabBar<T extends string>({ tabs, label }: { tabs: readonly (readonly [T, string])[]; label: string }) {
   return (
     <div className="tab-bar">
       <span className="brand">
         <img src={markUrl} alt="" width={22} height={22} />
         <span className="brand-name">{APP_NAME}</span>
       </span>
-      <div ref={list} className="tabs" role="tablist" aria-label={label} aria-orientation="horizontal" onKeyDown={onKeyDown}>
+      <Tabs.List className="tabs" aria-label={label} loop>
         {tabs.map(([id, text]) => (
-          <button
-            key={id}
-            role="tab"
-            type="button"
-            aria-selected={selected === id}
-            aria-controls={`panel-${id}`}
-            id={`tab-${id}`}
-            tabIndex={selected === id ? 0 : -1}
-            onClick={() => onSelect(id)}
-          >
+          <Tabs.Trigger key={id} value={id} id={`tab-${id}`} aria-controls={`panel-${id}`}>
             {text}
-          </button>
+          </Tabs.Trigger>
         ))}
-      </div>
+      </Tabs.List>
     </div>
   );
 }
