@@ -3,6 +3,7 @@ import { useContext, useId, useState } from 'react';
 import type { BrandListEntryView, PictureView } from '../../common/contract/contract.js';
 import { type I18n, useI18n } from '../i18n/index.js';
 import { BACKGROUND_NAMES, LOGO_NAMES, PictureHosts, initials, pictureAllowed, pictureByNames, pictureUrl } from './pictures.js';
+import '../ui/ui.css';
 
 export function BrandCard({ brand: b, onOpen }: { brand: BrandListEntryView; onOpen: () => void }) {
   const id = useId();
@@ -46,12 +47,12 @@ export function Tags({ i, tags }: { i: I18n; tags: readonly string[] }) {
     <span className="tags">
       {tags.map((tag) =>
         tag === 'TOP_BRAND' ? (
-          <span key={tag} className="badge top-brand">
+          <span key={tag} className="ui-badge badge top-brand">
             <span aria-hidden="true">★ </span>
             {i.code('brands.tag', tag)}
           </span>
         ) : (
-          <span key={tag} className="badge">
+          <span key={tag} className="ui-badge badge">
             {i.code('brands.tag', tag)}
           </span>
         ),

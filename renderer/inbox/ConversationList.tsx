@@ -7,6 +7,7 @@ import type { Filter } from './store.js';
 import { buyerFullName } from './OrderPanel.js';
 import { ordersText } from './words.js';
 import { SearchBox } from './SearchBox.js';
+import '../ui/ui.css';
 
 const FILTERS: Filter[] = ['all', 'unread', 'to_reply', 'blocked', 'with_attachments', 'failed'];
 /**
@@ -150,33 +151,33 @@ const ConversationItem = memo(function ConversationItem({
           t('inbox.noMessages')
         )}
       </span>
-      <span className="badges">
+      <span className="ui-badge badges">
         {c.unread > 0 ? (
-          <span className="badge unread">
+          <span className="ui-badge badge unread">
             <span aria-hidden="true">● </span>
             {t('inbox.unread', { count: c.unread })}
           </span>
         ) : null}
         {c.needsReply ? (
-          <span className="badge to-reply">
+          <span className="ui-badge badge to-reply">
             <span aria-hidden="true">↩ </span>
             {t('inbox.toReply')}
           </span>
         ) : null}
         {c.queued > 0 ? (
-          <span className="badge queued">
+          <span className="ui-badge badge queued">
             <span aria-hidden="true">◷ </span>
             {t('inbox.queuedCount', { count: c.queued })}
           </span>
         ) : null}
         {(c.failed ?? 0) > 0 ? (
-          <span className="badge failed">
+          <span className="ui-badge badge failed">
             <span aria-hidden="true">✕ </span>
             {t('inbox.failedCount', { count: c.failed ?? 0 })}
           </span>
         ) : null}
         {c.blocked ? (
-          <span className="badge blocked">
+          <span className="ui-badge badge blocked">
             <span aria-hidden="true">⊘ </span>
             {t('inbox.blockedShort')}
           </span>
