@@ -17,6 +17,11 @@ export type BudgetPriority = 'push' | 'pull';
 export interface RequestBudget {
   /** Resolves when one request of `resource` may go; pushes waiting go before any pull. Rejects with the signal's reason. */
   acquire(resource: BudgetResource, priority: BudgetPriority, signal?: AbortSignal): Promise<void>;
+  /**
+   * Spends one request of `resource` now when the bucket has it and nobody waits ahead; false:
+   * wait in `acquire`. The common case of a flush within the limits then costs no promise or timer.
+   */
+  take(resource: BudgetResource): boolean;
   /** A 429 came: the rate shrinks and nothing of `resource` goes before Retry-After (null: none given). */
   throttled(resource: BudgetResource, retryAfterMs: number | null): void;
   /** Requests a minute allowed now (Infinity when unlimited), for estimates. */
@@ -104,6 +109,17 @@ class Bucket {
 
   private capacity(): number {
     return Math.max(1, ((this.rate * this.burstSeconds) / 60) * (1 - this.headroom));
+  }
+
+  take(): boolean {
+    // Waiters go first (pushes before pulls): a request that did not wait never overtakes one that does.
+    if (this.pushes.length + this.pulls.length > 0) return false;
+    const now = this.clock.now();
+    if (now < this.pausedUntil) return false;
+    this.refill(now);
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
   }
 
   acquire(priority: BudgetPriority, signal?: AbortSignal): Promise<void> {
@@ -202,6 +218,10 @@ export class TokenBudget implements RequestBudget {
     const b = this.buckets.get(resource);
     if (b) return b.acquire(priority, signal);
     return signal?.aborted ? Promise.reject(signal.reason) : Promise.resolve();
+  }
+
+  take(resource: BudgetResource): boolean {
+    return this.buckets.get(resource)?.take() ?? true;
   }
 
   throttled(resource: BudgetResource, retryAfterMs: number | null): void {

@@ -301,10 +301,13 @@ export class RemoteClient {
   ): Promise<T> {
     const resource = this.budget ? budgetResourceOf(method, path) : null;
     if (resource === null || !this.budget) return exchange();
-    try {
-      await this.budget.acquire(resource, opts.priority ?? (method === 'GET' ? 'pull' : 'push'), opts.signal);
-    } catch (e) {
-      throw classifyError(e);
+    // A token there now is spent without waiting; an aborted caller is refused by acquire as before.
+    if (opts.signal?.aborted || !this.budget.take(resource)) {
+      try {
+        await this.budget.acquire(resource, opts.priority ?? (method === 'GET' ? 'pull' : 'push'), opts.signal);
+      } catch (e) {
+        throw classifyError(e);
+      }
     }
     const res = await exchange();
     const [code, retryAfter] = status(res);

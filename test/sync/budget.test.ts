@@ -46,6 +46,30 @@ describe('request budget (issue 29)', () => {
     expect(done.indexOf(false)).toBe(60);
   });
 
+  it('spends a token there now without waiting, never ahead of a waiter, a pause or an empty bucket', async () => {
+    const clock = fakeClock();
+    const budget = new TokenBudget({ clock, rates: { stock: 60 }, burstSeconds: 2, headroom: 0 });
+    // Unlimited resources always have one.
+    expect(budget.take('messages-read')).toBe(true);
+    // Two in the bucket: two taken at once, then none until a second has passed.
+    expect([budget.take('stock'), budget.take('stock'), budget.take('stock')]).toEqual([true, true, false]);
+    const waiting = budget.acquire('stock', 'pull');
+    clock.t += 1000;
+    // The token of that second goes to the request that waited for it, not to a newcomer.
+    expect(budget.take('stock')).toBe(false);
+    budget.tick();
+    expect(await settled([waiting])).toEqual([true]);
+    clock.t += 1000;
+    expect(budget.take('stock')).toBe(true);
+    // After a 429 nothing is taken before Retry-After, even with time passing within it.
+    clock.t += 5000;
+    budget.throttled('stock', 2000);
+    clock.t += 1999;
+    expect(budget.take('stock')).toBe(false);
+    clock.t += 1;
+    expect(budget.take('stock')).toBe(true);
+  });
+
   it('serves waiting pushes before any waiting pull, each in order', async () => {
     const clock = fakeClock();
     const budget = new TokenBudget({ clock, rates: { stock: 60 }, burstSeconds: 1, headroom: 0 });
