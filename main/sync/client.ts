@@ -4,7 +4,7 @@
 import { isServiceErrorCode } from '../../common/errors.js';
 import { remoteAddressProblem } from '../../common/remote-address.js';
 import { ServiceError } from '../service/errors.js';
-import { type BudgetPriority, type RequestBudget, budgetResourceOf } from './budget.js';
+import { type BudgetPriority, type BudgetResource, type RequestBudget, budgetResourceOf } from './budget.js';
 import { Client, type Dispatcher, type FormData, Pool } from 'undici';
 
 /**
@@ -242,12 +242,11 @@ export class RemoteClient {
   /** One request; the body is JSON as received, `unknown` until a schema of remote-answers.ts parses it. */
   async request(method: 'GET' | 'PUT' | 'POST', path: string, opts: RequestOptions = {}): Promise<RemoteResponse> {
     let token = await this.auth.accessToken();
-    const status = (r: RemoteResponse): [number, string | string[] | undefined] => [r.status, r.headers['retry-after']];
-    let res = await this.budgeted(method, path, opts, () => this.send(method, path, opts, token), status);
+    let res = await this.limited(method, path, opts, token);
     if (res.status === 401) {
       // One refresh and one resend (a request of its own in the budget); a second 401 goes back to the caller.
       token = await this.auth.refreshAfter401(token);
-      res = await this.budgeted(method, path, opts, () => this.send(method, path, opts, token), status);
+      res = await this.limited(method, path, opts, token);
     }
     if (res.status >= 300 && res.status < 400) throw redirectError(res.status, res.headers);
     return res;
@@ -300,19 +299,35 @@ export class RemoteClient {
     status: (r: T) => [number, string | string[] | undefined],
   ): Promise<T> {
     const resource = this.budget ? budgetResourceOf(method, path) : null;
-    if (resource === null || !this.budget) return exchange();
-    // A token there now is spent without waiting; an aborted caller is refused by acquire as before.
-    if (opts.signal?.aborted || !this.budget.take(resource)) {
-      try {
-        await this.budget.acquire(resource, opts.priority ?? (method === 'GET' ? 'pull' : 'push'), opts.signal);
-      } catch (e) {
-        throw classifyError(e);
-      }
-    }
+    if (resource === null) return exchange();
+    const wait = this.turn(resource, method, opts);
+    if (wait) await wait;
     const res = await exchange();
     const [code, retryAfter] = status(res);
-    if (code === 429) this.budget.throttled(resource, parseRetryAfter(retryAfter, Date.now()) ?? null);
+    if (code === 429) this.budget?.throttled(resource, parseRetryAfter(retryAfter, Date.now()) ?? null);
     return res;
+  }
+
+  /** One exchange within the budget, as budgeted does it without a closure per request: it runs for every PUT of a flush. */
+  private async limited(method: 'GET' | 'PUT' | 'POST', path: string, opts: RequestOptions, token: string): Promise<RemoteResponse> {
+    const resource = this.budget ? budgetResourceOf(method, path) : null;
+    const wait = resource === null ? undefined : this.turn(resource, method, opts);
+    if (wait) await wait;
+    const res = await this.send(method, path, opts, token);
+    if (resource !== null && res.status === 429) this.budget?.throttled(resource, parseRetryAfter(res.headers['retry-after'], Date.now()) ?? null);
+    return res;
+  }
+
+  /**
+   * A limited request's turn: undefined when it may go now (a token there now is spent without a
+   * promise), else the wait in the budget; an aborted caller is refused by acquire as before.
+   */
+  private turn(resource: BudgetResource, method: string, opts: RequestOptions): Promise<void> | undefined {
+    const budget = this.budget;
+    if (!budget || (!opts.signal?.aborted && budget.take(resource))) return undefined;
+    return budget.acquire(resource, opts.priority ?? (method === 'GET' ? 'pull' : 'push'), opts.signal).catch((e: unknown) => {
+      throw classifyError(e);
+    });
   }
 
   /**
@@ -443,6 +458,8 @@ export class RemoteClient {
  * the remote are small, and a body stream per request (what `request()` returns) cost the sync
  * flush more CPU than reading the answer itself. Failures are classified as `request` did them.
  */
+const NOTHING = (): void => undefined;
+
 class Answer implements Dispatcher.DispatchHandler {
   private status = 0;
   private headers: Record<string, string | string[] | undefined> = {};
@@ -459,9 +476,9 @@ class Answer implements Dispatcher.DispatchHandler {
   readonly deadlineAt: number;
 
   constructor(
-    private readonly resolve: (res: RemoteResponse) => void,
+    private resolve: (res: RemoteResponse) => void,
     /** The exchange is over: with its error, or null before `resolve` is called. */
-    private readonly ended: (answer: Answer, e: RemoteError | null) => void,
+    private ended: (answer: Answer, e: RemoteError | null) => void,
     signal: AbortSignal | undefined,
     private readonly maxBytes: number,
     /** The remote sent something (headers or a chunk). */
@@ -509,9 +526,9 @@ class Answer implements Dispatcher.DispatchHandler {
 
   /** Drops what was read and ends the exchange: the caller gets a clear error, memory stays bounded. */
   private tooLarge(bytes: number): void {
-    this.chunks = [];
+    const controller = this.controller;
     this.fail(new RemoteError('transient', `the answer is larger than the ${this.maxBytes} bytes accepted (${bytes} bytes or more)`, TOO_LARGE));
-    this.controller?.abort(new Error('answer too large'));
+    controller?.abort(new Error('answer too large'));
   }
 
   /** Ends the exchange with `e` now, whether undici started it or not. */
@@ -526,14 +543,30 @@ class Answer implements Dispatcher.DispatchHandler {
     if (this.done) return;
     this.done = true;
     this.unlisten?.();
-    this.ended(this, e);
+    const ended = this.ended;
+    this.release();
+    ended(this, e);
+  }
+
+  /**
+   * undici keeps up to 256 finished requests per connection (their handlers with them) before it
+   * trims its queue: a finished exchange lets go of what it read and of its caller at once, so
+   * they are not promoted to the old space with it (issue 29: the flush's garbage collections).
+   */
+  private release(): void {
+    this.chunks = [];
+    this.headers = {};
+    this.controller = null;
+    this.resolve = NOTHING;
+    this.ended = NOTHING;
   }
 
   onResponseEnd(): void {
     if (this.done) return;
     this.done = true;
     this.unlisten?.();
-    const { chunks, headers } = this;
+    const { chunks, headers, resolve, ended } = this;
+    this.release();
     let body: unknown = null;
     if (chunks.length > 0 && String(headers['content-type'] ?? '').includes('json')) {
       const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
@@ -548,8 +581,8 @@ class Answer implements Dispatcher.DispatchHandler {
         }
       }
     }
-    this.ended(this, null);
-    this.resolve({ status: this.status, headers, body, replayed: headers['x-idempotent-replay'] === 'true' });
+    ended(this, null);
+    resolve({ status: this.status, headers, body, replayed: headers['x-idempotent-replay'] === 'true' });
   }
 
   onResponseError(_c: Dispatcher.DispatchController, e: Error): void {
