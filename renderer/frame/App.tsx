@@ -136,7 +136,7 @@ function Frame({ api }: { api: StockroomApi }) {
       {/* One row of the frame's grid, whether or not the update banner shows. */}
       <header>
         <UpdateBanner api={api} i18n={i18n} />
-        <TabBar tabs={tabs} label={t('frame.tabs')} />
+        <TabBar tabs={tabs} label={t('frame.tabs')} onSelect={show} />
         <AccountBadge api={api} />
         <OperatorSwitch api={api} />
         {/* A scan on another tab than Stock is said here, never swallowed silently (issue 27). */}

@@ -27,8 +27,12 @@ export function TabPanel({ tab, children }: { tab: string; children: ReactNode }
   );
 }
 
-/** The frame's top row: the mark and the name, then the sections' tablist. */
-export function TabBar<T extends string>({ tabs, label }: { tabs: readonly (readonly [T, string])[]; label: string }) {
+/**
+ * The frame's top row: the mark and the name, then the sections' tablist. Radix opens a tab on
+ * mouse down and on Enter or Space; a click alone (voice control, a screen reader's virtual
+ * cursor, `element.click()`) opens it through `onSelect`.
+ */
+export function TabBar<T extends string>({ tabs, label, onSelect }: { tabs: readonly (readonly [T, string])[]; label: string; onSelect: (tab: T) => void }) {
   return (
     <div className="tab-bar">
       <span className="brand">
@@ -37,7 +41,7 @@ export function TabBar<T extends string>({ tabs, label }: { tabs: readonly (read
       </span>
       <Tabs.List className="tabs" aria-label={label} loop>
         {tabs.map(([id, text]) => (
-          <Tabs.Trigger key={id} value={id} id={`tab-${id}`} aria-controls={`panel-${id}`}>
+          <Tabs.Trigger key={id} value={id} id={`tab-${id}`} aria-controls={`panel-${id}`} onClick={() => onSelect(id)}>
             {text}
           </Tabs.Trigger>
         ))}

@@ -72,4 +72,12 @@ describe('the frame from the keyboard', () => {
     await user.keyboard('{Enter}');
     expect(document.activeElement).toBe(screen.getByRole('main'));
   });
+
+  it('a click alone opens a tab (voice control and screen readers send no mouse down), as a mouse down does', async () => {
+    await openFrame();
+    const inbox = screen.getByRole('tab', { name: 'Inbox' });
+    act(() => inbox.click());
+    expect(inbox.getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tabpanel').id).toBe('panel-inbox');
+  });
 });
