@@ -257,9 +257,9 @@ describe('answers recorded in batches, entries claimed ahead', () => {
     const held = viaOld.hold(isPut, 2);
     for (const up of market.products) first.queueAdjustment({ ...cell(up), delta: 1 });
     await held.arrived;
-    // Two requests on the wire, two more entries claimed ahead with their requests planned (none sent).
+    // Two requests on the wire, four more entries claimed ahead (twice the slots) with their requests planned (none sent).
     const claimed = first.outbox.repo.activeAll().filter((e) => e.state === 'in_flight');
-    expect(claimed.map((e) => e.sent_version !== null)).toEqual([true, true, true, true]);
+    expect(claimed.map((e) => e.sent_version !== null)).toEqual([true, true, true, true, true, true]);
     expect(puts(viaOld)).toHaveLength(2);
     const image = crashImage(a);
 
@@ -279,7 +279,7 @@ describe('answers recorded in batches, entries claimed ahead', () => {
     expect(await remoteQuantities()).toEqual(market.products.map(() => 11));
     // The two applied before the crash were answered from the remote's idempotency store...
     expect(replayed.sort((x, y) => x - y)).toEqual(claimed.slice(0, 2).map((e) => e.id));
-    // ...and the four claimed went out under the keys the crash image had for them.
+    // ...and the six claimed went out under the keys the crash image had for them.
     const sentKeys = new Set(puts(viaNew).map((l) => l.key));
     for (const e of claimed) expect(sentKeys.has(e.idempotency_key)).toBe(true);
     expect(second.status()).toMatchObject({ pending: 0, inFlight: 0, failed: 0, conflicts: 0 });
