@@ -57,9 +57,12 @@ export async function settle(s: System, policy: Policy): Promise<void> {
         acted = true;
       } else if (e.phase === 'refused') {
         // Failed with nothing of it applied (sending gave up after a 409 proved its request was not
-        // applied): retry or discard, as the person chooses. Nothing the model does can be refused
-        // for good (no take below 0), so only a transient cause is expected.
-        if (!/gave up after/.test(e.lastError ?? '')) s.violation(`entry ${e.id} was refused: ${e.lastError}`);
+        // applied, or a batch member of unknown outcome learnt not applied when a mate was sent
+        // again, stock-batch-learn.ts): retry or discard, as the person chooses. Nothing the model
+        // does can be refused for good (no take below 0), so only these causes are expected; the
+        // final check still compares every cell with the model.
+        if (!/gave up after|^Not applied: its request never reached the marketplace/.test(e.lastError ?? ''))
+          s.violation(`entry ${e.id} was refused: ${e.lastError}`);
         if (bit(policy.unknowns, e.id + 1) && !discarded.has(e.id)) await child.call({ op: 'retry', id: e.id });
         else await child.call({ op: 'discard', id: e.id });
         discarded.add(e.id);
