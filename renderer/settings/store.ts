@@ -6,6 +6,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { StockroomApi } from '../../common/contract/api.js';
 import type { ApiError, InputOf, Language, SessionView, SettingsView, Theme } from '../../common/contract/contract.js';
+import { applyTheme } from '../theme/theme.js';
 
 export type SettingsPatch = NonNullable<InputOf<'settings', 'update'>>;
 
@@ -75,10 +76,22 @@ export function createSettingsStore(api: StockroomApi) {
       },
 
       async setTheme(theme) {
-        if ((get().settings?.theme ?? 'system') === theme) return;
+        const before = get().settings;
+        const previous = before?.theme ?? 'system';
+        if (!before || previous === theme) return;
+        // Chosen at once (the radio and the page's colours follow the click, not the save's answer);
+        // a refused save puts the previous choice back.
+        set({ settings: { ...before, theme } });
         const r = await api.settings.update({ theme });
         if (r.ok) set({ settings: r.value });
-        else set({ result: { kind: 'error', error: r.error } });
+        else {
+          const now = get().settings;
+          if (now?.theme === theme) {
+            set({ settings: { ...now, theme: previous } });
+            applyTheme(previous);
+          }
+          set({ result: { kind: 'error', error: r.error } });
+        }
       },
 
       signIn: () => act(() => api.session.signIn()),

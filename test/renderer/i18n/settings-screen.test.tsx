@@ -101,4 +101,20 @@ describe('settings screen', () => {
     expect(alert.textContent).not.toContain('Set the marketplace address');
     expect(alert.getAttribute('title')).toBe('Set the marketplace address (base_url) in Settings first');
   });
+
+  it('a theme is chosen at the click, before the save answers; a refused save puts the previous one back', async () => {
+    setup((p) => (p.theme === 'dark' ? ok({ ...base, ...p, hasAccessToken: false } as SettingsView) : fail('internal_error', 'The disk is full', 500)));
+    await screen.findByRole('group', { name: 'How the app works' });
+    const radio = (name: string) => screen.getByRole<HTMLInputElement>('radio', { name });
+    expect(radio('Same as the system').checked).toBe(true);
+    fireEvent.click(radio('Dark'));
+    // Checked in the same turn as the click: the save's answer has not come yet.
+    expect(radio('Dark').checked).toBe(true);
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    await waitFor(() => expect(radio('Dark').checked).toBe(true));
+    fireEvent.click(radio('Light'));
+    expect(radio('Light').checked).toBe(true);
+    await waitFor(() => expect(radio('Dark').checked).toBe(true));
+    expect(document.documentElement.dataset.theme).toBe('dark');
+  });
 });
