@@ -103,7 +103,12 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     if (this.modeValue !== 'local-only' || options.baseUrl !== undefined) {
       if (!options.baseUrl || !options.auth) throw new Error('SyncEngine: baseUrl and auth are required unless the mode is local-only');
       const onTransportFailure = (e: Error) => this.connectivity.suspect(e.message);
-      this.client = new RemoteClient({ ...clientOptions(options, options.auth, options.baseUrl, this.concurrency), onTransportFailure, budget: this.budget });
+      // One connection beyond `concurrency`: a first pull's stock readers take `concurrency` (pull-stock.ts), and a push or another read still finds one free.
+      this.client = new RemoteClient({
+        ...clientOptions(options, options.auth, options.baseUrl, this.concurrency + 1),
+        onTransportFailure,
+        budget: this.budget,
+      });
       const messages = new MessagePusher(this.outbox, this.client, this.writes, this.clock, this.files);
       const stock = new StockPusher(this.outbox, this.client, this.writes, this.clock);
       const batcher = options.batch === false ? null : new StockBatcher(this.outbox, this.client, this.writes, this.clock);

@@ -230,15 +230,15 @@ export class StockReader {
   }
 
   /**
-   * Starts the first pull's stock reads behind the pull (issue 29). One reader fewer than the
-   * connections, so a pull's other requests and the pushes always find one free.
+   * Starts the first pull's stock reads behind the pull (issue 29), a reader per connection of
+   * `concurrency`: the client's pool has one connection more (engine.ts), so a pull's other
+   * requests and the pushes always find one free.
    */
   private readInBackground(ids: string[]): void {
     const abort = new AbortController();
     setMaxListeners(0, abort.signal);
     const order = this.personsOrder(ids);
-    const readers = Math.max(1, this.r.options.concurrency - 1);
-    const done = this.readInOrder(order, abort.signal, undefined, readers);
+    const done = this.readInOrder(order, abort.signal, undefined, this.r.options.concurrency);
     const reading = { done, abort, running: true };
     this.reading = reading;
     done.then(

@@ -17,7 +17,7 @@ interface ChildConfig {
 async function main(): Promise<void> {
   const cfg = JSON.parse(process.argv[2] ?? '{}') as ChildConfig;
   const replica = newReplica(cfg.replicaDir);
-  const engine = newEngine(replica, { url: cfg.url, token: cfg.token, sellerId: cfg.sellerId }, { concurrency: 3 });
+  const engine = newEngine(replica, { url: cfg.url, token: cfg.token, sellerId: cfg.sellerId }, { concurrency: 2 });
   engine.on('sync-error', (e) => process.stderr.write(`sync-error ${e.message}\n`));
   engine.start();
   await engine.pullNow();

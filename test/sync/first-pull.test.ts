@@ -48,8 +48,8 @@ describe('a progressive first pull', () => {
     server = await startTestServer(market.fixtures);
     proxy = await startFaultProxy(server.url);
     replica = newReplica();
-    // One stock reader (and one connection for the rest of the pull): the order the proxy sees is the order the pull chose.
-    engine = newEngine(replica, { url: proxy.url, token: market.token, sellerId: market.sellerId }, { concurrency: 2 });
+    // One stock reader (concurrency 1; the pool's spare connection for the rest of the pull): the order the proxy sees is the order the pull chose.
+    engine = newEngine(replica, { url: proxy.url, token: market.token, sellerId: market.sellerId }, { concurrency: 1 });
     engine.start();
     const sorted = [...market.products].sort();
     const first = proxy.hold(isStockGet, 1);
@@ -125,8 +125,8 @@ describe('a progressive first pull', () => {
     server = await startTestServer();
     proxy = await startFaultProxy(server.url);
     replica = newReplica();
-    // Two connections: one stock reader, one for everything else.
-    engine = newEngine(replica, { url: proxy.url, token: demo.seller.token, sellerId: demo.seller.id }, { concurrency: 2 });
+    // One stock reader (concurrency 1), and the pool's spare connection for everything else.
+    engine = newEngine(replica, { url: proxy.url, token: demo.seller.token, sellerId: demo.seller.id }, { concurrency: 1 });
     engine.start();
     const held = proxy.hold(isStockGet, 1);
     const report = await engine.pull();
