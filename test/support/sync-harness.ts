@@ -123,11 +123,11 @@ export interface SyncedReplica {
 }
 
 /** Starts a SyncedReplica signed in as the demo seller, the engine started and pulled once (call in beforeEach). */
-export async function startSyncedReplica(): Promise<SyncedReplica> {
+export async function startSyncedReplica(overrides: Partial<SyncEngineOptions> = {}): Promise<SyncedReplica> {
   const server = await startTestServer();
   const proxy = await startFaultProxy(server.url);
   const replica = newReplica();
-  const engine = newEngine(replica, { url: proxy.url, token: demo.seller.token, sellerId: demo.seller.id });
+  const engine = newEngine(replica, { url: proxy.url, token: demo.seller.token, sellerId: demo.seller.id }, overrides);
   engine.start();
   await engine.pullNow();
   return { server, proxy, replica, engine };

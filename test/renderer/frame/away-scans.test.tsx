@@ -1,27 +1,20 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { App } from '../../../renderer/frame/App.js';
-import { useI18nStore } from '../../../renderer/i18n/index.js';
 import { ok } from '../../support/fake-api.js';
 import { fakeStockroom, giveGridASize, id } from '../../support/fake-stock.js';
 import { settingsView } from '../../support/fake-settings.js';
+import { setUpKeyClock } from '../support/scanner-keys.js';
 
 /**
  * Issue 27: a scan while another tab is shown is not swallowed by the hidden stock screen: the
  * frame says it was not used (the code named), undoes what it typed, and can show it in Stock.
  * The keys' times are the feature: jsdom stamps events with Date.now(), which stands still while
- * the "scanner" types and moves before it (as in test/renderer/stock/scan-capture.test.tsx).
+ * the "scanner" types and moves before it (test/renderer/support/scanner-keys.tsx).
  */
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  act(() => useI18nStore.getState().setLanguage('en'));
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+setUpKeyClock();
 
 describe('a scan on another tab', () => {
   it('is said with its code, what it typed is undone, and "Show it in Stock" goes to the product', async () => {

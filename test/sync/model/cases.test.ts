@@ -7,7 +7,7 @@ import { demo } from '../../support/fixtures.js';
 import { demoRemote, termoCells } from '../../support/demo-remote.js';
 import { demoOrders, packPath } from '../../support/messages.js';
 import type { TestServer } from '../../support/server.js';
-import { FAST_RETRY, type Replica, newEngine, startSyncedReplica, stopSyncedReplica } from '../../support/sync-harness.js';
+import { FAST_RETRY, type Replica, startSyncedReplica, stopSyncedReplica } from '../../support/sync-harness.js';
 
 /**
  * The seven cases of issue 24, each against a real remote (the project's own server on loopback)
@@ -29,11 +29,8 @@ const remote = async () => [await remoteQty(termo, P), await remoteQty(termo, A)
 const pack = demoOrders.packed.pack;
 
 beforeEach(async () => {
-  ({ server, proxy, replica, engine } = await startSyncedReplica());
   // Three attempts before an entry gives up, so a test reaches "failed" in a few requests.
-  await engine.stop();
-  engine = newEngine(replica, { url: proxy.url, token: demo.seller.token, sellerId: demo.seller.id }, { retry: { ...FAST_RETRY, maxAttempts: 3 } });
-  engine.start();
+  ({ server, proxy, replica, engine } = await startSyncedReplica({ retry: { ...FAST_RETRY, maxAttempts: 3 } }));
 });
 afterEach(() => stopSyncedReplica({ server, proxy, replica, engine }));
 

@@ -5,7 +5,7 @@ import type { FaultProxy } from '../../support/fault-proxy.js';
 import { demo } from '../../support/fixtures.js';
 import { demoRemote, termoCells } from '../../support/demo-remote.js';
 import type { TestServer } from '../../support/server.js';
-import { FAST_RETRY, type Replica, newEngine, startSyncedReplica, stopSyncedReplica } from '../../support/sync-harness.js';
+import { FAST_RETRY, type Replica, startSyncedReplica, stopSyncedReplica } from '../../support/sync-harness.js';
 
 /**
  * Issue 29, the soak's "conflict nobody caused" (seed 2701, program 90): a count session's count
@@ -26,11 +26,8 @@ const P = `seller_warehouse|${demo.stores.palermo}`;
 const isPut = (m: string) => m === 'PUT';
 
 beforeEach(async () => {
-  ({ server, proxy, replica, engine } = await startSyncedReplica());
   // Three attempts before an entry gives up, so a test reaches "unknown" in a few requests.
-  await engine.stop();
-  engine = newEngine(replica, { url: proxy.url, token: demo.seller.token, sellerId: demo.seller.id }, { retry: { ...FAST_RETRY, maxAttempts: 3 } });
-  engine.start();
+  ({ server, proxy, replica, engine } = await startSyncedReplica({ retry: { ...FAST_RETRY, maxAttempts: 3 } }));
 });
 afterEach(() => stopSyncedReplica({ server, proxy, replica, engine }));
 
