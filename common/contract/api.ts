@@ -5,6 +5,7 @@
  * No Node and no Electron imports: this file is bundled into the sandboxed preload and the renderer.
  */
 import { CHANNELS, ERROR_CODES } from './channels.js';
+import { unpackAnswer } from './grid-pack.js';
 import type { Area, EventOf, EventType, FnOf, InputOf, OutputOf, Result, StockroomEvent } from './contract.js';
 
 export interface Transport {
@@ -39,7 +40,8 @@ export function createApi(transport: Transport): StockroomApi {
   const calls: Record<string, Record<string, (payload?: unknown) => Promise<unknown>>> = {};
   for (const { area, fn, channel } of CHANNELS) {
     calls[area] ??= {};
-    calls[area][fn] = (payload?: unknown) => transport.invoke(channel, payload).catch(transportError);
+    const name = `${area}.${fn}`;
+    calls[area][fn] = (payload?: unknown) => transport.invoke(channel, payload).then((answer) => unpackAnswer(name, answer), transportError);
   }
 
   // One transport listener, shared by every subscriber; started with the first, stopped with the last.

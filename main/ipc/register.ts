@@ -1,4 +1,5 @@
-import { CHANNELS, ERROR_CODES, EVENT_CHANNEL, type Result, type StockroomEvent } from '../../common/contract/contract.js';
+import { CHANNELS, CHANNEL_PREFIX, ERROR_CODES, EVENT_CHANNEL, type Result, type StockroomEvent } from '../../common/contract/contract.js';
+import { packAnswer } from '../../common/contract/grid-pack.js';
 
 /** The part of Electron's IpcMainInvokeEvent this adapter reads. */
 export interface IpcEventLike {
@@ -38,7 +39,8 @@ export function ipcHandlers(core: CallTarget, options: IpcOptions): Map<string, 
         return { ok: false, error: { code: ERROR_CODES.forbiddenSender, message: 'This window may not call the app', status: 403 } };
       }
       try {
-        return await core.call(channel, payload);
+        // Grid rows packed for the trip (common/contract/grid-pack.ts); createApi unpacks them.
+        return packAnswer(channel.slice(CHANNEL_PREFIX.length), await core.call(channel, payload)) as Result<unknown>;
       } catch {
         return { ok: false, error: { code: ERROR_CODES.internal, message: 'Something went wrong in the app; the details are in its log', status: 500 } };
       }

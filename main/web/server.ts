@@ -7,6 +7,7 @@ import type { Result, StockroomEvent } from '../../common/contract/contract.js';
 import { CHANNEL_PREFIX, ERROR_CODES } from '../../common/contract/channels.js';
 import type { ErrorCode } from '../../common/errors.js';
 import { type BytesCodec, fromWire, toWire } from '../../common/contract/wire.js';
+import { packAnswer } from '../../common/contract/grid-pack.js';
 import { contentSecurityPolicy, pictureHosts } from '../security.js';
 import { contentType, rendererFile } from './static.js';
 
@@ -151,7 +152,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     const core = await o.core;
     const result = await core.call(`${CHANNEL_PREFIX}${name}`, payload);
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...SECURITY_HEADERS });
-    res.end(toWire(result, nodeCodec));
+    res.end(toWire(packAnswer(name, result), nodeCodec));
   }
 
   function events(req: IncomingMessage, res: ServerResponse, core: BridgeTarget): void {
