@@ -246,7 +246,10 @@ export interface LocateView {
   picture?: string | null;
   /** What the text matched: an id, a code (barcode, seller SKU, inventory id) or title words. */
   matchedBy?: 'user_product' | 'item' | 'gtin' | 'seller_sku' | 'inventory' | 'title';
-  /** The grid's page holding the row when asked (`page`): the scan lands with its row read in one call. */
+  /**
+   * The grid's page holding the row when asked (`page`), or only its rows `near` the row: the scan
+   * lands with its row read in one call. `offset` is the grid index of `grid.rows[0]`.
+   */
   page?: { offset: number; grid: GridView };
 }
 

@@ -206,6 +206,8 @@ export const contract = {
         ...gridFilters,
         /** The size of the grid's pages: the answer carries the row's page too (one call instead of two). */
         page: z.number().int().min(1).max(500).optional(),
+        /** With `page`: only the row and up to this many rows on each side of it within its page (a scan's smallest answer). */
+        near: z.number().int().min(0).max(500).optional(),
         /** That page with its days of cover, as the grid asks for its pages. */
         cover: z.boolean().optional(),
       }),

@@ -170,17 +170,20 @@ export function locate(db: Db, sellerId: number, q: GridFilters & { search: stri
 
 /**
  * `locate` with the grid page of the row (`size` rows a page, as `gridPage` reads it) in the same
- * read: a scan's one round trip (issue 29). Unfiltered, the page's rows are read by two seeks from
- * the product's key, not by walking the index again from the first row to the page's offset.
+ * read: a scan's one round trip (issue 29). With `near`, only the row and up to `near` rows on each
+ * side of it within that page (the page's `offset` is then its first row's index): a scan lands on
+ * its row at once and the grid reads the rest of the page as it reads any page. Unfiltered, the
+ * rows are read by two seeks from the product's key, not by walking the index again from the
+ * first row to the page's offset.
  */
-export function locateWithPage(db: Db, sellerId: number, q: GridFilters & { search: string }, size: number, o: GridOptions): LocateView {
+export function locateWithPage(db: Db, sellerId: number, q: GridFilters & { search: string }, size: number, o: GridOptions, near?: number): LocateView {
   return db.transaction((): LocateView => {
     const { view, matches } = locateIn(db, sellerId, q);
     if (view.userProductId === null || view.index === null) return view;
-    const offset = Math.floor(view.index / size) * size;
-    const ids = matches
-      ? matches.slice(offset, offset + size).map((m) => m.id)
-      : repoOf(db).pageAround(sellerId, view.userProductId, view.index - offset, size);
+    const pageStart = Math.floor(view.index / size) * size;
+    const offset = near === undefined ? pageStart : Math.max(pageStart, view.index - near);
+    const end = near === undefined ? pageStart + size : Math.min(pageStart + size, view.index + near + 1);
+    const ids = matches ? matches.slice(offset, end).map((m) => m.id) : repoOf(db).pageAround(sellerId, view.userProductId, view.index - offset, end - offset);
     const { columns, rows } = rowsOf(db, sellerId, ids);
     return { ...view, page: { offset, grid: { total: view.total, columns: visibleColumns(db, sellerId, columns), rows: enrichRows(db, rows, o) } } };
   })();

@@ -21,6 +21,7 @@ export function ConflictDialog() {
   const w = useStockWords();
   const address = useStock((s) => s.conflict);
   const pages = useStock((s) => s.pages);
+  const strays = useStock((s) => s.strays);
   const allColumns = useStock((s) => s.allColumns);
   const [fresh, setFresh] = useState<CellView | null>(null);
   const [mode, setMode] = useState<'choose' | 'new'>('choose');
@@ -28,7 +29,7 @@ export function ConflictDialog() {
   const [error, setError] = useState<ErrorWords | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const located = address ? findRow({ pages }, address.userProductId) : null;
+  const located = address ? findRow({ pages, strays }, address.userProductId) : null;
   const column = address ? allColumns.find((c) => c.key === address.column) : undefined;
   const cell = fresh ?? (located && column ? located.row.cells[column.key] : undefined);
 

@@ -20,12 +20,13 @@ export function FailedDialog() {
   const w = useStockWords();
   const at = useStock((s) => s.failedAt);
   const pages = useStock((s) => s.pages);
+  const strays = useStock((s) => s.strays);
   const columns = useStock((s) => s.allColumns);
   const [error, setError] = useState<ErrorWords | null>(null);
   const [busy, setBusy] = useState(false);
   const hintId = useId();
   const column = at ? columns.find((c) => c.key === at.column) : undefined;
-  const row = at ? findRow({ pages }, at.userProductId)?.row : undefined;
+  const row = at ? findRow({ pages, strays }, at.userProductId)?.row : undefined;
   if (!at || !column) return null;
   const cell = row?.cells[column.key];
   const entry = cell?.entries.find((e) => e.id === cell.error?.entryId) ?? cell?.entries.find((e) => e.state === 'failed');

@@ -60,6 +60,7 @@ export function StockGrid({ label }: { label: string }) {
   const allColumns = useStock((s) => s.allColumns);
   const query = useStock((s) => s.query);
   const pages = useStock((s) => s.pages);
+  const strays = useStock((s) => s.strays);
   const active = useStock((s) => s.active);
   const focusSeq = useStock((s) => s.focusSeq);
   const editing = useStock((s) => s.editing);
@@ -103,11 +104,11 @@ export function StockGrid({ label }: { label: string }) {
   const unreadInView = useMemo(() => {
     const ids: string[] = [];
     for (let i = first; i <= last; i++) {
-      const r = rowAt({ pages }, i);
+      const r = rowAt({ pages, strays }, i);
       if (r?.stockUnread) ids.push(r.userProductId);
     }
     return ids.join(',');
-  }, [pages, first, last]);
+  }, [pages, strays, first, last]);
   useEffect(() => {
     if (unreadInView !== '') void store.getState().api.sync.visible({ ids: unreadInView.split(',') });
   }, [store, unreadInView]);
@@ -125,7 +126,7 @@ export function StockGrid({ label }: { label: string }) {
     e.preventDefault();
   };
 
-  const rowFor = (index: number) => rowAt({ pages }, index);
+  const rowFor = (index: number) => rowAt({ pages, strays }, index);
   const keys = useRowSlots(rowItems.map((r) => r.index));
   // Only the rows with a cell being saved get the saving map: the others keep their props, so
   // starting or finishing a save re-renders one row, not every row on screen.

@@ -16,6 +16,7 @@ export function TransferDialog() {
   const w = useStockWords();
   const from = useStock((s) => s.transferFrom);
   const pages = useStock((s) => s.pages);
+  const strays = useStock((s) => s.strays);
   const columns = useStock((s) => s.allColumns);
   const stores = columns.filter((c) => c.type === 'seller_warehouse' && c.key !== from?.column);
   const [units, setUnits] = useState('');
@@ -23,7 +24,7 @@ export function TransferDialog() {
   const [error, setError] = useState<ErrorWords | null>(null);
   const [busy, setBusy] = useState(false);
   const column = from ? columns.find((c) => c.key === from.column) : undefined;
-  const row = from ? findRow({ pages }, from.userProductId)?.row : undefined;
+  const row = from ? findRow({ pages, strays }, from.userProductId)?.row : undefined;
   if (!from || !column) return null;
   const close = () => store.getState().closeTransfer();
   const has = row?.cells[column.key]?.shown ?? 0;

@@ -66,8 +66,11 @@ export function queryActions(
         ...(q.lowStock !== null ? { lowStock: q.lowStock } : {}),
         ...(q.belowReorder ? { belowReorder: true } : {}),
         ...(q.sort ? { sort: q.sort } : {}),
-        // The row's page comes with the answer: one round trip to a focused, read row, not two.
+        // The row comes with the answer: one round trip to a focused, read row, not two. Only the
+        // row: its page (50 rows × every store) made the answer most of a scan's time to focus; the
+        // grid reads the page as it reads any page that comes into view.
         page: PAGE_SIZE,
+        near: 0,
         ...(q.cover ? { cover: true } : {}),
       });
       if (!get().isLatest(action)) return false;
@@ -90,11 +93,11 @@ export function queryActions(
         await requery({ query: { ...q, search: '' } });
         generation = get().generation;
       }
-      // Its page was read for this query without the typed words: kept unless the query changed meanwhile.
+      // Its row was read for this query without the typed words: kept unless the query changed meanwhile.
       if (r.value.page) get().putPage(r.value.page.offset, r.value.page.grid, generation);
-      // The row's page first, then one move: the grid lands on the product with its row read (one
-      // render and one layout), not on a loading row that fills in a moment later. With the page
-      // just taken, no await: the page and the move are one render, not a render a microtask apart each.
+      // The row first, then one move: the grid lands on the product with its row read (one render
+      // and one layout), not on a loading row that fills in a moment later. With the row just
+      // taken, no await: the row and the move are one render, not a render a microtask apart each.
       if (rowAt(get(), index) === undefined) await get().loadRow(index);
       const focus = opts?.focus ?? true;
       get().focusStoreCell(index, focus);

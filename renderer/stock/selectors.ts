@@ -53,21 +53,25 @@ export function visibleColumns(s: Pick<StockState, 'allColumns' | 'query'> & { h
   return s.allColumns.filter((c) => c.key === s.query.store);
 }
 
-export function rowAt(s: Pick<StockState, 'pages'>, index: number): GridRowView | undefined {
-  return s.pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE];
+/** Where rows are kept: whole pages, and rows known outside them (a scan's). */
+export type LoadedRows = Pick<StockState, 'pages' | 'strays'>;
+
+export function rowAt(s: LoadedRows, index: number): GridRowView | undefined {
+  return s.pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE] ?? s.strays[index];
 }
 
-export function findRow(s: Pick<StockState, 'pages'>, userProductId: string): { index: number; row: GridRowView } | null {
+export function findRow(s: LoadedRows, userProductId: string): { index: number; row: GridRowView } | null {
   for (const [p, rows] of Object.entries(s.pages)) {
     const i = rows.findIndex((r) => r.userProductId === userProductId);
     if (i >= 0) return { index: Number(p) * PAGE_SIZE + i, row: rows[i]! };
   }
+  for (const [i, row] of Object.entries(s.strays)) if (row.userProductId === userProductId) return { index: Number(i), row };
   return null;
 }
 
 /** The loaded row and the column on screen at a grid position, or null when either is missing. */
 export function cellAt(
-  s: Pick<StockState, 'pages' | 'allColumns' | 'query' | 'hidden'>,
+  s: Pick<StockState, 'pages' | 'strays' | 'allColumns' | 'query' | 'hidden'>,
   row: number,
   col: number,
 ): { row: GridRowView; column: GridColumnView } | null {

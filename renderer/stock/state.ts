@@ -87,6 +87,11 @@ export interface StockState {
   /** The grid's columns as the core answers them (stock-location stores, selling address, platform). */
   allColumns: GridColumnView[];
   pages: Record<number, GridRowView[]>;
+  /**
+   * Rows known outside a whole page, by grid index: a scan's row, answered with the scan (issue 29)
+   * while its page is read. Gone when their page comes in or the query changes.
+   */
+  strays: Record<number, GridRowView>;
   loadingPages: Record<number, true>;
   active: { row: number; col: number };
   /** Bumped to ask the grid to scroll the active cell into view and focus it. */
@@ -126,7 +131,10 @@ export interface StockState {
   ensureRows(first: number, last: number): void;
   /** Reads the page of a row now unless it is loaded or on the way; resolves once it is in (or failed). */
   loadRow(row: number): Promise<void>;
-  /** A page read elsewhere (a locate's answer) into the cache, when `generation` is still the query's. */
+  /**
+   * Rows read elsewhere (a locate's answer: a whole page, or a row and its near rows) into the
+   * cache, `offset` the index of the first, when `generation` is still the query's.
+   */
   putPage(offset: number, grid: GridView, generation: number): void;
   stockChanged(ids: string[] | null): void;
   moveTo(row: number, col: number, focus?: boolean): void;

@@ -22,7 +22,7 @@ import { pageCache } from './page-cache.js';
 import { queryActions } from './query.js';
 import { DEFAULT_LOW_STOCK, type StockKit, type StockState } from './state.js';
 
-export { CHANGE_SETTLE_MS, MAX_PAGES } from './page-cache.js';
+export { CHANGE_SETTLE_MS, MAX_PAGES, MAX_STRAYS } from './page-cache.js';
 export { atSellingAddress, cellKeyOf, columnLabel, findRow, lockOf, lockOfCell, lockText, rowAt, rowTotal, visibleColumns } from './selectors.js';
 export { DEFAULT_LOW_STOCK, PAGE_SIZE } from './state.js';
 export type { Activity, CellAddress, Editing, Notice, StateFilter, StockQuery, StockState } from './state.js';
@@ -43,6 +43,7 @@ export function createStockStore(api: StockroomApi) {
       total: 0,
       allColumns: [],
       pages: {},
+      strays: {},
       loadingPages: {},
       active: { row: 0, col: 0 },
       focusSeq: 0,

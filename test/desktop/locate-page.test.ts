@@ -55,6 +55,31 @@ describe('locate with the page of its row', () => {
     expectLanding({ sort: { key: 'product', dir: 'desc' } }, 7, firstMiddleLast);
   });
 
+  it('with near: only the row and its near rows within its page, offset at the first of them', () => {
+    for (const filters of [{}, { sort: { key: 'title', dir: 'asc' } }] as GridFilters[]) {
+      const all = ids(gridPage(db, BENCH_SELLER, { ...filters, limit: 1000, offset: 0 }));
+      for (const [index, near] of [
+        [0, 0],
+        [0, 3],
+        [73, 0],
+        [73, 3],
+        [51, 5],
+        [99, 5],
+        [all.length - 1, 2],
+      ] as const) {
+        const wanted = all[index]!;
+        const found = locateWithPage(db, BENCH_SELLER, { ...filters, search: itemId(Number(wanted.slice(4)) - 1) }, 50, o, near);
+        const pageStart = Math.floor(index / 50) * 50;
+        const from = Math.max(pageStart, index - near);
+        const to = Math.min(pageStart + 50, index + near + 1, all.length);
+        expect(found, `${JSON.stringify(filters)} row ${index} near ${near}`).toMatchObject({ userProductId: wanted, index, page: { offset: from } });
+        expect(ids(found.page!.grid)).toEqual(all.slice(from, to));
+        // The same rows as the grid's own page holds for them, cell for cell.
+        expect(found.page!.grid.rows).toEqual(gridPage(db, BENCH_SELLER, { ...filters, limit: to - from, offset: from }, o).rows);
+      }
+    }
+  });
+
   it('no page for a product the filters hide, nor for a code nothing has', () => {
     const low = ids(gridPage(db, BENCH_SELLER, { lowStock: 12, limit: 1000, offset: 0 }));
     const hidden = Array.from({ length: PRODUCTS }, (_, i) => i).find((i) => !low.includes(productId(i)))!;

@@ -153,15 +153,17 @@ export function fakeStockroom(rows: GridRowView[] = sampleRows(5)): FakeStockroo
       return ok({ total: list.length, columns: f.columns, rows: structuredClone(list.slice(offset, offset + (q.limit ?? 100))) });
     },
     'stock.locate': (payload) => {
-      const q = payload as { search: string; page?: number };
+      const q = payload as { search: string; page?: number; near?: number };
       const index = f.rows.findIndex((r) => r.userProductId === q.search || (r.itemIds ?? []).includes(q.search));
       const found = { userProductId: index >= 0 ? f.rows[index]!.userProductId : null, index: index >= 0 ? index : null, total: f.rows.length };
       if (index < 0 || !q.page) return ok(found);
-      // As the core does: the row's page comes with the answer when the grid gives its page size.
-      const offset = Math.floor(index / q.page) * q.page;
+      // As the core does: the row's page comes with the answer when the grid gives its page size (with `near`, only the rows near it).
+      const pageStart = Math.floor(index / q.page) * q.page;
+      const offset = q.near === undefined ? pageStart : Math.max(pageStart, index - q.near);
+      const end = q.near === undefined ? pageStart + q.page : Math.min(pageStart + q.page, index + q.near + 1);
       return ok({
         ...found,
-        page: { offset, grid: { total: f.rows.length, columns: f.columns, rows: structuredClone(f.rows.slice(offset, offset + q.page)) } },
+        page: { offset, grid: { total: f.rows.length, columns: f.columns, rows: structuredClone(f.rows.slice(offset, end)) } },
       });
     },
     'stock.rows': (payload) => {

@@ -82,9 +82,10 @@ export function stockHandlers(ctx: StockContext) {
     },
     locate: async (q) => {
       const p = await ctx.current();
-      const { page: size, cover, ...query } = q;
-      // The row's page in the same call and the same read: a scan's second round trip was most of its time to focus.
-      const found = size === undefined ? locate(p.db, p.sellerId, query) : locateWithPage(p.db, p.sellerId, query, size, { authority: p.kind === 'local' });
+      const { page: size, near, cover, ...query } = q;
+      // The row (or its page) in the same call and the same read: a scan's second round trip was most of its time to focus.
+      const found =
+        size === undefined ? locate(p.db, p.sellerId, query) : locateWithPage(p.db, p.sellerId, query, size, { authority: p.kind === 'local' }, near);
       // A scanned product's stock is read next by a first pull (issue 29).
       if (found.userProductId !== null) p.engine.touched(found.userProductId);
       if (!found.page || !cover) return found;

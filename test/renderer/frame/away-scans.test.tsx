@@ -43,7 +43,7 @@ describe('a scan on another tab', () => {
 
     await user.click(screen.getByRole('button', { name: 'Show it in Stock' }));
     expect(screen.getByRole('tab', { name: 'Stock' }).getAttribute('aria-selected')).toBe('true');
-    await waitFor(() => expect(fake.callsTo('stock.locate')).toContainEqual({ search: id(3), page: 50 }));
+    await waitFor(() => expect(fake.callsTo('stock.locate')).toContainEqual({ search: id(3), page: 50, near: 0 }));
     await waitFor(() => expect(document.querySelector('.notice-line')!.textContent).toBe(`Scanned ${id(3)}: Producto 3 (${id(3)}) · Depósito Palermo`));
   });
 });

@@ -285,7 +285,7 @@ describe('search, scanner, history, status bar', () => {
     expect(store.getState().currentStore).toBe('64713');
     await user.click(screen.getByRole('searchbox', { name: 'Search or scan' }));
     await user.keyboard('MLA1400000251{Enter}');
-    await waitFor(() => expect(f.callsTo('stock.locate')).toEqual([{ search: 'MLA1400000251', page: 50 }]));
+    await waitFor(() => expect(f.callsTo('stock.locate')).toEqual([{ search: 'MLA1400000251', page: 50, near: 0 }]));
     await waitFor(() => expect(at()).toBe('252,3'));
     expect(focused().getAttribute('aria-label')).toBe('Depósito Avellaneda, Producto 250: 260, synced');
     expect(document.querySelector('.notice-line')!.textContent).toMatch(/^Scanned MLA1400000251: .+ · Depósito Avellaneda$/);

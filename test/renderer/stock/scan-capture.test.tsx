@@ -23,11 +23,11 @@ describe('a scan wherever focus is', () => {
     await user.click(await screen.findByRole('gridcell', { name: /^Depósito Palermo, Producto 0:/ }));
     // Digits first: the first key opens the cell's editor, as a person's would.
     await scan('1400000006{Enter}');
-    await waitFor(() => expect(f.callsTo('stock.locate')).toContainEqual({ search: '1400000006', page: 50 }));
+    await waitFor(() => expect(f.callsTo('stock.locate')).toContainEqual({ search: '1400000006', page: 50, near: 0 }));
     expect(edits(f)).toEqual([]);
     // Letters and digits of an item id.
     await scan('MLA1400000006{Enter}');
-    await waitFor(() => expect(f.callsTo('stock.locate')).toContainEqual({ search: 'MLA1400000006', page: 50 }));
+    await waitFor(() => expect(f.callsTo('stock.locate')).toContainEqual({ search: 'MLA1400000006', page: 50, near: 0 }));
     await waitFor(() => expect(document.activeElement?.getAttribute('aria-label')).toBe('Depósito Palermo, Producto 5: 5, synced'));
     expect(notice()).toBe(`Scanned MLA1400000006: Producto 5 (${id(5)}) · Depósito Palermo`);
     expect(screen.queryByRole('textbox', { name: /Producto/ })).toBeNull();
@@ -44,7 +44,7 @@ describe('a scan wherever focus is', () => {
     const editor = screen.getByRole('textbox', { name: /Producto 1/ }) as HTMLInputElement;
     expect(editor.value).toBe('14');
     await scan('00123457{Enter}');
-    await waitFor(() => expect(f.callsTo('stock.locate')).toContainEqual({ search: '00123457', page: 50 }));
+    await waitFor(() => expect(f.callsTo('stock.locate')).toContainEqual({ search: '00123457', page: 50, near: 0 }));
     expect(editor.isConnected).toBe(false);
     expect(edits(f)).toEqual([]);
     expect(cellOf('Depósito Palermo', 'Producto 1').getAttribute('aria-label')).toBe('Depósito Palermo, Producto 1: 1, synced');
@@ -71,7 +71,7 @@ describe('a scan wherever focus is', () => {
     await user.click(title);
     await type([...'Termo']);
     await scan('MLA1400000010{Enter}');
-    await waitFor(() => expect(f.callsTo('stock.locate')).toContainEqual({ search: 'MLA1400000010', page: 50 }));
+    await waitFor(() => expect(f.callsTo('stock.locate')).toContainEqual({ search: 'MLA1400000010', page: 50, near: 0 }));
     expect(title.value).toBe('Termo');
     expect(screen.getByRole('dialog', { name: 'New listing with stock per store' })).toBe(dialog);
     expect(document.activeElement).toBe(title);

@@ -18,7 +18,7 @@ beforeEach(() => act(() => useI18nStore.getState().setLanguage('en')));
 afterEach(() => cleanup());
 
 describe('a scan far down the grid', () => {
-  it('focuses the scanned product’s cell with its row read, its page read in the same call as the lookup', async () => {
+  it('focuses the scanned product’s cell with its row read in the same call as the lookup, then reads its page', async () => {
     const f = fakeStockroom(sampleRows(6 * PAGE_SIZE));
     const store = createStockStore(f.api);
     render(<StockTab store={store} />);
@@ -36,9 +36,12 @@ describe('a scan far down the grid', () => {
     await waitFor(() => expect(landed.length).toBeGreaterThan(0));
     document.removeEventListener('focusin', onFocus);
     expect(landed[0]).toBe(`Depósito Palermo, Producto ${5 * PAGE_SIZE}: ${5 * PAGE_SIZE}, synced`);
-    // Its page came with the scan's one call; the grid did not read it again.
-    expect(f.callsTo('stock.locate')).toEqual([{ search: `MLA${1400000001 + 5 * PAGE_SIZE}`, page: PAGE_SIZE }]);
-    expect(f.callsTo('stock.grid').map((c) => (c as { offset: number }).offset)).not.toContain(5 * PAGE_SIZE);
+    // Its row came with the scan's one call (only its row: issue 29); its page is read once the grid shows it.
+    expect(f.callsTo('stock.locate')).toEqual([{ search: `MLA${1400000001 + 5 * PAGE_SIZE}`, page: PAGE_SIZE, near: 0 }]);
+    await waitFor(() => expect(store.getState().pages[5]?.[1]?.title).toBe(`Producto ${5 * PAGE_SIZE + 1}`));
+    expect(store.getState().strays).toEqual({});
+    expect(f.callsTo('stock.grid').filter((c) => (c as { offset: number }).offset === 5 * PAGE_SIZE)).toHaveLength(1);
+    expect(document.activeElement?.getAttribute('aria-label')).toBe(`Depósito Palermo, Producto ${5 * PAGE_SIZE}: ${5 * PAGE_SIZE}, synced`);
   });
 
   it('takes the page and moves the focus in one render after the answer, not in two a microtask apart (issue 29)', async () => {

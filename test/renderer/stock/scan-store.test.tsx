@@ -62,7 +62,7 @@ describe('a barcode typed into a cell', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Find the product' }));
     expect(f.callsTo('stock.count')).toEqual([]);
     await user.click(screen.getByRole('button', { name: 'Find the product' }));
-    await waitFor(() => expect(f.callsTo('stock.locate')).toContainEqual({ search: '00123457', page: 50 }));
+    await waitFor(() => expect(f.callsTo('stock.locate')).toContainEqual({ search: '00123457', page: 50, near: 0 }));
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(f.callsTo('stock.count')).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PAGES, PAGE_SIZE, createStockStore, rowAt } from '../../../renderer/stock/store.js';
+import { MAX_PAGES, MAX_STRAYS, PAGE_SIZE, createStockStore, rowAt } from '../../../renderer/stock/store.js';
 import type { GridColumnView } from '../../../common/contract/contract.js';
 import { ok } from '../../support/fake-api.js';
 import { fakeStockroom, sampleRows } from '../../support/fake-stock.js';
@@ -37,6 +37,61 @@ describe('stock store paging', () => {
     expect(rowAt(store.getState(), 2 * PAGE_SIZE + 30)?.userProductId).toBe(f.rows[2 * PAGE_SIZE + 30]!.userProductId);
     await store.getState().loadRow(2 * PAGE_SIZE);
     expect(f.callsTo('stock.grid').map((c) => (c as { offset: number }).offset)).toEqual([0, 2 * PAGE_SIZE]);
+  });
+
+  it('a scan’s row kept outside its page: shown at once, its page read as any page, then the page’s row (issue 29)', async () => {
+    const f = fakeStockroom(sampleRows(4 * PAGE_SIZE));
+    const store = createStockStore(f.api);
+    await store.getState().load();
+    const index = 2 * PAGE_SIZE + 17;
+    const found = await f.api.stock.locate({ search: f.rows[index]!.userProductId, page: PAGE_SIZE, near: 0 });
+    if (!found.ok || !found.value.page) throw new Error('the fake found no row');
+    expect(found.value.page).toMatchObject({ offset: index, grid: { rows: [{ userProductId: f.rows[index]!.userProductId }] } });
+    store.getState().putPage(found.value.page.offset, found.value.page.grid, store.getState().generation);
+    let s = store.getState();
+    expect(rowAt(s, index)?.userProductId).toBe(f.rows[index]!.userProductId);
+    // Its neighbours and its page are not known yet: the page is read when the grid asks for the rows.
+    expect(rowAt(s, index - 1)).toBeUndefined();
+    expect(s.pages[2]).toBeUndefined();
+    // An edit's answer for the row reaches it before its page does.
+    const key = f.columns[0]!.key;
+    s.putCell({ ...s.strays[index]!.cells[key]!, shown: 999, lock: null });
+    expect(rowAt(store.getState(), index)?.cells[key]?.shown).toBe(999);
+    await store.getState().loadRow(index);
+    expect(f.callsTo('stock.grid').map((c) => (c as { offset: number }).offset)).toEqual([0]);
+    store.getState().ensureRows(index - 5, index + 5);
+    await waitFor(() => store.getState().pages[2], 'the scanned row’s page');
+    s = store.getState();
+    expect(s.strays).toEqual({});
+    expect(rowAt(s, index - 1)?.userProductId).toBe(f.rows[index - 1]!.userProductId);
+    expect(rowAt(s, index)?.userProductId).toBe(f.rows[index]!.userProductId);
+    // A new query forgets them, as it forgets pages.
+    store.getState().putPage(3 * PAGE_SIZE + 1, { ...found.value.page.grid, rows: [f.rows[3 * PAGE_SIZE + 1]!] }, store.getState().generation);
+    expect(Object.keys(store.getState().strays)).toEqual([String(3 * PAGE_SIZE + 1)]);
+    await store.getState().setQuery({ search: 'Producto' });
+    expect(store.getState().strays).toEqual({});
+  });
+
+  it('rows outside pages are kept for the latest scans only, and never for a page already read', async () => {
+    const f = fakeStockroom(sampleRows(40 * PAGE_SIZE));
+    const store = createStockStore(f.api);
+    await store.getState().load();
+    const put = (index: number) =>
+      store.getState().putPage(index, { total: f.rows.length, columns: f.columns, rows: [f.rows[index]!] }, store.getState().generation);
+    // A row of the first page, read already: the page keeps it.
+    put(3);
+    expect(store.getState().strays).toEqual({});
+    for (let k = 1; k <= MAX_STRAYS + 5; k++) put(k * PAGE_SIZE + 1);
+    const kept = Object.keys(store.getState().strays).map(Number);
+    expect(kept.length).toBe(MAX_STRAYS);
+    // The farthest from the newest went first.
+    expect(kept).toContain((MAX_STRAYS + 5) * PAGE_SIZE + 1);
+    expect(kept).not.toContain(PAGE_SIZE + 1);
+    // An answer of an older query changes nothing.
+    store
+      .getState()
+      .putPage(30 * PAGE_SIZE + 7, { total: f.rows.length, columns: f.columns, rows: [f.rows[30 * PAGE_SIZE + 7]!] }, store.getState().generation - 1);
+    expect(store.getState().strays[30 * PAGE_SIZE + 7]).toBeUndefined();
   });
 
   it('a page read keeps the columns and the focused cell as they were when they did not change (the rows on screen keep their props)', async () => {
