@@ -29,6 +29,7 @@ import {
   windowOptions,
 } from './security.js';
 import { contentType } from './web/static.js';
+import { DISABLED_CHROMIUM_FEATURES } from './chromium-switches.js';
 import { type Cipher, KeychainUnavailableError, plainCipher, safeStorageCipher } from './sync/auth/index.js';
 import { WINDOW_STATE_FILE, loadWindowState, restoreBounds, saveWindowState } from './window-state.js';
 import { UPDATE_FEED_ENV, electronUpdaterPort } from './updater-electron.js';
@@ -46,6 +47,10 @@ const csp = contentSecurityPolicy({ pictureHosts: pictureHosts(), ...(devServerU
 const allowedOrigins = appOrigins(devServerUrl);
 
 if (process.env.STOCKROOM_DATA) app.setPath('userData', resolve(process.env.STOCKROOM_DATA));
+
+// Before `ready`: a scan's answer is not held back for the frame after its key (main/chromium-switches.ts).
+// Checked: an Electron stand-in without a command line starts all the same.
+if ('commandLine' in app) app.commandLine.appendSwitch('disable-features', DISABLED_CHROMIUM_FEATURES.join(','));
 
 // Must happen before `ready`: app:// behaves like https (secure context, fetch, CORS rules).
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);

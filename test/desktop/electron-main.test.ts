@@ -77,6 +77,8 @@ describe('the window and its wiring', () => {
       { type: 'privileged-schemes', schemes: [{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }] },
     ]);
     expect(types.indexOf('privileged-schemes')).toBeLessThan(types.indexOf('ready'));
+    // The renderer runs as the e2e tests and the bench measure it (main/chromium-switches.ts), set before ready.
+    expect(of(app.records, 'switch')).toEqual([{ type: 'switch', name: 'disable-features', value: 'DeferRendererTasksAfterInput', afterReady: false }]);
     expect(of(app.records, 'single-instance')).toEqual([{ type: 'single-instance', granted: true }]);
     expect(of(app.records, 'protocol-handled')).toEqual([{ type: 'protocol-handled', scheme: 'app' }]);
 

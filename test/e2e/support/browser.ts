@@ -27,6 +27,7 @@ import { type CoreOptions, DesktopCore } from '../../../main/desktop/core.js';
 import { type WebServer, startWebServer } from '../../../main/web/server.js';
 import { findBrowser, requireBrowser } from '../../../scripts/browser.js';
 import { waitFor } from '../../support/wait.js';
+import { disabledFeaturesSwitch } from '../../../main/chromium-switches.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const RENDERER_DIR = join(ROOT, 'test-output', 'e2e-renderer');
@@ -42,6 +43,10 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // The features the desktop app turns off (main/chromium-switches.ts): the screens run as in the app.
+  // This replaces Playwright's own --disable-features list (paint holding, storage partitioning, media
+  // router and the like: nothing these single-origin loopback pages depend on).
+  disabledFeaturesSwitch(),
 ];
 
 /** Newest modification time of the files under `dir` (0 when absent). */

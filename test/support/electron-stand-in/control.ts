@@ -16,6 +16,8 @@ export const standInRecord = z.discriminatedUnion('type', [
     schemes: z.array(z.object({ scheme: z.string(), privileges: z.record(z.string(), z.boolean()).optional() })),
   }),
   z.object({ type: z.literal('protocol-handled'), scheme: z.string() }),
+  /** A Chromium switch appended with app.commandLine.appendSwitch, and whether the app was ready then (Electron ignores most after). */
+  z.object({ type: z.literal('switch'), name: z.string(), value: z.string(), afterReady: z.boolean() }),
   z.object({ type: z.literal('ipc-handled'), channel: z.string() }),
   z.object({ type: z.literal('ipc-removed'), channel: z.string() }),
   /** A BrowserWindow was created with these options (functions dropped). */

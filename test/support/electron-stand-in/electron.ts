@@ -119,6 +119,12 @@ const standInRoot = join(tmpdir(), 'electron-stand-in');
 
 class App extends EventEmitter {
   readonly isPackaged = false;
+  /** Chromium's command line: what is appended is recorded, with whether it came too late (after ready). */
+  readonly commandLine = {
+    appendSwitch(name: string, value = ''): void {
+      record({ type: 'switch', name, value, afterReady: ready });
+    },
+  };
   name = pkg.productName ?? pkg.name ?? 'Electron';
   private readonly paths = new Map<string, string>();
   private badge = 0;
