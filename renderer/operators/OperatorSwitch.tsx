@@ -7,6 +7,7 @@ import { useI18n } from '../i18n/index.js';
 import { Dialog } from '../ui/Dialog.js';
 import { operatorsStore, retryAfterSeconds } from './store.js';
 import './operators.css';
+import { Button } from '../ui/Button.js';
 
 /**
  * Who is working at this workstation, always in the frame, with "Switch operator" (issue 27). Shown
@@ -138,17 +139,17 @@ export function PinDialog({
           </p>
         ) : null}
         <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>
+          <Button type="submit" variant="primary" disabled={busy}>
             {t('operators.switchTo')}
-          </button>
+          </Button>
           {current ? (
-            <button type="button" disabled={busy} onClick={signOut}>
+            <Button type="button" disabled={busy} onClick={signOut}>
               {t('operators.signOut')}
-            </button>
+            </Button>
           ) : null}
-          <button type="button" onClick={onClose}>
+          <Button type="button" onClick={onClose}>
             {t('common.cancel')}
-          </button>
+          </Button>
         </div>
       </form>
     </Dialog>

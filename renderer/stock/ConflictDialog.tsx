@@ -15,6 +15,7 @@ import { Dialog } from '../ui/Dialog.js';
 import { parseEdit } from './parse.js';
 import { columnLabel, findRow, useStock, useStockStore } from './store.js';
 import { useStockWords } from './words.js';
+import { Button } from '../ui/Button.js';
 
 export function ConflictDialog() {
   const store = useStockStore();
@@ -56,9 +57,9 @@ export function ConflictDialog() {
       <Dialog title={title} onClose={close}>
         <p>{w.t('conflict.gone')}</p>
         <div className="ui-dialog-actions">
-          <button type="button" onClick={close}>
+          <Button type="button" onClick={close}>
             {w.t('close')}
-          </button>
+          </Button>
         </div>
       </Dialog>
     );
@@ -131,17 +132,17 @@ export function ConflictDialog() {
       ) : null}
       {mode === 'choose' ? (
         <div className="ui-dialog-actions">
-          <button type="button" disabled={busy} onClick={() => void resolve({ action: 'keep_mine' })}>
+          <Button type="button" disabled={busy} onClick={() => void resolve({ action: 'keep_mine' })}>
             {later === 0 ? w.t('conflict.keepMine', { local: n(c.local) }) : w.t('conflict.keepMinePlus', { local: n(c.local), ...plus(c.local) })}
-          </button>
-          <button type="button" disabled={busy || c.remote.quantity === null} onClick={() => void resolve({ action: 'take_theirs' })}>
+          </Button>
+          <Button type="button" disabled={busy || c.remote.quantity === null} onClick={() => void resolve({ action: 'take_theirs' })}>
             {later === 0 || c.remote.quantity === null
               ? w.t('conflict.useTheirs', { remote: n(c.remote.quantity) })
               : w.t('conflict.useTheirsPlus', { remote: n(c.remote.quantity), ...plus(c.remote.quantity) })}
-          </button>
-          <button type="button" disabled={busy} onClick={() => setMode('new')}>
+          </Button>
+          <Button type="button" disabled={busy} onClick={() => setMode('new')}>
             {w.t('conflict.newCount')}
-          </button>
+          </Button>
         </div>
       ) : (
         <form
@@ -163,12 +164,12 @@ export function ConflictDialog() {
               onChange={(e) => setText(e.target.value)}
             />
           </label>
-          <button type="submit" disabled={busy}>
+          <Button type="submit" disabled={busy}>
             {w.t('conflict.save')}
-          </button>
-          <button type="button" onClick={() => setMode('choose')}>
+          </Button>
+          <Button type="button" onClick={() => setMode('choose')}>
             {w.t('csv.cancel')}
-          </button>
+          </Button>
         </form>
       )}
       {error ? (

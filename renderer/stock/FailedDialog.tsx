@@ -14,6 +14,7 @@ import { entryText } from './GridCell.js';
 import { Dialog } from '../ui/Dialog.js';
 import { columnLabel, findRow, useStock, useStockStore } from './store.js';
 import { useStockWords } from './words.js';
+import { Button } from '../ui/Button.js';
 
 export function FailedDialog() {
   const store = useStockStore();
@@ -45,9 +46,9 @@ export function FailedDialog() {
       <Dialog title={title} onClose={close}>
         <p>{w.t('conflict.gone')}</p>
         <div className="ui-dialog-actions">
-          <button type="button" onClick={close}>
+          <Button type="button" onClick={close}>
             {w.t('close')}
-          </button>
+          </Button>
         </div>
       </Dialog>
     );
@@ -78,29 +79,29 @@ export function FailedDialog() {
         </p>
       ) : null}
       <div className="ui-dialog-actions">
-        <button
+        <Button
           type="button"
-          className="primary"
+          variant="primary"
           disabled={busy}
           aria-describedby={unknown ? `${hintId}-retry` : undefined}
           onClick={() => void act(() => store.getState().retryFailed(entryId))}
         >
           {w.t('failed.retry')}
-        </button>
-        <button
+        </Button>
+        <Button
           type="button"
           disabled={busy}
           aria-describedby={unknown ? `${hintId}-discard` : undefined}
           onClick={() => void act(() => store.getState().discardFailed(entryId))}
         >
           {w.t('failed.discard')}
-        </button>
-        <button type="button" disabled={busy} onClick={() => store.getState().editFailed()}>
+        </Button>
+        <Button type="button" disabled={busy} onClick={() => store.getState().editFailed()}>
           {w.t('failed.edit')}
-        </button>
-        <button type="button" onClick={close}>
+        </Button>
+        <Button type="button" onClick={close}>
           {w.t('close')}
-        </button>
+        </Button>
       </div>
     </Dialog>
   );

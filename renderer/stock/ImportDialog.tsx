@@ -26,6 +26,7 @@ import {
 import { Dialog } from '../ui/Dialog.js';
 import { columnLabel, lockText, useStockStore } from './store.js';
 import { type StockWords, useStockWords } from './words.js';
+import { Button } from '../ui/Button.js';
 
 const LOOKUP_CHUNK = 1000;
 /** Lookups in flight at once (the core answers each in a few tens of ms; two keep it busy). */
@@ -272,18 +273,18 @@ export function ImportDialog() {
       )}
       <div className="ui-dialog-actions">
         {phase.step === 'preview' ? (
-          <button
+          <Button
             type="button"
-            className="primary"
+            variant="primary"
             disabled={phase.diff.changes.length === 0}
             onClick={() => void apply(phase.name, phase.diff, phase.before !== undefined)}
           >
             {phase.before ? w.t('csv.applyAgain', { count: phase.diff.changes.length }) : w.t('csv.apply', { count: phase.diff.changes.length })}
-          </button>
+          </Button>
         ) : null}
-        <button type="button" ref={closeButton} disabled={phase.step === 'applying'} onClick={close}>
+        <Button type="button" ref={closeButton} disabled={phase.step === 'applying'} onClick={close}>
           {phase.step === 'done' ? w.t('close') : w.t('csv.cancel')}
-        </button>
+        </Button>
       </div>
     </Dialog>
   );

@@ -9,6 +9,7 @@ import { errorDetail, errorText } from '../i18n/errors.js';
 import { Dialog } from '../ui/Dialog.js';
 import { useStockStore } from './store.js';
 import { type StockKey, useStockWords } from './words.js';
+import { Button } from '../ui/Button.js';
 
 type Field = 'title' | 'category_id' | 'price' | 'currency_id' | 'listing_type_id' | 'stores' | 'general';
 export type FieldErrors = Partial<Record<Field, string>> & { store?: Record<string, string> };
@@ -236,12 +237,12 @@ export function ListingDialog() {
           </p>
         ) : null}
         <div className="ui-dialog-actions">
-          <button type="submit" className="primary" disabled={busy}>
+          <Button type="submit" variant="primary" disabled={busy}>
             {busy ? w.t('listing.creating') : w.t('listing.create')}
-          </button>
-          <button type="button" onClick={close}>
+          </Button>
+          <Button type="button" onClick={close}>
             {w.t('csv.cancel')}
-          </button>
+          </Button>
         </div>
       </form>
     </Dialog>

@@ -8,6 +8,7 @@ import { type ErrorWords, errorWords } from '../i18n/errors.js';
 import { Dialog } from '../ui/Dialog.js';
 import { columnLabel, findRow, useStock, useStockStore } from './store.js';
 import { useStockWords } from './words.js';
+import { Button } from '../ui/Button.js';
 
 const MAX = 1_000_000;
 
@@ -79,12 +80,12 @@ export function TransferDialog() {
           </p>
         ) : null}
         <div className="ui-dialog-actions">
-          <button type="submit" className="primary" disabled={busy || to === ''}>
+          <Button type="submit" variant="primary" disabled={busy || to === ''}>
             {w.t('transfer.submit')}
-          </button>
-          <button type="button" onClick={close}>
+          </Button>
+          <Button type="button" onClick={close}>
             {w.t('close')}
-          </button>
+          </Button>
         </div>
       </form>
     </Dialog>
