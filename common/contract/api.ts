@@ -41,7 +41,12 @@ export function createApi(transport: Transport): StockroomApi {
   for (const { area, fn, channel } of CHANNELS) {
     calls[area] ??= {};
     const name = `${area}.${fn}`;
-    calls[area][fn] = (payload?: unknown) => transport.invoke(channel, payload).then((answer) => unpackAnswer(name, answer), transportError);
+    // Never rejects: a transport failure, or an answer that cannot be unpacked, is an error value.
+    calls[area][fn] = (payload?: unknown) =>
+      transport
+        .invoke(channel, payload)
+        .then((answer) => unpackAnswer(name, answer))
+        .catch(transportError);
   }
 
   // One transport listener, shared by every subscriber; started with the first, stopped with the last.
