@@ -24,9 +24,8 @@ import { DB_FILE, remoteProfileDir } from '../main/desktop/profile.js';
 import { SettingsStore } from '../main/desktop/settings.js';
 import { plainCipher } from '../main/sync/auth/index.js';
 import { requireBrowser } from '../scripts/browser.js';
-import { chromium } from 'playwright-core';
 import { disabledFeaturesSwitch } from '../main/chromium-switches.js';
-import { CHROMIUM_ARGS, startBrowserApp } from '../test/e2e/support/browser.js';
+import { CHROMIUM_ARGS, launchChromium, startBrowserApp } from '../test/e2e/support/browser.js';
 import { scan } from '../test/e2e/support/scanner.js';
 import { BENCH_APP, BENCH_SELLER, BENCH_TOKEN, productId, seedWarehouse } from './lib/seed.js';
 import { type Row, percentile, printTable } from './lib/report.js';
@@ -238,12 +237,7 @@ async function scansToFocus(page: Page, products: number): Promise<number[]> {
  * the browser mode as it runs in a person's own browser.
  */
 async function scansInStockChromium(url: string, products: number): Promise<number[]> {
-  const browser = await chromium.launch({
-    executablePath: requireBrowser(),
-    headless: true,
-    args: CHROMIUM_ARGS.filter((a) => a !== disabledFeaturesSwitch()),
-    timeout: 60_000,
-  });
+  const browser = await launchChromium(CHROMIUM_ARGS.filter((a) => a !== disabledFeaturesSwitch()));
   try {
     const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
     await page.addInitScript(ENTER_CLOCK);

@@ -40,12 +40,11 @@ export function createApi(transport: Transport): StockroomApi {
   const calls: Record<string, Record<string, (payload?: unknown) => Promise<unknown>>> = {};
   for (const { area, fn, channel } of CHANNELS) {
     calls[area] ??= {};
-    const name = `${area}.${fn}`;
     // Never rejects: a transport failure, or an answer that cannot be unpacked, is an error value.
     calls[area][fn] = (payload?: unknown) =>
       transport
         .invoke(channel, payload)
-        .then((answer) => unpackAnswer(name, answer))
+        .then((answer) => unpackAnswer(channel, answer))
         .catch(transportError);
   }
 

@@ -8,6 +8,8 @@
  * unchanged. Runtime-neutral: bundled into the preload and the renderer.
  */
 import { cellKey } from '../cells.js';
+import { channelName } from './channels.js';
+import type { Result } from './contract.js';
 import type { CellLockView, CellView, GridRowView } from '../views.js';
 
 /** A cell with nothing but its figures: [type, storeId, shown, remote quantity, remote version, state, editable, lock?]. */
@@ -93,32 +95,34 @@ export function unpackRows(rows: PackedRow[]): GridRowView[] {
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Where an answer holds grid rows: the object whose `rows` they are (a grid, a locate's page, the import preview's rows). */
+/** Where an answer's value holds grid rows: the object whose `rows` they are (a grid, the import preview's rows, a locate's page). */
 const ROWS_HOLDER: Record<string, (value: Rec) => unknown> = {
-  'stock.grid': (v) => v,
-  'stock.rows': (v) => v,
-  'stock.locate': (v) => (isRec(v.page) ? v.page.grid : undefined),
+  [channelName('stock', 'grid')]: (v) => v,
+  [channelName('stock', 'rows')]: (v) => v,
+  [channelName('stock', 'locate')]: (v) => (isRec(v.page) ? v.page.grid : undefined),
 };
 
-/** Replaces the holder's `rows` (or `$rows`) on a copy of the answer, along the holder's path. */
-function mapRows(channelName: string, result: unknown, from: 'rows' | '$rows', to: 'rows' | '$rows', f: (rows: never[]) => unknown[]): unknown {
-  const holderOf = ROWS_HOLDER[channelName];
-  if (!holderOf || !isRec(result) || result.ok !== true || !isRec(result.value)) return result;
-  const value = result.value;
+/** A copy of an answer's value with its holder's `from` rows replaced by `f` of them as `to` (the value as it is when it has none). */
+function mapRows(channel: string, value: unknown, from: 'rows' | '$rows', to: 'rows' | '$rows', f: (rows: never[]) => unknown[]): unknown {
+  const holderOf = ROWS_HOLDER[channel];
+  if (!holderOf || !isRec(value)) return value;
   const holder = holderOf(value);
-  if (!isRec(holder) || !Array.isArray(holder[from])) return result;
+  if (!isRec(holder) || !Array.isArray(holder[from])) return value;
   const { [from]: rows, ...rest } = holder;
   const replaced = { ...rest, [to]: f(rows as never[]) };
-  const nextValue = holder === value ? replaced : { ...value, page: { ...(value.page as Rec), grid: replaced } };
-  return { ...result, value: nextValue };
+  return holder === value ? replaced : { ...value, page: { ...(value.page as Rec), grid: replaced } };
 }
 
-/** A channel's answer as it travels (channel: `<area>.<function>`, the contract's name without its prefix). */
-export function packAnswer(channelName: string, result: unknown): unknown {
-  return mapRows(channelName, result, 'rows', '$rows', packRows);
+/** A channel's answer as it travels (`channel`: the contract's channel name, as CHANNELS lists it). */
+export function packAnswer(channel: string, result: Result<unknown>): Result<unknown> {
+  if (!result.ok) return result;
+  const value = mapRows(channel, result.value, 'rows', '$rows', packRows);
+  return value === result.value ? result : { ok: true, value };
 }
 
 /** An answer as it arrived, back in the contract's shape (an answer that was not packed passes as it is). */
-export function unpackAnswer(channelName: string, result: unknown): unknown {
-  return mapRows(channelName, result, '$rows', 'rows', unpackRows);
+export function unpackAnswer(channel: string, answer: unknown): unknown {
+  if (!isRec(answer) || answer.ok !== true) return answer;
+  const value = mapRows(channel, answer.value, '$rows', 'rows', unpackRows);
+  return value === answer.value ? answer : { ...answer, value };
 }

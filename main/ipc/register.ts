@@ -1,4 +1,4 @@
-import { CHANNELS, CHANNEL_PREFIX, ERROR_CODES, EVENT_CHANNEL, type Result, type StockroomEvent } from '../../common/contract/contract.js';
+import { CHANNELS, ERROR_CODES, EVENT_CHANNEL, type Result, type StockroomEvent } from '../../common/contract/contract.js';
 import { packAnswer } from '../../common/contract/grid-pack.js';
 
 /** The part of Electron's IpcMainInvokeEvent this adapter reads. */
@@ -40,7 +40,7 @@ export function ipcHandlers(core: CallTarget, options: IpcOptions): Map<string, 
       }
       try {
         // Grid rows packed for the trip (common/contract/grid-pack.ts); createApi unpacks them.
-        return packAnswer(channel.slice(CHANNEL_PREFIX.length), await core.call(channel, payload)) as Result<unknown>;
+        return packAnswer(channel, await core.call(channel, payload));
       } catch {
         return { ok: false, error: { code: ERROR_CODES.internal, message: 'Something went wrong in the app; the details are in its log', status: 500 } };
       }

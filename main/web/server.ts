@@ -150,9 +150,11 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
       }
     }
     const core = await o.core;
-    const result = await core.call(`${CHANNEL_PREFIX}${name}`, payload);
+    const channel = `${CHANNEL_PREFIX}${name}`;
+    const result = await core.call(channel, payload);
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...SECURITY_HEADERS });
-    res.end(toWire(packAnswer(name, result), nodeCodec));
+    // Grid rows packed for the trip (common/contract/grid-pack.ts); createApi unpacks them.
+    res.end(toWire(packAnswer(channel, result), nodeCodec));
   }
 
   function events(req: IncomingMessage, res: ServerResponse, core: BridgeTarget): void {

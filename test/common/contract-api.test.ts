@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApi } from '../../common/contract/api.js';
+import { channelName } from '../../common/contract/channels.js';
 import { packAnswer } from '../../common/contract/grid-pack.js';
 import { ERROR_CODES } from '../../common/errors.js';
 
@@ -39,7 +40,7 @@ const over = (answer: (channel: string) => Promise<unknown>) => createApi({ invo
 
 describe('the api over a transport', () => {
   it('unpacks grid rows as the adapters packed them', async () => {
-    const api = over(async () => JSON.parse(JSON.stringify(packAnswer('stock.grid', { ok: true, value: grid }))) as unknown);
+    const api = over(async () => JSON.parse(JSON.stringify(packAnswer(channelName('stock', 'grid'), { ok: true, value: grid }))) as unknown);
     expect(await api.stock.grid({ limit: 50, offset: 0 })).toEqual({ ok: true, value: grid });
   });
 

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cellKey } from '../../common/cells.js';
+import { channelName } from '../../common/contract/channels.js';
 import { packAnswer, packRows, unpackAnswer, unpackRows } from '../../common/contract/grid-pack.js';
+import type { Result } from '../../common/contract/contract.js';
 import type { CellView, GridRowView } from '../../common/views.js';
 
 /**
@@ -110,20 +112,20 @@ describe('grid rows packed for the trip', () => {
       fc.property(fc.array(rowArb, { maxLength: 4 }), (generated) => {
         const rows = plainJson(generated);
         const grid = plainJson({ total: 9, columns: [{ key: '8000000', type: 'seller_warehouse', storeId: '8000000', label: 'Palermo' }], rows });
-        const answers: [string, unknown][] = [
-          ['stock.grid', { ok: true, value: grid }],
-          ['stock.rows', { ok: true, value: { columns: grid.columns, rows: grid.rows, missing: ['X'], aliases: {} } }],
-          ['stock.locate', { ok: true, value: { userProductId: 'MLAU9', index: 4, total: 9, page: { offset: 4, grid } } }],
-          ['stock.locate', { ok: true, value: { userProductId: null, index: null, total: 9 } }],
-          ['stock.grid', { ok: false, error: { code: 'not_found', message: 'gone', status: 404 } }],
-          ['sync.status', { ok: true, value: { rows } }],
+        const answers: [string, Result<unknown>][] = [
+          [channelName('stock', 'grid'), { ok: true, value: grid }],
+          [channelName('stock', 'rows'), { ok: true, value: { columns: grid.columns, rows: grid.rows, missing: ['X'], aliases: {} } }],
+          [channelName('stock', 'locate'), { ok: true, value: { userProductId: 'MLAU9', index: 4, total: 9, page: { offset: 4, grid } } }],
+          [channelName('stock', 'locate'), { ok: true, value: { userProductId: null, index: null, total: 9 } }],
+          [channelName('stock', 'grid'), { ok: false, error: { code: 'not_found', message: 'gone', status: 404 } }],
+          [channelName('sync', 'status'), { ok: true, value: { rows } }],
         ];
         for (const [channel, answer] of answers) {
           const packed = JSON.parse(JSON.stringify(packAnswer(channel, answer))) as unknown;
           expect(unpackAnswer(channel, packed)).toStrictEqual(answer);
         }
         // Other channels' answers are never touched, even when they hold `rows`.
-        expect(packAnswer('sync.status', answers[5]![1])).toBe(answers[5]![1]);
+        expect(packAnswer(channelName('sync', 'status'), answers[5]![1])).toBe(answers[5]![1]);
       }),
       { numRuns: 100 },
     );
@@ -131,8 +133,8 @@ describe('grid rows packed for the trip', () => {
 
   it('an answer that was not packed (an older core, a test double) passes unpacking as it is', () => {
     const answer = { ok: true, value: { total: 0, columns: [], rows: [] } };
-    expect(unpackAnswer('stock.grid', answer)).toBe(answer);
-    expect(unpackAnswer('stock.locate', { ok: true, value: { userProductId: null, index: null, total: 0 } })).toEqual({
+    expect(unpackAnswer(channelName('stock', 'grid'), answer)).toBe(answer);
+    expect(unpackAnswer(channelName('stock', 'locate'), { ok: true, value: { userProductId: null, index: null, total: 0 } })).toEqual({
       ok: true,
       value: { userProductId: null, index: null, total: 0 },
     });

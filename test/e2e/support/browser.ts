@@ -115,8 +115,8 @@ export async function ensureRenderer(): Promise<string> {
 }
 
 /** Headless Chromium (scripts/browser.ts finds it); a failure with one line of what to install when there is none. */
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: requireBrowser(), headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+export async function launchChromium(args: readonly string[] = CHROMIUM_ARGS): Promise<Browser> {
+  return chromium.launch({ executablePath: requireBrowser(), headless: true, args: [...args], timeout: 60_000 });
 }
 
 export interface BrowserAppOptions {
